@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "JournalVault",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "JournalVault", targets: ["JournalVault"]),
+        .executable(name: "jv", targets: ["jv"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        .target(
+            name: "Migrations",
+            path: "migrations",
+            resources: [.embedInCode("0001_entries.sql")]
+        ),
+        .target(
+            name: "JournalVault",
+            dependencies: [
+                "VaultCrypto",
+                "Migrations",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "jv",
+            dependencies: [
+                "JournalVault",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        .testTarget(name: "JournalVaultTests", dependencies: ["JournalVault", "VaultCrypto"]),
+        .testTarget(name: "jvTests", dependencies: ["JournalVault"]),
+    ]
+)

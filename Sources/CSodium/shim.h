@@ -1,0 +1,4 @@
+#ifndef JOURNALVAULT_CSODIUM_SHIM_H
+#define JOURNALVAULT_CSODIUM_SHIM_H
+#include <sodium.h>
+#endif

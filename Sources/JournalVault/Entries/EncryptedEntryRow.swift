@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// The stored form of an entry: plaintext columns, `enc_meta`, and the encrypted `content` and
+/// `tags` fields (FORMAT.md §entry). Encryption and decryption happen here and nowhere else.
+struct EncryptedEntryRow: Sendable {
+    static let table = "entry"
+    static let selection = "id, created_at, modified_at, utc_offset, local_day, version, starred, enc_meta, content, tags"
+
+    var id: UUID
+    var createdAt: Int64
+    var modifiedAt: Int64
+    var utcOffset: Int
+    var localDay: String
+    var version: Int
+    var starred: Bool
+    var encMeta: Data
+    var content: Data
+    var tags: Data
+
+    /// Reads a row selected with ``selection``; a malformed id is reported as tampering.
+    init(row: Row) throws {
+        let idText: String = row[0]
+        guard let id = UUID(uuidString: idText), id.storageText == idText else {
+            throw VaultError.tamperedRecord(table: Self.table, id: idText, detail: "the id is not a UUID")
+        }
+        self.id = id
+        createdAt = row[1]
+        modifiedAt = row[2]
+        utcOffset = row[3]
+        localDay = row[4]
+        version = row[5]
+        starred = row[6]
+        encMeta = row[7]
+        content = row[8]
+        tags = row[9]
+    }
+
+    /// Encrypts `entry` with fresh metadata `meta`.
+    init(_ entry: Entry, meta: RecordMeta, keys: VaultKeys) throws {
+        id = entry.id
+        createdAt = entry.created.millis
+        modifiedAt = entry.modifiedAt
+        utcOffset = entry.created.utcOffsetSeconds
+        localDay = entry.localDay.description
+        version = entry.version
+        starred = entry.starred
+        encMeta = meta.encoded
+        content = Data()
+        tags = Data()
+        let sealed = try keys.records.seal([
+            ("content", Array(entry.content.utf8)),
+            ("tags", try Self.encodeTags(entry.explicitTags)),
+        ], binding: binding(meta))
+        content = sealed[0]
+        tags = sealed[1]
+    }
+
+    /// Authenticates and decrypts; any mismatch is ``VaultError/tamperedRecord(table:id:detail:)``.
+    func decrypt(keys: VaultKeys) throws -> Entry {
+        let meta = try parsedMeta()
+        guard CivilDay(iso: localDay) == Instant(millis: createdAt, utcOffsetSeconds: utcOffset).localDay else {
+            throw tampered("local_day does not match created_at")
+        }
+        let fields = try keys.records.open([("content", content), ("tags", tags)], binding: binding(meta))
+        guard let text = String(validating: fields[0], as: UTF8.self),
+              let explicitTags = try? JSONDecoder().decode([String].self, from: Data(fields[1])) else {
+            throw tampered("decrypted fields are malformed")
+        }
+        return Entry(id: id, content: text, created: Instant(millis: createdAt, utcOffsetSeconds: utcOffset),
+                     modifiedAt: modifiedAt, starred: starred, explicitTags: explicitTags, version: version)
+    }
+
+    func parsedMeta() throws -> RecordMeta {
+        guard let meta = RecordMeta(encoded: encMeta) else { throw tampered("enc_meta is malformed") }
+        return meta
+    }
+
+    func insert(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO entry (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: arguments)
+    }
+
+    /// Replaces the stored row with the same id.
+    func update(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            UPDATE entry SET created_at = ?2, modified_at = ?3, utc_offset = ?4, local_day = ?5, version = ?6,
+            starred = ?7, enc_meta = ?8, content = ?9, tags = ?10 WHERE id = ?1
+            """).execute(arguments: arguments)
+    }
+
+    private var arguments: StatementArguments {
+        [id.storageText, createdAt, modifiedAt, utcOffset, localDay, version, starred, encMeta, content, tags]
+    }
+
+    /// The plaintext columns bound into every field's associated data, in FORMAT.md's order:
+    /// created_at, modified_at, utc_offset, version, starred.
+    private func binding(_ meta: RecordMeta) -> RecordBinding {
+        RecordBinding(table: Self.table, id: id, meta: meta, columns: [
+            .integer(createdAt), .integer(modifiedAt), .integer(Int64(utcOffset)),
+            .integer(Int64(version)), .integer(starred ? 1 : 0),
+        ])
+    }
+
+    private func tampered(_ detail: String) -> VaultError {
+        VaultError.tamperedRecord(table: Self.table, id: id.storageText, detail: detail)
+    }
+
+    private static func encodeTags(_ tags: [String]) throws -> [UInt8] {
+        Array(try JSONEncoder().encode(tags))
+    }
+}

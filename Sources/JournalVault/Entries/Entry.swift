@@ -1,0 +1,52 @@
+import Foundation
+
+/// A journal entry, decrypted.
+///
+/// ```swift
+/// let entry = try journal.addEntry("Lunch with @anna. Long talk about #work.", starred: true)
+/// entry.title   // "Lunch with @anna."
+/// entry.tags    // ["anna", "work"]
+/// ```
+public struct Entry: Sendable, Hashable, Identifiable {
+    /// The largest content accepted, in characters (ADR-002).
+    public static let maximumCharacters = 50_000
+
+    public let id: UUID
+    /// The text, as written (white space at both ends removed).
+    public var content: String
+    /// When it was written, with the writer's UTC offset then; fixes ``localDay``.
+    public var created: Instant
+    /// When it was last changed (milliseconds, UTC).
+    public var modifiedAt: Int64
+    public var starred: Bool
+    /// Tags given with `--tag`, normalised (see ``Tags``); inline tags live in ``content``.
+    public var explicitTags: [String]
+    /// The data-model version (ADR-002) of the release that last wrote the entry.
+    public var version: Int
+
+    public init(id: UUID = UUID(), content: String, created: Instant, modifiedAt: Int64,
+                starred: Bool = false, explicitTags: [String] = [], version: Int = Entry.currentVersion) {
+        self.id = id
+        self.content = content
+        self.created = created
+        self.modifiedAt = modifiedAt
+        self.starred = starred
+        self.explicitTags = explicitTags
+        self.version = version
+    }
+
+    /// The data-model version this release writes.
+    public static let currentVersion = 1
+
+    /// The writer's calendar day.
+    public var localDay: CivilDay { created.localDay }
+
+    /// When it was last changed, shown with the writer's offset.
+    public var modified: Instant { Instant(millis: modifiedAt, utcOffsetSeconds: created.utcOffsetSeconds) }
+
+    /// The first sentence of the first line (jrnl's convention).
+    public var title: String { Tags.title(of: content) }
+
+    /// Inline `@tag`/`#tag` words followed by explicit tags, normalised, without repeats.
+    public var tags: [String] { Tags.all(inline: content, explicit: explicitTags) }
+}

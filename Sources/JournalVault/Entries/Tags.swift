@@ -1,0 +1,101 @@
+import Foundation
+
+/// The text rules of entries: tags, titles and the limits on content.
+///
+/// A tag is `@word` or `#word` at the start of the text or after white space or `(`, where a
+/// word is letters, digits, `_` and `-` (e-mail addresses and `# headings` are not tags).
+/// Tags compare case-insensitively: their normal form is NFC, lower case, without the symbol.
+///
+/// ```swift
+/// Tags.inline(in: "Met @Anna at the #café.")   // ["anna", "café"]
+/// ```
+public enum Tags {
+    /// The normal form of a tag, or nil if it is not one word.
+    public static func normalize(_ tag: String) -> String? {
+        var text = tag.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let first = text.first, first == "@" || first == "#" { text.removeFirst() }
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy(isWordScalar),
+              text.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { return nil }
+        return text.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// Inline tags in the order they first appear, normalised, without repeats.
+    public static func inline(in content: String) -> [String] {
+        var found: [String] = []
+        var seen = Set<String>()
+        var previous: Unicode.Scalar = " "
+        var scalars = content.unicodeScalars[...]
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            defer { previous = scalar }
+            guard scalar == "@" || scalar == "#", previous.properties.isWhitespace || previous == "(" else { continue }
+            let word = scalars.prefix(while: isWordScalar)
+            guard !word.isEmpty else { continue }
+            scalars = scalars.dropFirst(word.count)
+            var text = String(String.UnicodeScalarView(word))
+            while text.hasSuffix("-") { text.removeLast() }
+            if let tag = normalize(text), seen.insert(tag).inserted { found.append(tag) }
+        }
+        return found
+    }
+
+    /// Inline tags then explicit ones, without repeats.
+    static func all(inline content: String, explicit: [String]) -> [String] {
+        var tags = inline(in: content)
+        var seen = Set(tags)
+        for tag in explicit where seen.insert(tag).inserted { tags.append(tag) }
+        return tags
+    }
+
+    /// The first sentence of the first line: up to the first `.`, `?` or `!` that is followed by
+    /// white space or the end of the line.
+    static func title(of content: String) -> String {
+        let line = content.prefix { $0 != "\n" && $0 != "\r" }
+        var index = line.startIndex
+        while index < line.endIndex {
+            let next = line.index(after: index)
+            if ".?!".contains(line[index]), next == line.endIndex || line[next].isWhitespace {
+                return String(line[..<next]).trimmingCharacters(in: .whitespaces)
+            }
+            index = next
+        }
+        return String(line).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "_" || scalar == "-" || CharacterSet.alphanumerics.contains(scalar)
+            || scalar.properties.generalCategory == .nonspacingMark
+    }
+}
+
+/// Checks on text a person gives the vault.
+public enum ContentRules {
+    /// Valid UTF-8, trimmed, not blank, at most `limit` characters.
+    public static func text(fromUTF8 bytes: [UInt8], limit: Int = Entry.maximumCharacters) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw VaultError.invalidUTF8 }
+        return try validated(text, limit: limit)
+    }
+
+    /// `text` trimmed, if it is not blank and within `limit` characters.
+    public static func validated(_ text: String, limit: Int = Entry.maximumCharacters) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw VaultError.contentBlank }
+        // Count lazily: a multi-megabyte paste should fail fast, not be counted in full.
+        var characters = 0
+        for _ in trimmed {
+            characters += 1
+            if characters > limit { throw VaultError.contentTooLong(characters: trimmed.count, limit: limit) }
+        }
+        return trimmed
+    }
+
+    /// Explicit tags normalised, without repeats; throws on one that is not a word.
+    public static func tags(_ tags: [String]) throws -> [String] {
+        var result: [String] = []
+        for tag in tags {
+            guard let normal = Tags.normalize(tag) else { throw VaultError.invalidTag(tag) }
+            if !result.contains(normal) { result.append(normal) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+extension UnlockedVault {
+    /// Adds an entry written at `at` (default: now, in the process's time zone). `content` is
+    /// trimmed and must be non-blank and at most ``Entry/maximumCharacters`` characters.
+    ///
+    /// ```swift
+    /// let entry = try journal.addEntry("First day of #spring.", tags: ["garden"])
+    /// ```
+    @discardableResult
+    public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = []) throws -> Entry {
+        let now = Instant.now()
+        let entry = Entry(content: try ContentRules.validated(content), created: at ?? now, modifiedAt: now.millis,
+                          starred: starred, explicitTags: try ContentRules.tags(tags))
+        let row = try EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys)
+        try database.write { db in
+            try row.insert(db)
+            try saveTagIndex(of: entry, db)
+        }
+        return entry
+    }
+
+    /// Adds many entries in one transaction (imports, benchmarks). Entries are stored as given.
+    public func addEntries(_ entries: [Entry]) throws {
+        let rows = try entries.map { try EncryptedEntryRow($0, meta: .fresh(keyVersion: keys.keyVersion), keys: keys) }
+        try database.write { db in
+            for (entry, row) in zip(entries, rows) {
+                try row.insert(db)
+                try saveTagIndex(of: entry, db)
+            }
+        }
+    }
+
+    /// The entry `text` names: a full id or a unique prefix of at least 4 characters.
+    public func resolveEntryID(_ text: String) throws -> UUID {
+        try database.read { db in try RecordID.resolve(text, table: EncryptedEntryRow.table, kind: "entry", db: db) }
+    }
+
+    /// The entry with this id, decrypted and verified.
+    public func entry(id: UUID) throws -> Entry {
+        try database.read { db in try fetchEntry(id: id, db) }
+    }
+
+    /// Changes an entry's text, time of writing or star, re-encrypting it under new metadata.
+    /// `nil` leaves a property as it is.
+    @discardableResult
+    public func updateEntry(id: UUID, content: String? = nil, created: Instant? = nil, starred: Bool? = nil) throws -> Entry {
+        let newContent = try content.map { try ContentRules.validated($0) }
+        return try database.write { db in
+            var entry = try fetchEntry(id: id, db)
+            let oldRow = try storedRow(id: id, db)
+            if let newContent { entry.content = newContent }
+            if let created { entry.created = created }
+            if let starred { entry.starred = starred }
+            entry.modifiedAt = max(Instant.now().millis, entry.modifiedAt + 1)
+            entry.version = Entry.currentVersion
+            let row = try EncryptedEntryRow(entry, meta: try oldRow.parsedMeta().next(keyVersion: keys.keyVersion), keys: keys)
+            try row.update(db)
+            try db.execute(sql: "DELETE FROM entry_tag WHERE entry_id = ?", arguments: [id.storageText])
+            try saveTagIndex(of: entry, db)
+            return entry
+        }
+    }
+
+    /// Deletes an entry and its tag index (the file's freed pages are zeroed: secure_delete).
+    public func deleteEntry(id: UUID) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id.storageText])
+            guard db.changesCount == 1 else { throw VaultError.notFound(kind: "entry", id: id.storageText) }
+        }
+    }
+
+    /// Entries matching `query`, oldest first. Stops with ``VaultError/tamperedRecord(table:id:detail:)``
+    /// at the first record that fails verification.
+    public func entries(_ query: EntryQuery = EntryQuery()) throws -> [Entry] {
+        let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
+        let matcher = query.contains.map(TextMatcher.init)
+        // With a limit, walk newest first so only the needed rows are decrypted.
+        let order = query.limit == nil ? "ASC" : "DESC"
+        let limit = query.limit ?? Int.max
+        var result: [Entry] = []
+        guard limit > 0 else { return result }
+        try database.read { db in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT \(EncryptedEntryRow.selection) FROM entry WHERE \(condition.sql)
+                ORDER BY created_at \(order), id \(order)
+                """), arguments: condition.arguments)
+            while let row = try rows.next() {
+                let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
+                if let matcher, !matcher.matches(entry.content) { continue }
+                result.append(entry)
+                if result.count == limit { break }
+            }
+        }
+        return query.limit == nil ? result : result.reversed()
+    }
+
+    /// Entries whose text contains `text` (case- and diacritic-insensitive), within `query`.
+    public func searchEntries(_ text: String, in query: EntryQuery = EntryQuery()) throws -> [Entry] {
+        var query = query
+        query.contains = text
+        return try entries(query)
+    }
+
+    func fetchEntry(id: UUID, _ db: Database) throws -> Entry {
+        try storedRow(id: id, db).decrypt(keys: keys)
+    }
+
+    private func storedRow(id: UUID, _ db: Database) throws -> EncryptedEntryRow {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(EncryptedEntryRow.selection) FROM entry WHERE id = ?"),
+                                         arguments: [id.storageText]) else {
+            throw VaultError.notFound(kind: "entry", id: id.storageText)
+        }
+        return try EncryptedEntryRow(row: row)
+    }
+
+    /// The blind indexes of every tag of `entry` (inline and explicit).
+    func tagIndexes(of entry: Entry) -> Set<Data> {
+        Set(entry.tags.map { Data(keys.blindIndex.value(domain: "tag", parts: [$0])) })
+    }
+
+    private func saveTagIndex(of entry: Entry, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, bidx) VALUES (?, ?)")
+        for bidx in tagIndexes(of: entry) {
+            try statement.execute(arguments: [entry.id.storageText, bidx])
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+
+/// Entry counts per local day for a month or a year — read from the plaintext `local_day`
+/// column, so it needs no key.
+///
+/// ```swift
+/// let november = try Vault.open(at: path).calendar(year: 2026, month: 11)
+/// november.days[CivilDay(year: 2026, month: 11, day: 22)!]   // 3
+/// ```
+public struct CalendarCounts: Sendable, Hashable {
+    public let year: Int
+    /// nil for a whole year.
+    public let month: Int?
+    /// Days with at least one entry.
+    public let days: [CivilDay: Int]
+
+    /// The first and last day the period covers.
+    public var range: ClosedRange<CivilDay> {
+        let first = CivilDay(year: year, month: month ?? 1, day: 1)!
+        let lastMonth = month ?? 12
+        return first...CivilDay(year: year, month: lastMonth, day: CivilDay.daysIn(month: lastMonth, year: year))!
+    }
+}
+
+extension Vault {
+    /// Counts per day for `month` of `year`, or the whole year when `month` is nil.
+    public func calendar(year: Int, month: Int? = nil) throws -> CalendarCounts {
+        guard CivilDay(year: year, month: month ?? 1, day: 1) != nil else {
+            throw VaultError.storage("no such month: \(year)-\(month ?? 0)")
+        }
+        let period = CalendarCounts(year: year, month: month, days: [:])
+        let days = try database.read { db in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                SELECT local_day, count(*) FROM entry WHERE local_day BETWEEN ? AND ? GROUP BY local_day
+                """), arguments: [period.range.lowerBound.description, period.range.upperBound.description])
+            var days: [CivilDay: Int] = [:]
+            while let row = try rows.next() {
+                if let day = CivilDay(iso: row[0] as String) { days[day] = row[1] }
+            }
+            return days
+        }
+        return CalendarCounts(year: year, month: month, days: days)
+    }
+}

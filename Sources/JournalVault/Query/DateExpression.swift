@@ -1,0 +1,352 @@
+import Foundation
+
+/// A date the user typed on the command line (`--at`, `--from`, `--to`, `--on`): either a whole
+/// calendar day or a precise moment.
+///
+/// ```swift
+/// let now = Instant(millis: 1_767_614_400_000, utcOffsetSeconds: 3600)  // 2026-01-05T13:00+01:00
+/// let berlin = TimeZone(identifier: "Europe/Berlin")!
+/// try DateExpression.parse("yesterday", now: now, zone: berlin)        // .day(2026-01-04)
+/// try DateExpression.parse("monday 9pm", now: now, zone: berlin)       // .instant(2026-01-05T21:00+01:00)
+/// try DateExpression.parse("2026-01-05T23:30+09:00", now: now, zone: berlin)
+/// ```
+public enum DateExpression: Hashable, Sendable {
+    /// A whole calendar day (date-only forms: `2026-01-05`, `today`, `3 days ago`, `monday`).
+    case day(CivilDay)
+    /// A moment (forms with a time of day, or a full ISO 8601 date-time).
+    case instant(Instant)
+
+    /// Parses `text` relative to `now` (whose `utcOffsetSeconds` and `localDay` give "today") in `zone`
+    /// (used to turn a wall-clock time without an explicit offset into an instant, DST-aware).
+    ///
+    /// Accepted, case-insensitively: `YYYY-MM-DD`; ISO 8601 date-times (`2026-01-05T21:30`,
+    /// `…:SS`, `…:SS.fff`, `T` or a space, optional `Z`/`±HH:MM`/`±HHMM`/`±HH`); `today`,
+    /// `yesterday`, `tomorrow`; `N days ago`, `N weeks ago`; weekday names (`monday`, `mon`,
+    /// `last monday`); and any date-only form followed by a time (`yesterday at 9:30 pm`).
+    public static func parse(_ text: String, now: Instant, zone: TimeZone) throws(DateExpressionError) -> DateExpression {
+        guard let result = DateExpressionParser(text: text, today: now.localDay, zone: zone)?.parse() else {
+            throw DateExpressionError(input: text)
+        }
+        return result
+    }
+}
+
+/// A date argument that matches none of the accepted forms.
+public struct DateExpressionError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let input: String
+
+    public init(input: String) {
+        self.input = input
+    }
+
+    public var description: String {
+        // The input is echoed so the user sees which argument was wrong; a pasted novel is cut
+        // short so the sentence stays readable.
+        let shown = input.count > 100 ? String(input.prefix(100)) + "…" : input
+        return "unrecognised date '\(shown)': use YYYY-MM-DD, an ISO 8601 date-time "
+            + "(2026-01-05T21:30, optionally with Z or ±HH:MM), today, yesterday, tomorrow, "
+            + "'N days ago' or a weekday name, optionally followed by a time such as 21:30"
+    }
+}
+
+// MARK: - Parser
+
+/// Longer inputs are rejected before any work: no valid form comes close, and it bounds the
+/// cost of fuzzed input.
+private let maximumInputLength = 100
+private let maximumDaysAgo = 100_000
+
+/// A hand-written recogniser over whitespace-separated ASCII tokens. Every step returns nil on
+/// anything unexpected; `DateExpression.parse` turns nil into the one error.
+private struct DateExpressionParser {
+    private let tokens: [[UInt8]]
+    private let today: CivilDay
+    private let zone: TimeZone
+
+    init?(text: String, today: CivilDay, zone: TimeZone) {
+        guard text.utf8.count <= maximumInputLength else { return nil }
+        // Lowercase ASCII only: `String.lowercased()` would turn e.g. "İ" into "i" plus a
+        // combining mark, and non-ASCII can never be part of a valid form anyway.
+        let bytes = text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
+        tokens = bytes.split(whereSeparator: isSpace).map(Array.init)
+        guard !tokens.isEmpty else { return nil }
+        self.today = today
+        self.zone = zone
+    }
+
+    func parse() -> DateExpression? {
+        guard let (date, rest) = datePart() else { return nil }
+        switch date {
+        case .isoDateTime(let day, let timeText):
+            // The whole date-time was one token: nothing may follow it.
+            guard rest.isEmpty, let time = TimeOfDay(timeText), time.hourDigits == 2,
+                  !time.hadMeridiem else { return nil }
+            return instant(on: day, at: time)
+        case .day(let day, let isISO):
+            if rest.isEmpty { return .day(day) }
+            let hasAt = rest.first == word("at")
+            let timeTokens = hasAt ? rest.dropFirst() : rest[...]
+            guard let time = timeOfDay(from: timeTokens) else { return nil }
+            // An explicit offset belongs to ISO 8601 ("2026-01-05 21:30+09:00"); on
+            // "yesterday 21:30Z" or "9pm+01" it is more likely a typo than intent.
+            if time.offsetSeconds != nil, !isISO || hasAt || time.hadMeridiem { return nil }
+            return instant(on: day, at: time)
+        }
+    }
+
+    // MARK: Date part
+
+    private enum DatePart {
+        case day(CivilDay, isISO: Bool)
+        /// `YYYY-MM-DDT…`: the time is glued to the date in the same token.
+        case isoDateTime(CivilDay, time: ArraySlice<UInt8>)
+    }
+
+    /// Recognises the leading date form and returns the tokens after it.
+    private func datePart() -> (DatePart, ArraySlice<[UInt8]>)? {
+        let first = tokens[0]
+        let afterFirst = tokens.dropFirst()
+
+        switch first {
+        case word("today"): return (.day(today, isISO: false), afterFirst)
+        case word("yesterday"): return (.day(today.adding(days: -1), isISO: false), afterFirst)
+        case word("tomorrow"): return (.day(today.adding(days: 1), isISO: false), afterFirst)
+        default: break
+        }
+
+        if let weekday = Self.weekday(first) {
+            return (.day(mostRecent(weekday, includingToday: true), isISO: false), afterFirst)
+        }
+        if first == word("last") {
+            guard tokens.count >= 2, let weekday = Self.weekday(tokens[1]) else { return nil }
+            return (.day(mostRecent(weekday, includingToday: false), isISO: false), tokens.dropFirst(2))
+        }
+        if first.allSatisfy(isDigit) {
+            // At most six digits are converted, so "99999999999999999999 days ago" is an
+            // error rather than an overflow.
+            guard first.count <= 6, tokens.count >= 3, tokens[2] == word("ago") else { return nil }
+            let count = first.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            guard count <= maximumDaysAgo else { return nil }
+            let unit: Int
+            switch tokens[1] {
+            case word("day"), word("days"): unit = 1
+            case word("week"), word("weeks"): unit = 7
+            default: return nil
+            }
+            return (.day(today.adding(days: -count * unit), isISO: false), tokens.dropFirst(3))
+        }
+
+        // ISO: exactly ten bytes of date, optionally followed by `T` and a time in the same token.
+        guard first.count >= 10, let day = CivilDay(iso: String(decoding: first[0..<10], as: UTF8.self)) else {
+            return nil
+        }
+        if first.count == 10 { return (.day(day, isISO: true), afterFirst) }
+        guard first[10] == UInt8(ascii: "t") else { return nil }
+        return (.isoDateTime(day, time: first[11...]), afterFirst)
+    }
+
+    /// 1 = Monday … 7 = Sunday, matching `CivilDay.isoWeekday`.
+    private static func weekday(_ token: [UInt8]) -> Int? {
+        let names = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        for (index, name) in names.enumerated() where token == word(name) || token == word(String(name.prefix(3))) {
+            return index + 1
+        }
+        return nil
+    }
+
+    /// "friday" on a Friday means today (the user is most likely talking about this week);
+    /// "last friday" on a Friday means a week ago.
+    private func mostRecent(_ weekday: Int, includingToday: Bool) -> CivilDay {
+        var back = (today.isoWeekday - weekday + 7) % 7
+        if back == 0, !includingToday { back = 7 }
+        return today.adding(days: -back)
+    }
+
+    // MARK: Time part
+
+    /// The tokens after the date (and after `at`): `21:30`, `9pm`, or `9:30` `pm`.
+    private func timeOfDay(from tokens: ArraySlice<[UInt8]>) -> TimeOfDay? {
+        switch tokens.count {
+        case 1:
+            return TimeOfDay(tokens[tokens.startIndex][...])
+        case 2:
+            // "9 pm": glue the meridiem back on so one scanner handles both spellings.
+            let meridiem = tokens[tokens.startIndex + 1]
+            guard meridiem == word("am") || meridiem == word("pm") else { return nil }
+            let glued = tokens[tokens.startIndex] + meridiem
+            // "9pm pm" would glue into something the scanner rejects anyway.
+            return TimeOfDay(glued[...])
+        default:
+            return nil
+        }
+    }
+
+    /// The instant for a wall-clock time on `day`: at the explicit offset if there is one,
+    /// otherwise as `zone` reads that wall-clock time.
+    private func instant(on day: CivilDay, at time: TimeOfDay) -> DateExpression {
+        let localSeconds = Int64(day.daysSinceEpoch) * 86_400 + Int64(time.secondsOfDay)
+        let (utcSeconds, offset) = time.offsetSeconds.map { (localSeconds - Int64($0), $0) }
+            ?? resolveInZone(localSeconds: localSeconds)
+        let instant = Instant(millis: utcSeconds * 1000 + Int64(time.milliseconds), utcOffsetSeconds: offset)
+        return .instant(instant)
+    }
+
+    /// The UTC moment (and `zone`'s offset then) at which `zone`'s clocks show `local`.
+    ///
+    /// A local time normally maps to one moment. Around a DST change it can map to two (the
+    /// clock is set back: take the earlier, as a user typing "02:30" on that night most likely
+    /// means the first one) or to none (the clock jumps forward: read it with the offset from
+    /// before the jump, which lands as many minutes after the jump as the time was into the
+    /// gap, 02:30 → 03:30 — the same choice Foundation's Calendar makes).
+    ///
+    /// The offsets a day either side cover both sides of any single transition near the time.
+    private func resolveInZone(localSeconds local: Int64) -> (utcSeconds: Int64, offset: Int) {
+        func offset(atUTC seconds: Int64) -> Int {
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        }
+        let before = offset(atUTC: local - 86_400)
+        let after = offset(atUTC: local + 86_400)
+        let consistent = [before, after, offset(atUTC: local)].filter { offset(atUTC: local - Int64($0)) == $0 }
+        // Of two readings, the earlier moment is the one with the larger offset.
+        if let best = consistent.max() { return (local - Int64(best), best) }
+        // In a gap: the pre-jump reading is a moment after the jump, so its offset is the new one.
+        let utc = local - Int64(before)
+        return (utc, offset(atUTC: utc))
+    }
+}
+
+// MARK: - Time of day scanner
+
+/// `H:MM`, `HH:MM`, `HH:MM:SS`, `HH:MM:SS.fffffffff`, `9pm`, `9:30am`, each optionally
+/// followed by `z`, `±HH:MM`, `±HHMM` or `±HH`. The callers decide which combinations their
+/// form allows; this only checks that the pieces are well-formed and in range.
+private struct TimeOfDay {
+    /// 0…23, after applying am/pm.
+    var hour = 0, minute = 0, second = 0, milliseconds = 0
+    /// How the hour was written: ISO 8601 requires two digits.
+    var hourDigits = 0
+    var hadMeridiem = false
+    var offsetSeconds: Int?
+
+    var secondsOfDay: Int { hour * 3600 + minute * 60 + second }
+
+    init?(_ text: ArraySlice<UInt8>) {
+        var scanner = ByteScanner(text)
+
+        // Digit runs are length-limited before conversion, so no input can overflow.
+        guard let (hour, hourDigits) = scanner.digits(1...2) else { return nil }
+        self.hourDigits = hourDigits
+        var hasMinutes = false
+        if scanner.skip(":") {
+            guard let (minute, _) = scanner.digits(2...2) else { return nil }
+            self.minute = minute
+            hasMinutes = true
+            if scanner.skip(":") {
+                guard let (second, _) = scanner.digits(2...2) else { return nil }
+                self.second = second
+                if scanner.skip(".") {
+                    // Keep milliseconds and truncate finer digits: the vault stores millis.
+                    guard let (fraction, count) = scanner.digits(1...9) else { return nil }
+                    var scale = 1
+                    for _ in count..<9 { scale *= 10 }
+                    milliseconds = fraction * scale / 1_000_000
+                }
+            }
+        }
+
+        var isPM = false
+        if scanner.skip("am") {
+            hadMeridiem = true
+        } else if scanner.skip("pm") {
+            hadMeridiem = true
+            isPM = true
+        }
+        // A bare hour ("21") is too ambiguous to accept; "9pm" is not.
+        guard hasMinutes || hadMeridiem else { return nil }
+
+        if scanner.skip("z") {
+            offsetSeconds = 0
+        } else if let sign = scanner.sign() {
+            guard let offset = scanner.offset() else { return nil }
+            offsetSeconds = sign * offset
+        }
+        guard scanner.isAtEnd, minute < 60, second < 60 else { return nil }
+
+        if hadMeridiem {
+            // 12-hour clock: 1…12 only ("0am" and "13pm" are mistakes); 12am is midnight.
+            guard (1...12).contains(hour) else { return nil }
+            self.hour = hour % 12 + (isPM ? 12 : 0)
+        } else {
+            guard hour < 24 else { return nil }
+            self.hour = hour
+        }
+    }
+}
+
+/// A cursor over ASCII bytes with the few primitives the time scanner needs.
+private struct ByteScanner {
+    private let bytes: ArraySlice<UInt8>
+    private var index: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        index = bytes.startIndex
+    }
+
+    var isAtEnd: Bool { index == bytes.endIndex }
+
+    /// A run of decimal digits whose length is in `count`, with its value. A longer run is
+    /// rejected outright (not read as a shorter number followed by junk), and never converted.
+    mutating func digits(_ count: ClosedRange<Int>) -> (value: Int, count: Int)? {
+        let start = index
+        while index < bytes.endIndex, isDigit(bytes[index]) {
+            index += 1
+            guard index - start <= count.upperBound else { return nil }
+        }
+        guard count.contains(index - start) else { return nil }
+        let value = bytes[start..<index].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return (value, index - start)
+    }
+
+    mutating func skip(_ literal: String) -> Bool {
+        guard bytes[index...].starts(with: literal.utf8) else { return false }
+        index += literal.utf8.count
+        return true
+    }
+
+    /// `+` → 1, `-` → -1, anything else → nil without moving.
+    mutating func sign() -> Int? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
+    }
+
+    /// The magnitude of a UTC offset after its sign, in seconds: `HH:MM`, `HHMM` or `HH`,
+    /// at most 18:00 (the ISO 8601 / java.time limit; real zones stay within ±14:00).
+    mutating func offset() -> Int? {
+        guard let (value, count) = digits(2...4), count != 3 else { return nil }
+        var hours = value, minutes = 0
+        if count == 4 {
+            hours = value / 100
+            minutes = value % 100
+        } else if skip(":") {
+            guard let (value, _) = digits(2...2) else { return nil }
+            minutes = value
+        }
+        let seconds = hours * 3600 + minutes * 60
+        guard minutes < 60, seconds <= 18 * 3600 else { return nil }
+        return seconds
+    }
+}
+
+// MARK: - Helpers
+
+private func word(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+private func isSpace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+}
+
+private func isDigit(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+}

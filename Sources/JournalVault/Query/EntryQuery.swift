@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// Which entries to list or search. Day bounds compare the writer's local day; instant bounds
+/// compare the moment of writing. `to` includes its whole day.
+///
+/// ```swift
+/// var query = EntryQuery()
+/// query.from = .day(CivilDay(year: 2026, month: 11, day: 1)!)
+/// query.tags = ["work"]
+/// let entries = try journal.entries(query)
+/// ```
+public struct EntryQuery: Sendable {
+    public var from: DateExpression?
+    public var to: DateExpression?
+    public var on: CivilDay?
+    /// Only the newest `limit` matches (still returned oldest first).
+    public var limit: Int?
+    public var starredOnly = false
+    /// Entries carrying every one of these tags (any spelling: `@Work`, `#work`, `work`).
+    public var tags: [String] = []
+    /// Case- and diacritic-insensitive text the content must contain.
+    public var contains: String?
+
+    public init() {}
+
+    /// The SQL condition and its arguments over the plaintext columns; `blindIndex` maps a
+    /// normalised tag to its blind index.
+    func condition(blindIndex: (String) -> [UInt8]) throws -> (sql: String, arguments: StatementArguments) {
+        var clauses: [String] = []
+        var arguments = StatementArguments()
+        switch from {
+        case .day(let day)?:
+            clauses.append("local_day >= ?")
+            _ = arguments.append(contentsOf: [day.description])
+        case .instant(let instant)?:
+            clauses.append("created_at >= ?")
+            _ = arguments.append(contentsOf: [instant.millis])
+        case nil: break
+        }
+        switch to {
+        case .day(let day)?:
+            clauses.append("local_day <= ?")
+            _ = arguments.append(contentsOf: [day.description])
+        case .instant(let instant)?:
+            clauses.append("created_at <= ?")
+            _ = arguments.append(contentsOf: [instant.millis])
+        case nil: break
+        }
+        if let on {
+            clauses.append("local_day = ?")
+            _ = arguments.append(contentsOf: [on.description])
+        }
+        if starredOnly { clauses.append("starred = 1") }
+        for tag in tags {
+            guard let normal = Tags.normalize(tag) else { throw VaultError.invalidTag(tag) }
+            clauses.append("id IN (SELECT entry_id FROM entry_tag WHERE bidx = ?)")
+            _ = arguments.append(contentsOf: [Data(blindIndex(normal))])
+        }
+        return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import VaultCrypto
+
+/// Seals and opens the encrypted fields of one record (FORMAT.md §Record envelope).
+///
+/// Per record: `subkey = BLAKE2b-256(key = K_rec, salt = record_salt, personal =
+/// "JVLT-recsubkey1\0", message = id[16])`. Per field: the UTF-8 plaintext padded to a multiple
+/// of 64 bytes (ISO/IEC 7816-4), sealed with XChaCha20-Poly1305 under the subkey, a fresh
+/// random nonce, and the binding's associated data for that field.
+struct RecordCipher: Sendable {
+    static let padBlock = 64
+    private static let personal = Blake2b.personal("JVLT-recsubkey1")
+
+    /// The vault's record key `K_rec` (subkey 1 "JVLTREC1" of the master key).
+    let recordKey: SecureBytes
+    let keyVersion: UInt32
+
+    /// Seals each `(field, plaintext)` for the record `binding` describes, in order.
+    func seal(_ fields: [(name: String, plaintext: [UInt8])], binding: RecordBinding) throws -> [Data] {
+        try withSubkey(for: binding) { subkey in
+            try fields.map { field in
+                let padded = Padding.pad(field.plaintext, blockSize: Self.padBlock)
+                return Data(try AEAD.seal(padded, key: subkey, associatedData: binding.associatedData(field: field.name)))
+            }
+        }
+    }
+
+    /// Opens each `(field, box)`; a failure names the table, record and field.
+    func open(_ fields: [(name: String, box: Data)], binding: RecordBinding) throws -> [[UInt8]] {
+        guard binding.meta.keyVersion == keyVersion else {
+            throw VaultError.tamperedRecord(table: binding.table, id: binding.id.storageText,
+                                            detail: "written under key version \(binding.meta.keyVersion), the vault is at \(keyVersion)")
+        }
+        return try withSubkey(for: binding) { subkey in
+            try fields.map { field in
+                do {
+                    let padded = try AEAD.open(field.box, key: subkey, associatedData: binding.associatedData(field: field.name))
+                    return try Padding.unpad(padded)
+                } catch {
+                    throw VaultError.tamperedRecord(table: binding.table, id: binding.id.storageText,
+                                                    detail: "field \(field.name) does not authenticate")
+                }
+            }
+        }
+    }
+
+    /// Derives the record's subkey into temporary memory and wipes it afterwards.
+    private func withSubkey<Result>(for binding: RecordBinding, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+        try withUnsafeTemporaryAllocation(byteCount: AEAD.keyLength, alignment: 16) { subkey in
+            defer { Sodium.wipe(subkey) }
+            try recordKey.withUnsafeBytes { key in
+                try Blake2b.derive(key: key, salt: binding.meta.salt, personal: Self.personal,
+                                   message: binding.id.bytes, into: subkey)
+            }
+            return try body(UnsafeRawBufferPointer(subkey))
+        }
+    }
+}

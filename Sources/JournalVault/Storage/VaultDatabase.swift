@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import Migrations
+
+/// The SQLite file behind a vault: a GRDB `DatabasePool` in WAL mode with the pragmas that
+/// keep deleted text off the disk and every commit durable, and the numbered migrations.
+final class VaultDatabase: Sendable {
+    let path: String
+    let pool: DatabasePool
+
+    /// The schema version this binary writes: the number of migrations it knows.
+    static let supportedSchemaVersion = SchemaMigrations.all.count
+
+    private init(path: String, pool: DatabasePool) {
+        self.path = path
+        self.pool = pool
+    }
+
+    /// Opens an existing vault file, migrating it forward; refuses a newer schema.
+    static func open(path: String) throws -> VaultDatabase {
+        guard FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultNotFound(path: path) }
+        try checkSQLiteMagic(path: path)
+        let database = try translatingErrors(path: path) {
+            VaultDatabase(path: path, pool: try DatabasePool(path: path, configuration: configuration()))
+        }
+        try database.migrate()
+        return database
+    }
+
+    /// Creates a new vault file atomically: the schema and `initialise` run on a 0600 temporary
+    /// file beside `path`, which is renamed into place only once complete.
+    static func create(path: String, initialise: (Database) throws -> Void) throws -> VaultDatabase {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        try createPrivateFolder(folder)
+        guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultExists(path: path) }
+        let temporary = folder + "/." + url.lastPathComponent + ".creating-" + UUID().uuidString.prefix(8)
+        defer { removeDatabaseFiles(temporary) }
+        try createPrivateFile(temporary)
+        try translatingErrors(path: temporary) {
+            let pool = try DatabasePool(path: temporary, configuration: configuration())
+            try migrator().migrate(pool)
+            try pool.write(initialise)
+            try pool.close()
+        }
+        // link(2) refuses to replace an existing file, unlike rename(2): two concurrent `init`s
+        // cannot overwrite each other.
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { throw VaultError.vaultExists(path: path) }
+            throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        return try open(path: path)
+    }
+
+    /// Runs `body`, turning SQLite's and GRDB's errors into ``VaultError``s.
+    static func translatingErrors<Result>(path: String, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_CORRUPT: throw VaultError.corruptDatabase(error.message ?? "database disk image is malformed")
+            case .SQLITE_NOTADB: throw VaultError.notAVault(path: path, reason: "not an SQLite database")
+            case .SQLITE_FULL: throw VaultError.storage("the disk is full")
+            case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+                throw VaultError.storage("cannot open \(path) for writing (\(error.message ?? "permission denied"))")
+            default: throw VaultError.storage(error.message ?? "\(error.resultCode)")
+            }
+        }
+    }
+
+    func read<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        try Self.translatingErrors(path: path) { try pool.read(body) }
+    }
+
+    /// One transaction: all of `body` or nothing.
+    func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        try Self.translatingErrors(path: path) { try pool.write(body) }
+    }
+
+    /// Identifiers of the migrations applied to this file.
+    func appliedMigrations() throws -> [String] {
+        try read { db in try Self.migrator().appliedIdentifiers(db).sorted() }
+    }
+
+    private func migrate() throws {
+        let migrator = Self.migrator()
+        let applied = try read { db -> Set<String> in
+            guard try db.tableExists("grdb_migrations") else {
+                throw VaultError.notAVault(path: path, reason: "no vault schema")
+            }
+            return try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
+        }
+        let known = Set(SchemaMigrations.all.map(\.identifier))
+        guard applied.isSubset(of: known) else {
+            throw VaultError.newerSchema(found: applied.count, supported: known.count)
+        }
+        if applied.count < known.count {
+            try Self.translatingErrors(path: path) { try migrator.migrate(pool) }
+        }
+    }
+
+    private static func migrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in SchemaMigrations.all {
+            migrator.registerMigration(migration.identifier) { db in
+                try db.execute(sql: migration.sql)
+            }
+        }
+        return migrator
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            // secure_delete: deleted or overwritten ciphertext is zeroed, not left in free pages.
+            // synchronous FULL: a finished command's commit survives power loss, not just a crash.
+            try db.execute(sql: """
+                PRAGMA secure_delete = ON;
+                PRAGMA temp_store = MEMORY;
+                PRAGMA synchronous = FULL;
+                """)
+        }
+        return configuration
+    }
+
+    private static func checkSQLiteMagic(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw VaultError.storage("cannot read \(path)")
+        }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 16)) ?? Data()
+        guard magic == Data("SQLite format 3\0".utf8) else {
+            throw VaultError.notAVault(path: path, reason: magic.isEmpty ? "the file is empty" : "not an SQLite database")
+        }
+    }
+
+    private static func createPrivateFolder(_ folder: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw VaultError.storage("\(folder) is not a folder") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw VaultError.storage("cannot create the folder \(folder)")
+        }
+    }
+
+    private static func createPrivateFile(_ path: String) throws {
+        let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
+
+    private static func removeDatabaseFiles(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+}

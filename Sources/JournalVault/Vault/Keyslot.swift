@@ -1,0 +1,154 @@
+import Foundation
+import VaultCrypto
+
+/// One wrapping of the vault master key (FORMAT.md §Keyslot), 108 bytes, all integers big-endian:
+///
+/// `format u8 = 1 ‖ slot u8 ‖ kind u8 ‖ kdf u8 ‖ ops u32 ‖ mem u64 ‖ salt[16] ‖ key_version u32 ‖
+///  nonce[24] ‖ wrapped[48]`
+///
+/// `wrapped` = XChaCha20-Poly1305(KEK, master key) with associated data
+/// `"JVLT-keyslot" ‖ vault_id[16] ‖ the 36 bytes before the nonce`, so editing any parameter
+/// (a KDF downgrade, a key-version change) or moving the slot to another vault fails to unwrap.
+struct Keyslot: Sendable, Equatable {
+    enum Kind: UInt8, Sendable {
+        case passphrase = 1
+        case recovery = 2
+
+        var name: String { self == .passphrase ? "passphrase" : "recovery" }
+    }
+
+    static let format: UInt8 = 1
+    static let kdfArgon2id13: UInt8 = 1
+    static let kdfRecoveryBlake2b: UInt8 = 2
+    static let encodedLength = 108
+    private static let parametersLength = 36
+    private static let recoveryPersonal = Blake2b.personal("JVLT-recov-kek1")
+
+    /// Slot numbers in use: one passphrase slot and one recovery slot.
+    static let passphraseSlot: UInt8 = 0
+    static let recoverySlot: UInt8 = 1
+
+    var slot: UInt8
+    var kind: Kind
+    /// Argon2id parameters for a passphrase slot; zero for a recovery slot.
+    var kdf: KDFParameters
+    var salt: [UInt8]
+    var keyVersion: UInt32
+    var nonce: [UInt8]
+    var wrapped: [UInt8]
+
+    /// Wraps `masterKey` under a passphrase (Argon2id with `parameters`).
+    static func wrap(_ masterKey: SecureBytes, passphrase: SecureBytes, parameters: KDFParameters,
+                     keyVersion: UInt32, vaultID: UUID) throws -> Keyslot {
+        let salt = SecureRandom.bytes(PasswordKDF.saltLength)
+        let kek = try PasswordKDF.deriveKey(passphrase: passphrase, salt: salt, parameters: parameters)
+        return try seal(masterKey, kek: kek, slot: passphraseSlot, kind: .passphrase, kdf: parameters,
+                        salt: salt, keyVersion: keyVersion, vaultID: vaultID)
+    }
+
+    /// Wraps `masterKey` under a recovery key (keyed BLAKE2b; the key has full entropy).
+    static func wrap(_ masterKey: SecureBytes, recoveryKey: RecoveryKey, keyVersion: UInt32, vaultID: UUID) throws -> Keyslot {
+        let salt = SecureRandom.bytes(Blake2b.saltLength)
+        let kek = try recoveryKEK(recoveryKey, salt: salt)
+        return try seal(masterKey, kek: kek, slot: recoverySlot, kind: .recovery,
+                        kdf: KDFParameters(operations: 0, memoryBytes: 0), salt: salt,
+                        keyVersion: keyVersion, vaultID: vaultID)
+    }
+
+    /// The master key, if `passphrase` is right. The KDF policy is checked before Argon2 runs.
+    func unwrap(passphrase: SecureBytes, vaultID: UUID) throws -> SecureBytes {
+        guard kind == .passphrase else { throw VaultError.wrongPassphrase }
+        do {
+            try kdf.validate()
+        } catch CryptoError.kdfParametersRefused(let reason) {
+            throw VaultError.kdfParametersRefused(reason)
+        }
+        let kek = try PasswordKDF.deriveKey(passphrase: passphrase, salt: salt, parameters: kdf)
+        guard let key = try open(kek: kek, vaultID: vaultID) else { throw VaultError.wrongPassphrase }
+        return key
+    }
+
+    /// The master key, if `recoveryKey` is right.
+    func unwrap(recoveryKey: RecoveryKey, vaultID: UUID) throws -> SecureBytes {
+        guard kind == .recovery else { throw VaultError.wrongRecoveryKey }
+        let kek = try Self.recoveryKEK(recoveryKey, salt: salt)
+        guard let key = try open(kek: kek, vaultID: vaultID) else { throw VaultError.wrongRecoveryKey }
+        return key
+    }
+
+    var encoded: Data { Data(parameterBytes + nonce + wrapped) }
+
+    /// Parses a stored slot; nil if it is not of the documented form.
+    init?(encoded data: Data) {
+        guard data.count == Self.encodedLength else { return nil }
+        var reader = ByteReader(Array(data))
+        guard reader.u8() == Self.format,
+              let slot = reader.u8(), let kindByte = reader.u8(), let kind = Kind(rawValue: kindByte),
+              let kdfByte = reader.u8(),
+              kdfByte == (kind == .passphrase ? Self.kdfArgon2id13 : Self.kdfRecoveryBlake2b),
+              let ops = reader.u32(), let mem = reader.u64(),
+              let salt = reader.raw(16), let kv = reader.u32(),
+              let nonce = reader.raw(AEAD.nonceLength), let wrapped = reader.raw(48)
+        else { return nil }
+        self.init(slot: slot, kind: kind, kdf: KDFParameters(operations: ops, memoryBytes: mem),
+                  salt: salt, keyVersion: kv, nonce: nonce, wrapped: wrapped)
+    }
+
+    private init(slot: UInt8, kind: Kind, kdf: KDFParameters, salt: [UInt8], keyVersion: UInt32, nonce: [UInt8], wrapped: [UInt8]) {
+        self.slot = slot
+        self.kind = kind
+        self.kdf = kdf
+        self.salt = salt
+        self.keyVersion = keyVersion
+        self.nonce = nonce
+        self.wrapped = wrapped
+    }
+
+    private var parameterBytes: [UInt8] {
+        var writer = ByteWriter()
+        writer.u8(Self.format)
+        writer.u8(slot)
+        writer.u8(kind.rawValue)
+        writer.u8(kind == .passphrase ? Self.kdfArgon2id13 : Self.kdfRecoveryBlake2b)
+        writer.u32(kdf.operations)
+        writer.u64(kdf.memoryBytes)
+        writer.raw(salt)
+        writer.u32(keyVersion)
+        return writer.bytes
+    }
+
+    private func associatedData(vaultID: UUID) -> [UInt8] {
+        Array("JVLT-keyslot".utf8) + vaultID.bytes + parameterBytes
+    }
+
+    private static func seal(_ masterKey: SecureBytes, kek: SecureBytes, slot: UInt8, kind: Kind, kdf: KDFParameters,
+                             salt: [UInt8], keyVersion: UInt32, vaultID: UUID) throws -> Keyslot {
+        var keyslot = Keyslot(slot: slot, kind: kind, kdf: kdf, salt: salt, keyVersion: keyVersion, nonce: [], wrapped: [])
+        let box = try masterKey.withUnsafeBytes { plain in
+            try kek.withUnsafeBytes { key in
+                try AEAD.seal(Array(plain), key: key, associatedData: keyslot.associatedData(vaultID: vaultID))
+            }
+        }
+        keyslot.nonce = Array(box.prefix(AEAD.nonceLength))
+        keyslot.wrapped = Array(box.dropFirst(AEAD.nonceLength))
+        return keyslot
+    }
+
+    private func open(kek: SecureBytes, vaultID: UUID) throws -> SecureBytes? {
+        let box = nonce + wrapped
+        return try kek.withUnsafeBytes { key -> SecureBytes? in
+            guard var plain = try? AEAD.open(box, key: key, associatedData: associatedData(vaultID: vaultID)) else { return nil }
+            defer { plain.withUnsafeMutableBytes { Sodium.wipe($0) } }
+            guard plain.count == SubkeyDerivation.keyLength else { return nil }
+            return try SecureBytes(copying: plain)
+        }
+    }
+
+    private static func recoveryKEK(_ recoveryKey: RecoveryKey, salt: [UInt8]) throws -> SecureBytes {
+        try SecureBytes.filling(count: 32) { out in
+            try recoveryKey.secret.withUnsafeBytes { key in
+                try Blake2b.derive(key: key, salt: salt, personal: recoveryPersonal, message: [], into: out)
+            }
+        }
+    }
+}

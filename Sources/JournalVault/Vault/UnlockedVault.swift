@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// An unlocked vault: reads and writes records. Get one from ``Vault/unlock(passphrase:)``,
+/// ``Vault/unlock(recoveryKey:)`` or ``Vault/create(at:passphrase:kdf:)``. Keys live in secure
+/// memory until the last reference is released.
+///
+/// ```swift
+/// let journal = try Vault.open(at: path).unlock(passphrase: secret)
+/// let entry = try journal.addEntry("Walked to the lake. #outside")
+/// try journal.changePassphrase(to: newSecret)
+/// ```
+public final class UnlockedVault: Sendable {
+    /// The locked handle (path, info, calendar).
+    public let vault: Vault
+    let keys: VaultKeys
+
+    init(vault: Vault, keys: VaultKeys) {
+        self.vault = vault
+        self.keys = keys
+    }
+
+    var database: VaultDatabase { vault.database }
+
+    /// Re-wraps the master key under a new passphrase (and optionally new Argon2id costs).
+    /// Records are not touched.
+    public func changePassphrase(to passphrase: SecureBytes, kdf: KDFParameters? = nil) throws {
+        guard passphrase.count > 0 else { throw VaultError.emptyPassphrase }
+        let parameters = try kdf ?? vault.info().kdf
+        try parameters.validatePolicy()
+        let slot = try Keyslot.wrap(keys.masterKey, passphrase: try Passphrase.normalized(passphrase),
+                                    parameters: parameters, keyVersion: keys.keyVersion, vaultID: keys.vaultID)
+        try database.write { db in try slot.save(db) }
+    }
+
+    /// Replaces the recovery keyslot with one for a new recovery key, which the caller shows
+    /// once; the old recovery key stops working.
+    public func replaceRecoveryKey() throws -> RecoveryKey {
+        let recoveryKey = try RecoveryKey.generate()
+        let slot = try Keyslot.wrap(keys.masterKey, recoveryKey: recoveryKey, keyVersion: keys.keyVersion, vaultID: keys.vaultID)
+        try database.write { db in try slot.save(db) }
+        return recoveryKey
+    }
+}

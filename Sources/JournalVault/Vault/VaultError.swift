@@ -1,0 +1,94 @@
+/// Everything that can go wrong for a user of the vault, one case per situation. Each
+/// description is one sentence a person can act on; none contains secret or decrypted text.
+///
+/// ```swift
+/// do { _ = try vault.unlock(passphrase: secret) }
+/// catch VaultError.wrongPassphrase { print("try again") }
+/// ```
+public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No vault at that path.
+    case vaultNotFound(path: String)
+    /// `init` or `restore` would overwrite an existing file.
+    case vaultExists(path: String)
+    /// The file is not a vault, or its header rows are missing or malformed.
+    case notAVault(path: String, reason: String)
+    /// The vault was written by a newer release whose schema this binary does not know.
+    case newerSchema(found: Int, supported: Int)
+    /// The passphrase does not open any passphrase keyslot.
+    case wrongPassphrase
+    /// The recovery key does not open the recovery keyslot.
+    case wrongRecoveryKey
+    /// The recovery key text is not a recovery key (wrong length, characters or checksum).
+    case malformedRecoveryKey
+    /// An empty passphrase was given where a new one is being set.
+    case emptyPassphrase
+    /// Stored key-derivation parameters are outside the policy; refused before any work.
+    case kdfParametersRefused(String)
+    /// A keyslot's bytes are malformed or were edited.
+    case corruptKeyslot(slot: Int)
+    /// A record failed authentication or does not match its plaintext columns.
+    case tamperedRecord(table: String, id: String, detail: String)
+    /// SQLite reported the file as corrupt.
+    case corruptDatabase(String)
+    /// No record of that kind has that id or prefix.
+    case notFound(kind: String, id: String)
+    /// The prefix matches several records.
+    case ambiguousID(prefix: String, matches: Int)
+    /// An id prefix shorter than 4 characters or not hexadecimal.
+    case invalidID(String)
+    /// Content over the size limit.
+    case contentTooLong(characters: Int, limit: Int)
+    /// Content that is empty or only white space.
+    case contentBlank
+    /// Bytes that are not valid UTF-8.
+    case invalidUTF8
+    /// A tag with no letters or digits, or with white space inside.
+    case invalidTag(String)
+    /// Any other storage failure (disk full, permissions, I/O).
+    case storage(String)
+
+    public var description: String {
+        switch self {
+        case .vaultNotFound(let path):
+            "No vault at \(path); create one with 'jv init' or pass --vault."
+        case .vaultExists(let path):
+            "A file already exists at \(path); refusing to overwrite it."
+        case .notAVault(let path, let reason):
+            "\(path) is not a readable JournalVault vault: \(reason)."
+        case .newerSchema(let found, let supported):
+            "This vault has schema version \(found), but this jv understands only up to \(supported); upgrade jv to open it."
+        case .wrongPassphrase:
+            "Wrong passphrase."
+        case .wrongRecoveryKey:
+            "Wrong recovery key."
+        case .malformedRecoveryKey:
+            "That is not a valid recovery key (check for typos: it has 56 letters and digits after 'JVR1-')."
+        case .emptyPassphrase:
+            "The passphrase must not be empty."
+        case .kdfParametersRefused(let reason):
+            "Refusing the vault's key-derivation parameters (\(reason)); the file may have been tampered with."
+        case .corruptKeyslot(let slot):
+            "Keyslot \(slot) is malformed or was modified."
+        case .tamperedRecord(let table, let id, let detail):
+            "Record \(id) in \(table) failed verification (\(detail)); it is corrupt or was tampered with."
+        case .corruptDatabase(let message):
+            "The vault file is corrupt: \(message)."
+        case .notFound(let kind, let id):
+            "No \(kind) with id \(id)."
+        case .ambiguousID(let prefix, let matches):
+            "The id prefix \(prefix) matches \(matches) records; give more characters."
+        case .invalidID(let text):
+            "'\(text)' is not an id: give a full UUID or a unique prefix of at least 4 hexadecimal characters."
+        case .contentTooLong(let characters, let limit):
+            "The text has \(characters) characters; the limit is \(limit)."
+        case .contentBlank:
+            "The text is empty."
+        case .invalidUTF8:
+            "The text is not valid UTF-8."
+        case .invalidTag(let tag):
+            "'\(tag)' is not a valid tag: use one word of letters, digits, '_' or '-'."
+        case .storage(let message):
+            "Storage error: \(message)."
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// What `jv info` shows; readable without the passphrase.
+public struct VaultInfo: Sendable, Hashable {
+    public let path: String
+    public let vaultID: UUID
+    /// The record-envelope format (FORMAT.md).
+    public let formatVersion: Int
+    /// Migrations applied to this file, and how many this binary knows.
+    public let schemaVersion: Int
+    public let supportedSchemaVersion: Int
+    public let keyVersion: UInt32
+    public let createdAt: Instant
+    /// Argon2id parameters of the passphrase keyslot.
+    public let kdf: KDFParameters
+    public let hasRecoveryKey: Bool
+    /// Record counts by table name (`entry`, …).
+    public let counts: [String: Int]
+}
+
+extension Vault {
+    /// Path, format and schema versions, KDF parameters and record counts. Needs no key.
+    public func info() throws -> VaultInfo {
+        let migrations = try database.appliedMigrations()
+        return try database.read { db in
+            let header = try VaultHeader.read(db, path: path)
+            let slots = try Keyslot.readAll(db)
+            guard let passphraseSlot = slots.first(where: { $0.kind == .passphrase }) else {
+                throw VaultError.notAVault(path: path, reason: "it has no passphrase keyslot")
+            }
+            var counts: [String: Int] = [:]
+            for table in Self.recordTables {
+                counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+            }
+            return VaultInfo(path: path, vaultID: header.vaultID, formatVersion: header.formatVersion,
+                             schemaVersion: migrations.count, supportedSchemaVersion: VaultDatabase.supportedSchemaVersion,
+                             keyVersion: header.keyVersion, createdAt: Instant(millis: header.createdAt, utcOffsetSeconds: 0),
+                             kdf: passphraseSlot.kdf, hasRecoveryKey: slots.contains { $0.kind == .recovery },
+                             counts: counts)
+        }
+    }
+
+    /// Tables of encrypted records, in the order `info` and `check` report them.
+    static let recordTables = ["entry"]
+}

@@ -1,0 +1,26 @@
+import Foundation
+import VaultCrypto
+
+/// The keys of an unlocked vault, all derived once at unlock and held in secure memory:
+/// the master key and its fixed-purpose subkeys (FORMAT.md §Keys).
+struct VaultKeys: Sendable {
+    static let recordSubkey: (id: UInt64, context: String) = (1, "JVLTREC1")
+    static let blindIndexSubkey: (id: UInt64, context: String) = (2, "JVLTBIDX")
+
+    let vaultID: UUID
+    let keyVersion: UInt32
+    let masterKey: SecureBytes
+    let records: RecordCipher
+    let blindIndex: BlindIndex
+
+    init(vaultID: UUID, keyVersion: UInt32, masterKey: SecureBytes) throws {
+        self.vaultID = vaultID
+        self.keyVersion = keyVersion
+        self.masterKey = masterKey
+        records = RecordCipher(
+            recordKey: try SubkeyDerivation.derive(from: masterKey, id: Self.recordSubkey.id, context: Self.recordSubkey.context),
+            keyVersion: keyVersion)
+        blindIndex = BlindIndex(
+            key: try SubkeyDerivation.derive(from: masterKey, id: Self.blindIndexSubkey.id, context: Self.blindIndexSubkey.context))
+    }
+}

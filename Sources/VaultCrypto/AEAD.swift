@@ -1,0 +1,67 @@
+import CSodium
+import Foundation
+
+/// XChaCha20-Poly1305 (IETF) with a fresh random 192-bit nonce per message.
+///
+/// A sealed box is `nonce (24) ‖ ciphertext ‖ tag (16)`: 40 bytes longer than the plaintext.
+///
+/// ```swift
+/// let box = try AEAD.seal(plaintext, key: key, associatedData: ad)
+/// let plain = try AEAD.open(box, key: key, associatedData: ad)
+/// ```
+public enum AEAD {
+    public static let keyLength = Int(crypto_aead_xchacha20poly1305_ietf_KEYBYTES)
+    public static let nonceLength = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+    public static let tagLength = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+    /// Bytes a sealed box adds to its plaintext.
+    public static let overhead = nonceLength + tagLength
+
+    /// Seals `plaintext` under a fresh random nonce.
+    public static func seal(_ plaintext: [UInt8], key: UnsafeRawBufferPointer, associatedData: [UInt8]) throws -> [UInt8] {
+        var nonce = [UInt8](repeating: 0, count: nonceLength)
+        nonce.withUnsafeMutableBytes { SecureRandom.fill($0) }
+        return try seal(plaintext, key: key, nonce: nonce, associatedData: associatedData)
+    }
+
+    /// Seals with a caller-chosen nonce. Only known-answer tests should call this directly:
+    /// a repeated (key, nonce) pair destroys confidentiality.
+    public static func seal(_ plaintext: [UInt8], key: UnsafeRawBufferPointer, nonce: [UInt8], associatedData: [UInt8]) throws -> [UInt8] {
+        Sodium.ready()
+        guard key.count == keyLength else { throw CryptoError.invalidKeyLength }
+        guard nonce.count == nonceLength else { throw CryptoError.malformedCiphertext }
+        var box = [UInt8](repeating: 0, count: nonceLength + plaintext.count + tagLength)
+        box.replaceSubrange(0..<nonceLength, with: nonce)
+        box.withUnsafeMutableBufferPointer { out in
+            let cipher = out.baseAddress! + nonceLength
+            var written: UInt64 = 0
+            _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+                cipher, &written,
+                plaintext, UInt64(plaintext.count),
+                associatedData, UInt64(associatedData.count),
+                nil, nonce, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        return box
+    }
+
+    /// Opens a sealed box; throws ``CryptoError/authenticationFailed`` on any change to the box,
+    /// the key or the associated data.
+    public static func open<Box: ContiguousBytes>(_ box: Box, key: UnsafeRawBufferPointer, associatedData: [UInt8]) throws -> [UInt8] {
+        Sodium.ready()
+        guard key.count == keyLength else { throw CryptoError.invalidKeyLength }
+        return try box.withUnsafeBytes { raw in
+            guard raw.count >= overhead else { throw CryptoError.malformedCiphertext }
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var plaintext = [UInt8](repeating: 0, count: raw.count - overhead)
+            var written: UInt64 = 0
+            let status = plaintext.withUnsafeMutableBufferPointer { out in
+                crypto_aead_xchacha20poly1305_ietf_decrypt(
+                    out.baseAddress, &written, nil,
+                    bytes.baseAddress! + nonceLength, UInt64(raw.count - nonceLength),
+                    associatedData, UInt64(associatedData.count),
+                    bytes.baseAddress!, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+            guard status == 0 else { throw CryptoError.authenticationFailed }
+            return plaintext
+        }
+    }
+}

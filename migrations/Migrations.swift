@@ -1,0 +1,18 @@
+/// The vault's schema migrations, compiled into the binary from the numbered `.sql` files
+/// beside this one (never read from the source tree at run time).
+///
+/// ```swift
+/// for migration in SchemaMigrations.all { print(migration.identifier) }
+/// ```
+public enum SchemaMigrations {
+    /// One numbered migration: its identifier (the file name without `.sql`) and its SQL.
+    public struct Migration: Sendable {
+        public let identifier: String
+        public let sql: String
+    }
+
+    /// Every migration, oldest first. The schema version of a vault is the count applied.
+    public static let all: [Migration] = [
+        Migration(identifier: "0001_entries", sql: String(decoding: PackageResources._001_entries_sql, as: UTF8.self)),
+    ]
+}
