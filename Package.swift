@@ -19,6 +19,7 @@ let package = Package(
             providers: [.apt(["libsodium-dev"])]
         ),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        .target(name: "CProcessHygiene"),
         .target(
             name: "Migrations",
             path: "migrations",
@@ -36,11 +37,13 @@ let package = Package(
             name: "jv",
             dependencies: [
                 "JournalVault",
+                "VaultCrypto",
+                "CProcessHygiene",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(name: "JournalVaultTests", dependencies: ["JournalVault", "VaultCrypto"]),
-        .testTarget(name: "jvTests", dependencies: ["JournalVault"]),
+        .testTarget(name: "jvTests", dependencies: ["jv", "JournalVault"]),
     ]
 )

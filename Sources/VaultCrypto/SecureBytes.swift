@@ -59,3 +59,10 @@ public final class SecureBytes: @unchecked Sendable {
         count == other.count && sodium_memcmp(pointer, other.pointer, count) == 0
     }
 }
+
+extension SecureBytes {
+    /// The first `length` bytes, in a new secure buffer.
+    public func prefix(_ length: Int) throws -> SecureBytes {
+        try withUnsafeBytes { bytes in try SecureBytes(copying: bytes.prefix(max(0, min(length, count)))) }
+    }
+}

@@ -43,3 +43,14 @@ extension Vault {
         return CalendarCounts(year: year, month: month, days: days)
     }
 }
+
+extension CalendarCounts {
+    /// The calendar shape of SPEC §5: `{year, month?, days: {"YYYY-MM-DD": count}}`, listing
+    /// only days with entries, in date order.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("year", .integer(Int64(year)))]
+        if let month { members.append(("month", .integer(Int64(month)))) }
+        members.append(("days", .object(days.sorted { $0.key < $1.key }.map { ($0.key.description, .integer(Int64($0.value))) })))
+        return .object(members)
+    }
+}

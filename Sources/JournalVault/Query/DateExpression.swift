@@ -43,9 +43,9 @@ public struct DateExpressionError: Error, Equatable, Sendable, CustomStringConve
         // The input is echoed so the user sees which argument was wrong; a pasted novel is cut
         // short so the sentence stays readable.
         let shown = input.count > 100 ? String(input.prefix(100)) + "…" : input
-        return "unrecognised date '\(shown)': use YYYY-MM-DD, an ISO 8601 date-time "
+        return "Unrecognised date '\(shown)': use YYYY-MM-DD, an ISO 8601 date-time "
             + "(2026-01-05T21:30, optionally with Z or ±HH:MM), today, yesterday, tomorrow, "
-            + "'N days ago' or a weekday name, optionally followed by a time such as 21:30"
+            + "'N days ago' or a weekday name, optionally followed by a time such as 21:30."
     }
 }
 
@@ -186,9 +186,23 @@ private struct DateExpressionParser {
     private func instant(on day: CivilDay, at time: TimeOfDay) -> DateExpression {
         let localSeconds = Int64(day.daysSinceEpoch) * 86_400 + Int64(time.secondsOfDay)
         let (utcSeconds, offset) = time.offsetSeconds.map { (localSeconds - Int64($0), $0) }
-            ?? resolveInZone(localSeconds: localSeconds)
+            ?? DateExpression.resolve(localSeconds: localSeconds, in: zone)
         let instant = Instant(millis: utcSeconds * 1000 + Int64(time.milliseconds), utcOffsetSeconds: offset)
         return .instant(instant)
+    }
+}
+
+extension DateExpression {
+    /// The moment this names: an instant as it is, a day at `secondsOfDay` after midnight on
+    /// `zone`'s clocks (so `--at 2026-01-05` means 09:00 that day where the user is).
+    public func instant(atSecondsOfDay secondsOfDay: Int, zone: TimeZone) -> Instant {
+        switch self {
+        case .instant(let instant):
+            return instant
+        case .day(let day):
+            let (utc, offset) = Self.resolve(localSeconds: Int64(day.daysSinceEpoch) * 86_400 + Int64(secondsOfDay), in: zone)
+            return Instant(millis: utc * 1000, utcOffsetSeconds: offset)
+        }
     }
 
     /// The UTC moment (and `zone`'s offset then) at which `zone`'s clocks show `local`.
@@ -200,7 +214,7 @@ private struct DateExpressionParser {
     /// gap, 02:30 → 03:30 — the same choice Foundation's Calendar makes).
     ///
     /// The offsets a day either side cover both sides of any single transition near the time.
-    private func resolveInZone(localSeconds local: Int64) -> (utcSeconds: Int64, offset: Int) {
+    static func resolve(localSeconds local: Int64, in zone: TimeZone) -> (utcSeconds: Int64, offset: Int) {
         func offset(atUTC seconds: Int64) -> Int {
             zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
         }

@@ -16,7 +16,7 @@ public struct VaultInfo: Sendable, Hashable {
     /// Argon2id parameters of the passphrase keyslot.
     public let kdf: KDFParameters
     public let hasRecoveryKey: Bool
-    /// Record counts by table name (`entry`, …).
+    /// Record counts by kind (`entries`, …).
     public let counts: [String: Int]
 }
 
@@ -31,8 +31,8 @@ extension Vault {
                 throw VaultError.notAVault(path: path, reason: "it has no passphrase keyslot")
             }
             var counts: [String: Int] = [:]
-            for table in Self.recordTables {
-                counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+            for (table, label) in Self.recordTables {
+                counts[label] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
             }
             return VaultInfo(path: path, vaultID: header.vaultID, formatVersion: header.formatVersion,
                              schemaVersion: migrations.count, supportedSchemaVersion: VaultDatabase.supportedSchemaVersion,
@@ -42,6 +42,6 @@ extension Vault {
         }
     }
 
-    /// Tables of encrypted records, in the order `info` and `check` report them.
-    static let recordTables = ["entry"]
+    /// Tables of encrypted records and what `info` calls their rows.
+    static let recordTables: KeyValuePairs<String, String> = ["entry": "entries"]
 }

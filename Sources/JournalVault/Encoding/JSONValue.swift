@@ -1,0 +1,101 @@
+import Foundation
+
+/// A JSON document whose objects keep their keys in the order written, so output follows the
+/// documented shapes field by field (Foundation's encoder does not promise an order).
+///
+/// ```swift
+/// let value: JSONValue = .object([("id", .string("abc")), ("count", .integer(2))])
+/// print(value.serialized())   // {"id":"abc","count":2}
+/// ```
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    /// The text of the document; `pretty` indents by two spaces, one member per line.
+    public func serialized(pretty: Bool = false) -> String {
+        var output = ""
+        write(to: &output, pretty: pretty, indent: 0)
+        return output
+    }
+
+    private func write(to output: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .integer(let value): output += String(value)
+        case .number(let value): output += value.isFinite ? "\(value)" : "null"
+        case .string(let value): Self.writeString(value, to: &output)
+        case .array(let items):
+            writeContainer("[", "]", count: items.count, to: &output, pretty: pretty, indent: indent) { index, output in
+                items[index].write(to: &output, pretty: pretty, indent: indent + 1)
+            }
+        case .object(let members):
+            writeContainer("{", "}", count: members.count, to: &output, pretty: pretty, indent: indent) { index, output in
+                Self.writeString(members[index].0, to: &output)
+                output += pretty ? ": " : ":"
+                members[index].1.write(to: &output, pretty: pretty, indent: indent + 1)
+            }
+        }
+    }
+
+    private func writeContainer(_ open: String, _ close: String, count: Int, to output: inout String, pretty: Bool,
+                                indent: Int, member: (Int, inout String) -> Void) {
+        output += open
+        guard count > 0 else { output += close; return }
+        let inner = pretty ? "\n" + String(repeating: "  ", count: indent + 1) : ""
+        for index in 0..<count {
+            if index > 0 { output += "," }
+            output += inner
+            member(index, &output)
+        }
+        output += pretty ? "\n" + String(repeating: "  ", count: indent) : ""
+        output += close
+    }
+
+    private static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                output += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.integer(a), .integer(b)): a == b
+        case let (.number(a), .number(b)): a == b
+        case let (.string(a), .string(b)): a == b
+        case let (.array(a), .array(b)): a == b
+        case let (.object(a), .object(b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(serialized())
+    }
+}
+
+extension JSONValue {
+    /// `.string` of an optional, or `.null`.
+    public static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+    /// An array of strings.
+    public static func strings(_ texts: [String]) -> JSONValue { .array(texts.map(JSONValue.string)) }
+}

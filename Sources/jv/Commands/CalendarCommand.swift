@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import JournalVault
+
+/// `jv calendar`: entry counts per day, without the passphrase.
+struct CalendarCommand: VaultCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar",
+        abstract: "A month grid (or a year heat map) of entries per day (no passphrase needed).")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "YYYY for a year, YYYY-MM for a month (default: this month).")
+    var period: String?
+
+    func execute() throws {
+        let (year, month) = try parsePeriod()
+        let counts = try Vault.open(at: options.vaultPath).calendar(year: year, month: month)
+        if options.json {
+            options.output.printJSON(counts.json)
+        } else if month != nil {
+            Console.out(monthGrid(counts))
+        } else {
+            Console.out(yearHeatMap(counts))
+        }
+    }
+
+    private func parsePeriod() throws -> (Int, Int?) {
+        guard let period else {
+            let today = Instant.now().localDay
+            return (today.year, today.month)
+        }
+        let parts = period.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts[0].count == 4, let year = Int(parts[0]), year >= 1,
+              parts.count == 1 || (parts[1].count == 2 && Int(parts[1]).map { (1...12).contains($0) } == true) else {
+            throw CLIError.usage("'\(period)' is not a period: give YYYY or YYYY-MM.")
+        }
+        return (year, parts.count == 2 ? Int(parts[1]) : nil)
+    }
+
+    private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                                     "August", "September", "October", "November", "December"]
+
+    /// Like cal(1), Monday first; a day with entries carries its count as a superscript.
+    private func monthGrid(_ counts: CalendarCounts) -> String {
+        let output = options.output
+        let title = "\(Self.monthNames[counts.range.lowerBound.month - 1]) \(counts.year)"
+        var lines = [String(repeating: " ", count: max(0, (35 - title.count) / 2)) + title,
+                     ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].map { " " + $0 + "  " }.joined()]
+        var line = String(repeating: "     ", count: counts.range.lowerBound.isoWeekday - 1)
+        var day = counts.range.lowerBound
+        while day <= counts.range.upperBound {
+            let number = day.day < 10 ? " \(day.day)" : "\(day.day)"
+            let mark = counts.days[day].map(Self.superscript) ?? ""
+            line += " " + (mark.isEmpty ? number : output.bold(output.green(number))) + mark
+                + String(repeating: " ", count: max(0, 2 - mark.count))
+            if day.isoWeekday == 7 {
+                lines.append(line)
+                line = ""
+            }
+            day = day.adding(days: 1)
+        }
+        if !line.isEmpty { lines.append(line) }
+        lines.append("")
+        lines.append(Self.summary(counts))
+        return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+    }
+
+    /// One row per month, one cell per day: · none, ░ 1, ▒ 2, ▓ 3–4, █ 5 or more.
+    private func yearHeatMap(_ counts: CalendarCounts) -> String {
+        let margin = 6
+        var ruler = Array(repeating: Character(" "), count: margin + 31)
+        for day in [1, 5, 10, 15, 20, 25, 30] {
+            for (offset, digit) in String(day).enumerated() { ruler[margin + day - 1 + offset] = digit }
+        }
+        var lines = [String(counts.year), String(ruler)]
+        for month in 1...12 {
+            var row = String(Self.monthNames[month - 1].prefix(3)).padding(toLength: margin, withPad: " ", startingAt: 0)
+            for dayNumber in 1...CivilDay.daysIn(month: month, year: counts.year) {
+                let count = CivilDay(year: counts.year, month: month, day: dayNumber).flatMap { counts.days[$0] } ?? 0
+                row += Self.shade(count)
+            }
+            lines.append(row)
+        }
+        lines.append("")
+        lines.append("· none  ░ 1  ▒ 2  ▓ 3–4  █ 5+    " + Self.summary(counts))
+        return lines.joined(separator: "\n")
+    }
+
+    private static func summary(_ counts: CalendarCounts) -> String {
+        let total = counts.days.values.reduce(0, +)
+        return "\(total) \(total == 1 ? "entry" : "entries") on \(counts.days.count) \(counts.days.count == 1 ? "day" : "days")"
+    }
+
+    private static func shade(_ count: Int) -> String {
+        switch count {
+        case 0: "·"
+        case 1: "░"
+        case 2: "▒"
+        case 3...4: "▓"
+        default: "█"
+        }
+    }
+
+    private static func superscript(_ count: Int) -> String {
+        let digits: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+        return String(String(count).compactMap { $0.wholeNumberValue.map { digits[$0] } })
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import JournalVault
+
+/// `jv check`: verify everything.
+struct Check: VaultCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Verify that every record decrypts and authenticates, and SQLite's integrity and foreign keys; list what fails.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func execute() throws {
+        let report = try options.unlockedVault().check()
+        if options.json {
+            options.output.printJSON(.object([
+                ("ok", .bool(report.isClean)),
+                ("checked", .object(report.checked.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
+                ("problems", .strings(report.problems)),
+            ]))
+        } else {
+            let output = options.output
+            let counts = report.checked.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key) records" }.joined(separator: ", ")
+            for problem in report.problems { Console.out(output.red("✗ ") + problem) }
+            Console.out(report.isClean ? output.green("✓ ") + "All good: \(counts) verified; SQLite integrity and foreign keys OK."
+                                       : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") found (\(counts) checked).")
+        }
+        if !report.isClean { throw ExitCode(65) }
+    }
+}

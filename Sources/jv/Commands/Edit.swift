@@ -1,0 +1,56 @@
+import ArgumentParser
+import JournalVault
+
+/// `jv edit`: change an entry's text, date or star.
+struct Edit: VaultCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Edit an entry: new text from standard input, else $EDITOR on the current text.",
+        discussion: """
+            With only --at, --star or --unstar on a terminal, the text is left as it is. From a pipe, \
+            empty input with one of those options also keeps the text.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The entry's id or id prefix.")
+    var id: String
+
+    @Option(help: "Move the entry to this date (a date alone means 09:00).")
+    var at: String?
+
+    @Flag(help: "Star it.")
+    var star = false
+
+    @Flag(help: "Unstar it.")
+    var unstar = false
+
+    func validate() throws {
+        if star && unstar { throw ValidationError("--star and --unstar cannot be used together.") }
+    }
+
+    func execute() throws {
+        let at = try DateArgument.instant(at)
+        let starred: Bool? = star ? true : unstar ? false : nil
+        let changesMetadata = at != nil || starred != nil
+        let journal = try options.unlockedVault()
+        let id = try journal.resolveEntryID(id)
+        let current = try journal.entry(id: id)
+        let content: String?
+        if !Console.stdinIsTerminal {
+            let input = Console.readStandardInput()
+            let isEmpty = input.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            content = changesMetadata && isEmpty ? nil : try ContentRules.text(fromUTF8: input)
+        } else if changesMetadata {
+            content = nil
+        } else {
+            content = try EntryText.read(arguments: [], editing: current.content)
+            if content == nil { Console.note("No changes."); return }
+        }
+        let entry = try journal.updateEntry(id: id, content: content, created: at, starred: starred)
+        if options.json {
+            options.output.printJSON(entry.json)
+        } else {
+            Console.out(entry.id.uuidString.lowercased())
+        }
+    }
+}

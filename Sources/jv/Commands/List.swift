@@ -1,0 +1,58 @@
+import ArgumentParser
+import JournalVault
+
+/// `jv list`: entries in time order.
+struct List: VaultCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List entries in time order.",
+        discussion: """
+            Dates: YYYY-MM-DD, ISO 8601 date-times, today, yesterday, tomorrow, 'N days ago', weekday \
+            names, each optionally followed by a time (yesterday 21:30). Day bounds use the day the \
+            entry was written where it was written; --to includes its whole day.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: "Entries from this date on.")
+    var from: String?
+
+    @Option(help: "Entries up to this date (inclusive).")
+    var to: String?
+
+    @Option(help: "Entries of this day.")
+    var on: String?
+
+    @Option(name: .short, help: "Only the last N entries.")
+    var n: Int?
+
+    @Flag(help: "Only starred entries.")
+    var starred = false
+
+    @Option(name: .customLong("tag"), help: "Only entries with this tag (repeatable: all must match).")
+    var tags: [String] = []
+
+    @Option(help: "Only entries containing this text (case- and accent-insensitive).")
+    var contains: String?
+
+    @Option(help: "text, json or markdown.")
+    var format: EntryFormat = .text
+
+    func validate() throws {
+        if let n, n < 0 { throw ValidationError("-n takes a number of entries, 0 or more.") }
+    }
+
+    func execute() throws {
+        var query = EntryQuery()
+        query.from = try DateArgument.parse(from)
+        query.to = try DateArgument.parse(to)
+        query.on = try DateArgument.day(on)
+        query.limit = n
+        query.starredOnly = starred
+        query.tags = try ContentRules.tags(tags)
+        query.contains = contains
+        let entries = try options.unlockedVault().entries(query)
+        try options.output.printEntries(entries, format: format)
+    }
+}
+
+extension EntryFormat: ExpressibleByArgument {}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import JournalVault
+
+/// `jv show`: one entry in full.
+struct Show: VaultCommand {
+    static let configuration = CommandConfiguration(abstract: "Show one entry (full id or a unique prefix of 4+ characters).")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The entry's id or id prefix.")
+    var id: String
+
+    func execute() throws {
+        let journal = try options.unlockedVault()
+        let entry = try journal.entry(id: journal.resolveEntryID(id))
+        if options.json {
+            options.output.printJSON(entry.json)
+        } else {
+            let output = options.output
+            var lines = [output.render(entry, full: false), ""]
+            lines.append(entry.content)
+            let tags = entry.tags
+            if !tags.isEmpty { lines += ["", output.dim("tags: " + tags.joined(separator: ", "))] }
+            lines.append(output.dim("id: \(entry.id.uuidString.lowercased())  written \(entry.created.iso8601)  modified \(entry.modified.iso8601)"))
+            Console.out(lines.joined(separator: "\n"))
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Standard output and standard error, written unbuffered-safe.
+enum Console {
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// One line on standard error, prefixed with `jv:`.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data(("jv: " + text + "\n").utf8))
+    }
+
+    /// A note on standard error without the prefix (warnings the user should read).
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// All of standard input, as bytes.
+    static func readStandardInput() -> [UInt8] {
+        Array(FileHandle.standardInput.readDataToEndOfFile())
+    }
+}

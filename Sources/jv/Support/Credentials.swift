@@ -1,0 +1,120 @@
+import Foundation
+import JournalVault
+import VaultCrypto
+
+/// What unlocks the vault: a passphrase or the recovery key.
+enum Credential {
+    case passphrase(SecureBytes)
+    case recoveryKey(RecoveryKey)
+}
+
+/// Finds the passphrase (or recovery key) from the sources of SPEC §5, first found wins:
+/// `--passphrase-file`, `--passphrase-command`, `--recovery-key-file`, then `$JV_PASSPHRASE_FILE`,
+/// `$JV_PASSPHRASE_COMMAND`, `$JV_PASSPHRASE`, `$JV_RECOVERY_KEY_FILE`, then a prompt on the
+/// terminal without echo.
+struct Credentials {
+    let options: GlobalOptions
+    private var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// The credential to unlock with; prompts once on the terminal if nothing else is given.
+    func forUnlocking() throws -> Credential {
+        if let credential = try fromOptions() ?? fromEnvironment() { return credential }
+        guard let terminal = Terminal.open() else { throw Self.noSource }
+        defer { terminal.close() }
+        return .passphrase(try terminal.readSecret(prompt: "Passphrase: "))
+    }
+
+    /// A new passphrase: from the non-interactive sources, else asked twice on the terminal.
+    func newPassphrase(prompt: String = "New passphrase: ") throws -> SecureBytes {
+        if case .passphrase(let secret)? = try fromOptions() ?? fromEnvironment() { return secret }
+        return try Self.askTwice(prompt: prompt)
+    }
+
+    /// Asks for a new passphrase twice on the terminal.
+    static func askTwice(prompt: String) throws -> SecureBytes {
+        guard let terminal = Terminal.open() else { throw noSource }
+        defer { terminal.close() }
+        let first = try terminal.readSecret(prompt: prompt)
+        let second = try terminal.readSecret(prompt: "Repeat it: ")
+        guard first.constantTimeEquals(second) else { throw CLIError.usage("The two passphrases differ; nothing was changed.") }
+        return first
+    }
+
+    static let noSource = CLIError.usage(
+        "No passphrase: there is no terminal to ask on; use --passphrase-file, --passphrase-command, "
+            + "$JV_PASSPHRASE_FILE, $JV_PASSPHRASE_COMMAND or $JV_PASSPHRASE.")
+
+    private func fromOptions() throws -> Credential? {
+        if let path = options.passphraseFile { return .passphrase(try Self.firstLine(ofFile: path)) }
+        if let command = options.passphraseCommand { return .passphrase(try Self.firstLine(ofCommand: command)) }
+        if let path = options.recoveryKeyFile { return .recoveryKey(try Self.recoveryKey(inFile: path)) }
+        return nil
+    }
+
+    private func fromEnvironment() throws -> Credential? {
+        if let path = nonEmpty("JV_PASSPHRASE_FILE") { return .passphrase(try Self.firstLine(ofFile: path)) }
+        if let command = nonEmpty("JV_PASSPHRASE_COMMAND") { return .passphrase(try Self.firstLine(ofCommand: command)) }
+        if let secret = getenv("JV_PASSPHRASE"), secret.pointee != 0 {
+            // Copied from the environment block straight into secure memory.
+            return .passphrase(try SecureBytes(copying: UnsafeBufferPointer(start: secret, count: strlen(secret)).map { UInt8(bitPattern: $0) }))
+        }
+        if let path = nonEmpty("JV_RECOVERY_KEY_FILE") { return .recoveryKey(try Self.recoveryKey(inFile: path)) }
+        return nil
+    }
+
+    private func nonEmpty(_ name: String) -> String? {
+        environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func firstLine(ofFile path: String) throws -> SecureBytes {
+        guard var data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.inputNotFound("Cannot read the passphrase file \(path).")
+        }
+        defer { data.withUnsafeMutableBytes { Sodium.wipe($0) } }
+        return try firstLine(of: data)
+    }
+
+    private static func firstLine(ofCommand command: String) throws -> SecureBytes {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        do {
+            try process.run()
+        } catch {
+            throw CLIError.failed("Cannot run the passphrase command.")
+        }
+        var data = pipe.fileHandleForReading.readDataToEndOfFile()
+        defer { data.withUnsafeMutableBytes { Sodium.wipe($0) } }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError.failed("The passphrase command failed (exit status \(process.terminationStatus)).")
+        }
+        return try firstLine(of: data)
+    }
+
+    private static func firstLine(of data: Data) throws -> SecureBytes {
+        var line = data.prefix { $0 != UInt8(ascii: "\n") }
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        return try SecureBytes(copying: line)
+    }
+
+    private static func recoveryKey(inFile path: String) throws -> RecoveryKey {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.inputNotFound("Cannot read the recovery key file \(path).")
+        }
+        return try RecoveryKey(text: String(decoding: data, as: UTF8.self))
+    }
+}
+
+extension GlobalOptions {
+    /// The vault, opened and unlocked with the first credential found.
+    func unlockedVault() throws -> UnlockedVault {
+        let vault = try Vault.open(at: vaultPath)
+        switch try Credentials(options: self).forUnlocking() {
+        case .passphrase(let secret): return try vault.unlock(passphrase: secret)
+        case .recoveryKey(let key): return try vault.unlock(recoveryKey: key)
+        }
+    }
+}

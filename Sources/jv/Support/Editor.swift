@@ -1,0 +1,70 @@
+import Foundation
+
+/// Edits text in the user's `$VISUAL`/`$EDITOR` through a private file on tmpfs
+/// (`$XDG_RUNTIME_DIR`, else `/dev/shm`), mode 0600, overwritten and removed afterwards, so
+/// plaintext never reaches a disk.
+enum Editor {
+    /// The edited text, or nil if the editor failed (nothing should be saved then).
+    static func edit(_ text: String) throws -> [UInt8]? {
+        let folder = try privateFolder()
+        let path = folder + "/jv-" + UUID().uuidString.lowercased() + ".txt"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw CLIError.failed("Cannot create a private temporary file in \(folder).") }
+        close(descriptor)
+        defer { shred(path) }
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) || text.isEmpty else {
+            throw CLIError.failed("Cannot write the temporary file for the editor.")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // "$0" is the editor command (which may carry its own flags), "$@" the safety flags and file.
+        process.arguments = ["-c", "exec $0 \"$@\"", editorCommand] + safetyFlags + [path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return Array(FileManager.default.contents(atPath: path) ?? Data())
+    }
+
+    private static var editorCommand: String {
+        let environment = ProcessInfo.processInfo.environment
+        return [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+    }
+
+    /// vi-family editors: no swap file (-n) and no viminfo (-i NONE, which would keep yanked text).
+    private static var safetyFlags: [String] {
+        let name = editorCommand.split(separator: " ").first.map { ($0 as NSString).lastPathComponent } ?? ""
+        return ["vi", "vim", "nvim", "view"].contains(name) ? ["-n", "-i", "NONE"] : []
+    }
+
+    private static func privateFolder() throws -> String {
+        var candidates: [String] = []
+        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { candidates.append(runtime) }
+        candidates.append("/dev/shm")
+        for folder in candidates {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+               access(folder, W_OK) == 0 {
+                return folder
+            }
+        }
+        throw CLIError.failed("No tmpfs folder for the editor's file: set XDG_RUNTIME_DIR, or pipe the text on standard input.")
+    }
+
+    /// Overwrites the file with zeros, syncs, and removes it.
+    private static func shred(_ path: String) {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor >= 0 {
+            var size = lseek(descriptor, 0, SEEK_END)
+            lseek(descriptor, 0, SEEK_SET)
+            let zeros = [UInt8](repeating: 0, count: 4096)
+            while size > 0 {
+                let written = zeros.withUnsafeBytes { write(descriptor, $0.baseAddress, min(Int(size), 4096)) }
+                if written <= 0 { break }
+                size -= off_t(written)
+            }
+            fsync(descriptor)
+            close(descriptor)
+        }
+        unlink(path)
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import JournalVault
+
+/// Errors of the command line itself (not of the vault).
+enum CLIError: Error, CustomStringConvertible {
+    /// Wrong use of the command: exit 64.
+    case usage(String)
+    /// A named input file is missing: exit 66.
+    case inputNotFound(String)
+    /// The user declined, or nothing was changed: exit 1.
+    case cancelled(String)
+    /// Anything else: exit 1.
+    case failed(String)
+
+    var description: String {
+        switch self {
+        case .usage(let message), .inputNotFound(let message), .cancelled(let message), .failed(let message): message
+        }
+    }
+}
+
+/// Turns any error into one sentence on standard error and the exit code of SPEC §5.
+enum Failure {
+    static func exit(for error: Error) -> ExitCode {
+        if error is ExitCode || error is CleanExit { return error as? ExitCode ?? .success }
+        Console.error(sentence(for: error))
+        return ExitCode(code(for: error))
+    }
+
+    static func code(for error: Error) -> Int32 {
+        switch error {
+        case let error as VaultError:
+            switch error {
+            case .vaultNotFound, .notFound: 66
+            case .vaultExists: 73
+            case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: 77
+            case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .tamperedRecord,
+                 .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8: 65
+            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase: 64
+            case .storage: 1
+            }
+        case is DateExpressionError: 64
+        case let error as CLIError:
+            switch error {
+            case .usage: 64
+            case .inputNotFound: 66
+            case .cancelled, .failed: 1
+            }
+        default: 1
+        }
+    }
+
+    private static func sentence(for error: Error) -> String {
+        switch error {
+        case let error as CustomStringConvertible where error is VaultError || error is CLIError || error is DateExpressionError:
+            error.description
+        default:
+            // Foundation and system errors: their localized text, never a dump.
+            (error as NSError).localizedDescription
+        }
+    }
+}
+
+/// A command that reports failures as one sentence and an exit code.
+protocol VaultCommand: ParsableCommand {
+    func execute() throws
+}
+
+extension VaultCommand {
+    func run() throws {
+        do {
+            try execute()
+        } catch {
+            throw Failure.exit(for: error)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+
+/// Options every command takes: where the vault is, how to print, how to unlock.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The vault file (default: $JV_VAULT, else ${XDG_DATA_HOME:-~/.local/share}/jv/journal.vault).", valueName: "path"))
+    var vault: String?
+
+    @Flag(name: .long, help: "Machine-readable JSON output.")
+    var json = false
+
+    @Flag(name: .customLong("no-color"), help: "No colours (also: $NO_COLOR).")
+    var noColor = false
+
+    @Option(name: .long, help: ArgumentHelp("Read the passphrase from the first line of this file (also: $JV_PASSPHRASE_FILE).", valueName: "path"))
+    var passphraseFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Run this shell command and use the first line it prints as the passphrase (also: $JV_PASSPHRASE_COMMAND).", valueName: "command"))
+    var passphraseCommand: String?
+
+    @Option(name: .long, help: ArgumentHelp("Unlock with the recovery key in this file instead of the passphrase (also: $JV_RECOVERY_KEY_FILE).", valueName: "path"))
+    var recoveryKeyFile: String?
+
+    /// The vault path: `--vault`, `$JV_VAULT`, or the XDG data folder.
+    var vaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let vault, !vault.isEmpty { return vault }
+        if let path = environment["JV_VAULT"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return dataHome + "/jv/journal.vault"
+    }
+
+    var output: Output { Output(json: json, noColor: noColor) }
+
+    private static let valued: Set<String> = ["--vault", "--passphrase-file", "--passphrase-command", "--recovery-key-file"]
+    private static let flags: Set<String> = ["--json", "--no-color"]
+    private static let commandGroups: Set<String> = ["chat", "analysis", "graph"]
+
+    /// Lets global options stand before the command (`jv --vault X list`) as well as after it:
+    /// they are moved to just after the command's name, where the parser expects them.
+    static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
+        var globals: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
+            if flags.contains(argument) {
+                globals.append(argument)
+                index += 1
+            } else if valued.contains(name) {
+                let takesNext = !argument.contains("=") && index + 1 < arguments.count
+                globals.append(contentsOf: arguments[index..<index + (takesNext ? 2 : 1)])
+                index += takesNext ? 2 : 1
+            } else {
+                break
+            }
+        }
+        guard !globals.isEmpty, index < arguments.count else { return arguments }
+        var commandEnd = index + 1
+        if commandGroups.contains(arguments[index]), commandEnd < arguments.count, !arguments[commandEnd].hasPrefix("-") {
+            commandEnd += 1
+        }
+        return Array(arguments[index..<commandEnd]) + globals + Array(arguments[commandEnd...])
+    }
+}
