@@ -342,9 +342,9 @@ import Testing
 
     @Test func errorMessage() {
         let error = DateExpressionError(input: "foo")
-        #expect(error.description == "unrecognised date 'foo': use YYYY-MM-DD, an ISO 8601 date-time "
+        #expect(error.description == "Unrecognised date 'foo': use YYYY-MM-DD, an ISO 8601 date-time "
             + "(2026-01-05T21:30, optionally with Z or ±HH:MM), today, yesterday, tomorrow, "
-            + "'N days ago' or a weekday name, optionally followed by a time such as 21:30")
+            + "'N days ago' or a weekday name, optionally followed by a time such as 21:30.")
         // The original text, not the trimmed or lowercased one.
         #expect(throws: DateExpressionError(input: "  Today Foo ")) {
             try DateExpression.parse("  Today Foo ", now: Self.mondayNoon, zone: Self.utc)

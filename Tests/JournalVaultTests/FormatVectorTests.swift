@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import Testing
+import VaultCrypto
+@testable import JournalVault
+
+/// FORMAT.md's test vectors, computed by `Tests/interop/format_vectors.py` from the document
+/// alone with PyNaCl and hashlib. jv must read what an independent implementation wrote, and
+/// produce the same deterministic bytes.
+@Suite struct FormatVectorTests {
+    static let vaultID = UUID(uuidString: "00112233-4455-6677-8899-aabbccddeeff")!
+    static let masterKey = Array(UInt8(0x00)...UInt8(0x1f))
+    static let passphrase = "correct horse battery staple"
+    static let passphraseKeyslot = "01000101000000020000000004000000a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a500000001404142434445464748494a4b4c4d4e4f5051525354555657660dfcda835b566ae404eacfbba9b305bd1488d885d44cab1f42af3625f3e0538657f97ec5bc045ab20549be4cce3d1b"
+    static let recoveryKeyText = "JVR1-eaqs-eize-eutc-okbj-fivs-yljo-f4yd-cmrt-gq2t-mnzy-he5d-wpb5-hy7x-xgzo"
+    static let recoveryKeyslot = "010102020000000000000000000000005a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a000000014142434445464748494a4b4c4d4e4f505152535455565758204823cb8ee8246524dc8f8416a493710b4cb3a8eed2c0e62dff68af0861af01974cc92f7e5e7c47266e2131882f82fe"
+    static let recordKey = "239e13bb77aceea0f4940285f4e8d87d88ee994a860ef1b62abace52dbf7acbe"
+    static let blindIndexKey = "6ba15482a334405045778b7dc1681ea7cb2adc8fa974f29930cd185345e89ce9"
+    static let travelBlindIndex = "fab584095f52288b"
+    static let entryID = UUID(uuidString: "3f2504e0-4f89-41d3-9a0c-0305e82c3301")!
+    static let entryEncMeta = "01000000010000000111111111111111111111111111111111"
+    static let entryContentAD = "4a560105656e7472793f2504e04f8941d39a0c0305e82c330107636f6e74656e74000000010000000105010000019b8e909a40010000019b8e909a40010000000000007e90010000000000000001010000000000000000"
+    static let entryContent = "606162636465666768696a6b6c6d6e6f7071727374757677e80d67f9e4c5068f53c5abd41a9ff20ca1da897ae769ee458ffea2a710e853416d5de581bd2c1a7d563c1a154b58024b83174c6225acd0c23bbd78eb2b285cbcdf3613f76949321bd38ecea4a852901d"
+    static let entryTags = "808182838485868788898a8b8c8d8e8f90919293949596971d27702799e58a165d65a14ca58cb65bc0911b255c5bb85d297de39ff02d7073526ed1b20d82038146ba74fd64e636324d55f6a7d436926eda2e6cdb28d06e26b64cabcfeb41db95c8041f2c2f1f880b"
+    static let createdAt: Int64 = 1_767_623_400_000
+
+    @Test func subkeysAndBlindIndexMatchTheDocument() throws {
+        let master = try SecureBytes(copying: Self.masterKey)
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: master)
+        #expect(keys.records.recordKey.withUnsafeBytes { Array($0) }.hex == Self.recordKey)
+        #expect(keys.blindIndex.value(domain: "tag", parts: ["travel"]).hex == Self.travelBlindIndex)
+        let bidxKey = try SubkeyDerivation.derive(from: master, id: 2, context: "JVLTBIDX")
+        #expect(bidxKey.withUnsafeBytes { Array($0) }.hex == Self.blindIndexKey)
+    }
+
+    @Test func recordMetadataAndAssociatedDataMatchTheDocument() {
+        let meta = RecordMeta(keyVersion: 1, revision: 1, salt: [UInt8](repeating: 0x11, count: 16))
+        #expect(Array(meta.encoded).hex == Self.entryEncMeta)
+        let binding = RecordBinding(table: "entry", id: Self.entryID, meta: meta, columns: [
+            .integer(Self.createdAt), .integer(Self.createdAt), .integer(32400), .integer(1), .integer(0),
+        ])
+        #expect(binding.associatedData(field: "content").hex == Self.entryContentAD)
+    }
+
+    @Test func recoveryKeyTextMatchesTheDocument() throws {
+        let key = RecoveryKey(secret: try SecureBytes(copying: Array(UInt8(0x20)...UInt8(0x3f))))
+        #expect(key.text == Self.recoveryKeyText)
+    }
+
+    @Test func keyslotsWrittenByAnotherImplementationUnwrap() throws {
+        let slot = try #require(Keyslot(encoded: Data(hex: Self.passphraseKeyslot)))
+        let master = try slot.unwrap(passphrase: SecureBytes(copying: Array(Self.passphrase.utf8)), vaultID: Self.vaultID)
+        #expect(master.withUnsafeBytes { Array($0) } == Self.masterKey)
+        let recovery = try #require(Keyslot(encoded: Data(hex: Self.recoveryKeyslot)))
+        let again = try recovery.unwrap(recoveryKey: RecoveryKey(text: Self.recoveryKeyText), vaultID: Self.vaultID)
+        #expect(again.withUnsafeBytes { Array($0) } == Self.masterKey)
+    }
+
+    /// A vault whose header, keyslots and entry are the document's vectors opens with the
+    /// passphrase and with the recovery key, and yields the entry.
+    @Test func goldenVaultBuiltFromTheVectorsOpens() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-golden-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("golden.vault").path
+        let (created, _) = try Vault.create(at: path, passphrase: SecureBytes(copying: Array("placeholder".utf8)),
+                                            kdf: .profile(.interactive))
+        try created.database.write { db in
+            try db.execute(sql: "UPDATE vault_header SET vault_id = ?", arguments: [Data(Self.vaultID.bytes)])
+            try db.execute(sql: "UPDATE keyslot SET data = ? WHERE slot = 0", arguments: [Data(hex: Self.passphraseKeyslot)])
+            try db.execute(sql: "UPDATE keyslot SET data = ? WHERE slot = 1", arguments: [Data(hex: Self.recoveryKeyslot)])
+            try db.execute(sql: """
+                INSERT INTO entry (id, created_at, modified_at, utc_offset, local_day, version, starred, enc_meta, content, tags)
+                VALUES (?, ?, ?, 32400, '2026-01-05', 1, 0, ?, ?, ?)
+                """, arguments: [Self.entryID.storageText, Self.createdAt, Self.createdAt, Data(hex: Self.entryEncMeta),
+                                 Data(hex: Self.entryContent), Data(hex: Self.entryTags)])
+            try db.execute(sql: "INSERT INTO entry_tag (entry_id, bidx) VALUES (?, ?)",
+                           arguments: [Self.entryID.storageText, Data(hex: Self.travelBlindIndex)])
+        }
+        let vault = try Vault.open(at: path)
+        let journal = try vault.unlock(passphrase: SecureBytes(copying: Array(Self.passphrase.utf8)))
+        let entry = try journal.entry(id: Self.entryID)
+        #expect(entry.content == "Tokyo night. #travel")
+        #expect(entry.explicitTags == ["travel"])
+        #expect(entry.created.iso8601 == "2026-01-05T23:30:00.000+09:00")
+        var byTag = EntryQuery()
+        byTag.tags = ["#Travel"]
+        #expect(try journal.entries(byTag).map(\.id) == [Self.entryID])
+        #expect(try journal.check().isClean)
+        let recovered = try vault.unlock(recoveryKey: RecoveryKey(text: Self.recoveryKeyText))
+        #expect(try recovered.entry(id: Self.entryID).content == "Tokyo night. #travel")
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+extension Data {
+    init(hex: String) {
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        self.init(bytes)
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Computes FORMAT.md's test vectors from the document alone, with PyNaCl and hashlib —
+an implementation independent of jv. `FormatVectorTests.swift` asserts jv produces the same."""
+import hashlib
+import struct
+import uuid
+
+from nacl import bindings, pwhash
+
+def h(b): return b.hex()
+
+def xchacha_seal(key, nonce, plaintext, ad):
+    return nonce + bindings.crypto_aead_xchacha20poly1305_ietf_encrypt(plaintext, ad, nonce, key)
+
+def kdf_subkey(master, subkey_id, context):
+    # crypto_kdf_derive_from_key: BLAKE2b-256, key = master, salt = id (u64 LE) ‖ 8 zero bytes,
+    # personal = context (8 bytes) ‖ 8 zero bytes, empty message.
+    return hashlib.blake2b(b"", digest_size=32, key=master,
+                           salt=struct.pack("<Q", subkey_id) + bytes(8),
+                           person=context.encode() + bytes(8)).digest()
+
+def pad(data, block=64):
+    padded_length = (len(data) // block + 1) * block
+    return data + b"\x80" + bytes(padded_length - len(data) - 1)
+
+def lp8(text): return bytes([len(text)]) + text.encode()
+
+vault_id = uuid.UUID("00112233-4455-6677-8899-aabbccddeeff").bytes
+master = bytes(range(0x00, 0x20))
+out = {}
+
+# Passphrase keyslot.
+passphrase = b"correct horse battery staple"
+salt = bytes([0xA5]) * 16
+ops, mem = 2, 64 << 20
+kek = pwhash.argon2id.kdf(32, passphrase, salt, opslimit=ops, memlimit=mem)
+params = struct.pack(">BBBBIQ", 1, 0, 1, 1, ops, mem) + salt + struct.pack(">I", 1)
+nonce = bytes(range(0x40, 0x58))
+slot = params + xchacha_seal(kek, nonce, master, b"JVLT-keyslot" + vault_id + params)
+out["passphrase_kek"] = h(kek)
+out["passphrase_keyslot"] = h(slot)
+
+# Recovery key and recovery keyslot.
+recovery = bytes(range(0x20, 0x40))
+check = hashlib.blake2b(b"JVLT-recovery-check" + recovery, digest_size=32).digest()[:3]
+import base64
+symbols = base64.b32encode(recovery + check).decode().lower().rstrip("=")
+out["recovery_key_text"] = "JVR1-" + "-".join(symbols[i:i + 4] for i in range(0, len(symbols), 4))
+rsalt = bytes([0x5A]) * 16
+recovery_kek = hashlib.blake2b(b"", digest_size=32, key=recovery, salt=rsalt,
+                               person=b"JVLT-recov-kek1\x00").digest()
+rparams = struct.pack(">BBBBIQ", 1, 1, 2, 2, 0, 0) + rsalt + struct.pack(">I", 1)
+rnonce = bytes(range(0x41, 0x59))
+out["recovery_kek"] = h(recovery_kek)
+out["recovery_keyslot"] = h(rparams + xchacha_seal(recovery_kek, rnonce, master, b"JVLT-keyslot" + vault_id + rparams))
+
+# Subkeys.
+k_rec = kdf_subkey(master, 1, "JVLTREC1")
+k_bidx = kdf_subkey(master, 2, "JVLTBIDX")
+out["record_key"] = h(k_rec)
+out["blind_index_key"] = h(k_bidx)
+out["tag_bidx_travel"] = h(hashlib.blake2b(b"tag\x00travel", digest_size=32, key=k_bidx).digest()[:8])
+
+# An entry record.
+entry_id = uuid.UUID("3f2504e0-4f89-41d3-9a0c-0305e82c3301")
+record_salt = bytes([0x11]) * 16
+kv, rev = 1, 1
+created_at = 1767623400000          # 2026-01-05T14:30:00Z = 23:30 at +09:00
+modified_at = 1767623400000
+utc_offset, version, starred = 32400, 1, 0
+enc_meta = struct.pack(">BII", 1, kv, rev) + record_salt
+subkey = hashlib.blake2b(entry_id.bytes, digest_size=32, key=k_rec, salt=record_salt,
+                         person=b"JVLT-recsubkey1\x00").digest()
+def ad(field):
+    bound = [created_at, modified_at, utc_offset, version, starred]
+    return (b"JV\x01" + lp8("entry") + entry_id.bytes + lp8(field) + struct.pack(">II", kv, rev)
+            + bytes([len(bound)]) + b"".join(b"\x01" + struct.pack(">q", v) for v in bound))
+content = "Tokyo night. #travel".encode()
+tags = b'["travel"]'
+out["entry_enc_meta"] = h(enc_meta)
+out["entry_subkey"] = h(subkey)
+out["entry_content_ad"] = h(ad("content"))
+out["entry_content"] = h(xchacha_seal(subkey, bytes(range(0x60, 0x78)), pad(content), ad("content")))
+out["entry_tags"] = h(xchacha_seal(subkey, bytes(range(0x80, 0x98)), pad(tags), ad("tags")))
+
+for key, value in out.items():
+    print(f"{key} = {value}")
