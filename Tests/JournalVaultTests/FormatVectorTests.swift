@@ -92,11 +92,11 @@ import VaultCrypto
 }
 
 extension Sequence where Element == UInt8 {
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
+    fileprivate var hex: String { map { String(format: "%02x", $0) }.joined() }
 }
 
 extension Data {
-    init(hex: String) {
+    fileprivate init(hex: String) {
         var bytes: [UInt8] = []
         var index = hex.startIndex
         while index < hex.endIndex {
