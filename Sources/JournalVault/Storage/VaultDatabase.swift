@@ -45,9 +45,12 @@ final class VaultDatabase: Sendable {
         }
         // link(2) refuses to replace an existing file, unlike rename(2): two concurrent `init`s
         // cannot overwrite each other.
-        guard link(temporary, path) == 0 else {
+        if link(temporary, path) != 0 {
             if errno == EEXIST { throw VaultError.vaultExists(path: path) }
-            throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
+            // File systems without hard links: rename, after checking again that nothing is there.
+            guard !FileManager.default.fileExists(atPath: path), rename(temporary, path) == 0 else {
+                throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
+            }
         }
         return try open(path: path)
     }

@@ -58,12 +58,13 @@ struct Keyslot: Sendable, Equatable {
     /// The master key, if `passphrase` is right. The KDF policy is checked before Argon2 runs.
     func unwrap(passphrase: SecureBytes, vaultID: UUID) throws -> SecureBytes {
         guard kind == .passphrase else { throw VaultError.wrongPassphrase }
+        try kdf.validatePolicy()
+        let kek: SecureBytes
         do {
-            try kdf.validate()
-        } catch CryptoError.kdfParametersRefused(let reason) {
-            throw VaultError.kdfParametersRefused(reason)
+            kek = try PasswordKDF.deriveKey(passphrase: passphrase, salt: salt, parameters: kdf)
+        } catch CryptoError.kdfFailed {
+            throw VaultError.storage("Argon2id could not run with \(kdf.memoryBytes >> 20) MiB of memory; is enough memory free?")
         }
-        let kek = try PasswordKDF.deriveKey(passphrase: passphrase, salt: salt, parameters: kdf)
         guard let key = try open(kek: kek, vaultID: vaultID) else { throw VaultError.wrongPassphrase }
         return key
     }

@@ -61,11 +61,11 @@ public final class Vault: Sendable {
         let (header, slots) = try headerAndSlots()
         let normalized = try Passphrase.normalized(passphrase)
         for slot in slots where slot.kind == .passphrase {
-            if let masterKey = try? slot.unwrap(passphrase: normalized, vaultID: header.vaultID) {
-                return try unlocked(header: header, slot: slot, masterKey: masterKey)
+            do {
+                return try unlocked(header: header, slot: slot, masterKey: slot.unwrap(passphrase: normalized, vaultID: header.vaultID))
+            } catch VaultError.wrongPassphrase {
+                continue
             }
-            // Surface a refused policy rather than a wrong passphrase: the file was edited.
-            try slot.kdf.validatePolicy()
         }
         throw VaultError.wrongPassphrase
     }
@@ -74,8 +74,10 @@ public final class Vault: Sendable {
     public func unlock(recoveryKey: RecoveryKey) throws -> UnlockedVault {
         let (header, slots) = try headerAndSlots()
         for slot in slots where slot.kind == .recovery {
-            if let masterKey = try? slot.unwrap(recoveryKey: recoveryKey, vaultID: header.vaultID) {
-                return try unlocked(header: header, slot: slot, masterKey: masterKey)
+            do {
+                return try unlocked(header: header, slot: slot, masterKey: slot.unwrap(recoveryKey: recoveryKey, vaultID: header.vaultID))
+            } catch VaultError.wrongRecoveryKey {
+                continue
             }
         }
         throw VaultError.wrongRecoveryKey

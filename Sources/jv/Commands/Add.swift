@@ -24,8 +24,9 @@ struct Add: VaultCommand {
     func execute() throws {
         let at = try DateArgument.instant(at)
         let tags = try ContentRules.tags(tags)
+        let given = try EntryText.given(arguments: text)
         let journal = try options.unlockedVault()
-        guard let content = try EntryText.read(arguments: text) else {
+        guard let content = try given ?? EntryText.fromEditor() else {
             throw CLIError.cancelled("Nothing written; no entry was added.")
         }
         let entry = try journal.addEntry(content, at: at, starred: star, tags: tags)

@@ -32,18 +32,17 @@ struct Edit: VaultCommand {
         let at = try DateArgument.instant(at)
         let starred: Bool? = star ? true : unstar ? false : nil
         let changesMetadata = at != nil || starred != nil
-        let journal = try options.unlockedVault()
-        let id = try journal.resolveEntryID(id)
-        let current = try journal.entry(id: id)
-        let content: String?
+        var piped: String?
         if !Console.stdinIsTerminal {
             let input = Console.readStandardInput()
-            let isEmpty = input.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-            content = changesMetadata && isEmpty ? nil : try ContentRules.text(fromUTF8: input)
-        } else if changesMetadata {
-            content = nil
-        } else {
-            content = try EntryText.read(arguments: [], editing: current.content)
+            let isBlank = input.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+            if !(changesMetadata && isBlank) { piped = try ContentRules.text(fromUTF8: input) }
+        }
+        let journal = try options.unlockedVault()
+        let id = try journal.resolveEntryID(id)
+        var content = piped
+        if Console.stdinIsTerminal && !changesMetadata {
+            content = try EntryText.fromEditor(editing: journal.entry(id: id).content)
             if content == nil { Console.note("No changes."); return }
         }
         let entry = try journal.updateEntry(id: id, content: content, created: at, starred: starred)

@@ -112,6 +112,9 @@ extension GlobalOptions {
     /// The vault, opened and unlocked with the first credential found.
     func unlockedVault() throws -> UnlockedVault {
         let vault = try Vault.open(at: vaultPath)
+        if !Sodium.canLockMemory() {
+            Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
+        }
         switch try Credentials(options: self).forUnlocking() {
         case .passphrase(let secret): return try vault.unlock(passphrase: secret)
         case .recoveryKey(let key): return try vault.unlock(recoveryKey: key)

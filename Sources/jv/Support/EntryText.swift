@@ -3,13 +3,22 @@ import JournalVault
 /// Where a command's entry text comes from: its arguments, else standard input when that is
 /// not a terminal, else the editor.
 enum EntryText {
-    /// The text to store, validated; nil if the user left the editor empty or it failed.
-    static func read(arguments: [String], editing current: String = "") throws -> String? {
+    /// Text from the arguments or standard input, validated; nil when the editor is to be used
+    /// (standard input is a terminal). Read before unlocking, so bad input costs no key work.
+    static func given(arguments: [String]) throws -> String? {
         if !arguments.isEmpty { return try ContentRules.validated(arguments.joined(separator: " ")) }
         if !Console.stdinIsTerminal { return try ContentRules.text(fromUTF8: Console.readStandardInput()) }
+        return nil
+    }
+
+    /// Text written in the editor, starting from `current`; nil if it was left unchanged.
+    /// Called after unlocking, so nothing typed is lost to a wrong passphrase.
+    static func fromEditor(editing current: String = "") throws -> String? {
         guard let edited = try Editor.edit(current) else {
             throw CLIError.cancelled("The editor exited with an error; nothing was saved.")
         }
+        let isBlank = edited.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if isBlank && current.isEmpty { return nil }
         let text = try ContentRules.text(fromUTF8: edited)
         return text == current ? nil : text
     }
