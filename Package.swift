@@ -43,7 +43,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
-        .testTarget(name: "JournalVaultTests", dependencies: ["JournalVault", "VaultCrypto"]),
+        .testTarget(
+            name: "JournalVaultTests",
+            dependencies: ["JournalVault", "VaultCrypto"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "jvTests", dependencies: ["jv", "JournalVault"]),
     ]
 )
