@@ -21,11 +21,7 @@ struct EncryptedEntryRow: Sendable {
 
     /// Reads a row selected with ``selection``; a malformed id is reported as tampering.
     init(row: Row) throws {
-        let idText: String = row[0]
-        guard let id = UUID(uuidString: idText), id.storageText == idText else {
-            throw VaultError.tamperedRecord(table: Self.table, id: idText, detail: "the id is not a UUID")
-        }
-        self.id = id
+        id = try RecordID.parse(row[0], table: Self.table)
         createdAt = row[1]
         modifiedAt = row[2]
         utcOffset = row[3]
@@ -49,24 +45,24 @@ struct EncryptedEntryRow: Sendable {
         encMeta = meta.encoded
         content = Data()
         tags = Data()
-        let sealed = try keys.records.seal([
+        let sealed = try keys.seal([
             ("content", Array(entry.content.utf8)),
-            ("tags", try Self.encodeTags(entry.explicitTags)),
-        ], binding: binding(meta))
+            ("tags", JSONValue.strings(entry.explicitTags).utf8Bytes),
+        ], table: Self.table, id: id, meta: meta, columns: boundColumns)
         content = sealed[0]
         tags = sealed[1]
     }
 
     /// Authenticates and decrypts; any mismatch is ``VaultError/tamperedRecord(table:id:detail:)``.
     func decrypt(keys: VaultKeys) throws -> Entry {
-        let meta = try parsedMeta()
         guard CivilDay(iso: localDay) == Instant(millis: createdAt, utcOffsetSeconds: utcOffset).localDay else {
             throw tampered("local_day does not match created_at")
         }
-        let fields = try keys.records.open([("content", content), ("tags", tags)], binding: binding(meta))
-        guard let text = String(validating: fields[0], as: UTF8.self),
-              let explicitTags = try? JSONDecoder().decode([String].self, from: Data(fields[1])) else {
-            throw tampered("decrypted fields are malformed")
+        let fields = try keys.open([("content", content), ("tags", tags)], table: Self.table, id: id,
+                                   encMeta: encMeta, columns: boundColumns)
+        let text = try String(decrypted: fields[0], table: Self.table, id: id)
+        guard let explicitTags = try JSONValue(decrypted: fields[1], table: Self.table, id: id).arrayValue?.compactMap(\.stringValue) else {
+            throw tampered("the tags field is not a list")
         }
         return Entry(id: id, content: text, created: Instant(millis: createdAt, utcOffsetSeconds: utcOffset),
                      modifiedAt: modifiedAt, starred: starred, explicitTags: explicitTags, version: version)
@@ -97,18 +93,11 @@ struct EncryptedEntryRow: Sendable {
 
     /// The plaintext columns bound into every field's associated data, in FORMAT.md's order:
     /// created_at, modified_at, utc_offset, version, starred.
-    private func binding(_ meta: RecordMeta) -> RecordBinding {
-        RecordBinding(table: Self.table, id: id, meta: meta, columns: [
-            .integer(createdAt), .integer(modifiedAt), .integer(Int64(utcOffset)),
-            .integer(Int64(version)), .integer(starred ? 1 : 0),
-        ])
+    private var boundColumns: [RecordBinding.Value] {
+        [.integer(createdAt), .integer(modifiedAt), .integer(Int64(utcOffset)), .integer(Int64(version)), .integer(starred ? 1 : 0)]
     }
 
     private func tampered(_ detail: String) -> VaultError {
         VaultError.tamperedRecord(table: Self.table, id: id.storageText, detail: detail)
-    }
-
-    private static func encodeTags(_ tags: [String]) throws -> [UInt8] {
-        Array(try JSONEncoder().encode(tags))
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+
+extension VaultKeys {
+    /// Seals the fields of one row of `table` (FORMAT.md §4) under `meta`, binding the row's
+    /// plaintext `columns`.
+    func seal(_ fields: [(name: String, plaintext: [UInt8])], table: String, id: UUID, meta: RecordMeta,
+              columns: [RecordBinding.Value]) throws -> [Data] {
+        try records.seal(fields, binding: RecordBinding(table: table, id: id, meta: meta, columns: columns))
+    }
+
+    /// Opens the fields of one stored row; any failure is ``VaultError/tamperedRecord(table:id:detail:)``.
+    func open(_ fields: [(name: String, box: Data)], table: String, id: UUID, encMeta: Data,
+              columns: [RecordBinding.Value]) throws -> [[UInt8]] {
+        guard let meta = RecordMeta(encoded: encMeta) else {
+            throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "enc_meta is malformed")
+        }
+        return try records.open(fields, binding: RecordBinding(table: table, id: id, meta: meta, columns: columns))
+    }
+}
+
+extension RecordID {
+    /// The UUID in a stored `id` column; anything else is reported as tampering.
+    static func parse(_ text: String, table: String) throws -> UUID {
+        guard let id = UUID(uuidString: text), id.storageText == text else {
+            throw VaultError.tamperedRecord(table: table, id: text, detail: "the id is not a UUID")
+        }
+        return id
+    }
+
+    /// An optional stored id column.
+    static func parse(optional text: String?, table: String) throws -> UUID? {
+        try text.map { try parse($0, table: table) }
+    }
+}
+
+extension String {
+    /// The UTF-8 of decrypted bytes, or a tampering error (an authenticated field is always UTF-8).
+    init(decrypted bytes: [UInt8], table: String, id: UUID) throws {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "a decrypted field is not UTF-8")
+        }
+        self = text
+    }
+}
+
+extension JSONValue {
+    /// A decrypted JSON field, or a tampering error.
+    init(decrypted bytes: [UInt8], table: String, id: UUID) throws {
+        guard let value = JSONValue.parse(stored: bytes) else {
+            throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "a decrypted field is not JSON")
+        }
+        self = value
+    }
+
+    var utf8Bytes: [UInt8] { Array(serialized().utf8) }
+}
