@@ -23,7 +23,11 @@ let package = Package(
         .target(
             name: "Migrations",
             path: "migrations",
-            resources: [.embedInCode("0001_entries.sql")]
+            resources: [
+                .embedInCode("0001_entries.sql"),
+                .embedInCode("0002_ai.sql"),
+                .embedInCode("0003_chats.sql"),
+            ]
         ),
         .target(
             name: "JournalVault",

@@ -14,5 +14,7 @@ public enum SchemaMigrations {
     /// Every migration, oldest first. The schema version of a vault is the count applied.
     public static let all: [Migration] = [
         Migration(identifier: "0001_entries", sql: String(decoding: PackageResources._001_entries_sql, as: UTF8.self)),
+        Migration(identifier: "0002_ai", sql: String(decoding: PackageResources._002_ai_sql, as: UTF8.self)),
+        Migration(identifier: "0003_chats", sql: String(decoding: PackageResources._003_chats_sql, as: UTF8.self)),
     ]
 }

@@ -29,24 +29,9 @@ public struct EntryQuery: Sendable {
     func condition(blindIndex: (String) -> [UInt8]) throws -> (sql: String, arguments: StatementArguments) {
         var clauses: [String] = []
         var arguments = StatementArguments()
-        switch from {
-        case .day(let day)?:
-            clauses.append("local_day >= ?")
-            _ = arguments.append(contentsOf: [day.description])
-        case .instant(let instant)?:
-            clauses.append("created_at >= ?")
-            _ = arguments.append(contentsOf: [instant.millis])
-        case nil: break
-        }
-        switch to {
-        case .day(let day)?:
-            clauses.append("local_day <= ?")
-            _ = arguments.append(contentsOf: [day.description])
-        case .instant(let instant)?:
-            clauses.append("created_at <= ?")
-            _ = arguments.append(contentsOf: [instant.millis])
-        case nil: break
-        }
+        let bounds = TimeBounds(from: from, to: to)
+        clauses += bounds.clauses(millisColumn: "created_at", localDay: "local_day")
+        arguments += bounds.arguments
         if let on {
             clauses.append("local_day = ?")
             _ = arguments.append(contentsOf: [on.description])

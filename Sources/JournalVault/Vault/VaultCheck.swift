@@ -31,8 +31,44 @@ extension UnlockedVault {
                 report.problems.append(error.description)
             }
             try checkEntries(db, into: &report)
+            try checkRows(AnalysisRow.table, AnalysisRow.selection, db, into: &report) { row in
+                _ = try AnalysisRow(row: row).decrypt(keys: keys)
+            }
+            try checkRows(NodeRow.table, NodeRow.selection, db, into: &report) { row in
+                let stored = try NodeRow(row: row)
+                let node = try stored.decrypt(keys: keys)
+                guard nodeKey(NodeReference(type: node.type, name: node.name)) == stored.nodeKey else {
+                    throw VaultError.tamperedRecord(table: NodeRow.table, id: node.id.storageText, detail: "its name index does not match its name")
+                }
+            }
+            try checkRows(ThreadRow.table, ThreadRow.selection, db, into: &report) { row in
+                _ = try ThreadRow(row: row).decrypt(keys: keys, db: db)
+            }
+            try checkRows(MessageRow.table, MessageRow.selection, db, into: &report) { row in
+                _ = try MessageRow(row: row).decrypt(keys: keys)
+            }
+            let badStrengths = try Int.fetchOne(db, sql: "SELECT count(*) FROM knowledge_relation WHERE NOT (strength BETWEEN 0 AND 1)") ?? 0
+            if badStrengths > 0 { report.problems.append("\(badStrengths) knowledge relations have a strength outside 0…1.") }
+            let activeThreads = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_thread WHERE is_active = 1") ?? 0
+            if activeThreads > 1 { report.problems.append("\(activeThreads) chat threads are marked active; at most one may be.") }
         }
         return report
+    }
+
+    /// Verifies every row of `table` with `verify`, recording each failure.
+    private func checkRows(_ table: String, _ selection: String, _ db: Database, into report: inout CheckReport,
+                           verify: (Row) throws -> Void) throws {
+        var count = 0
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(selection) FROM \(table)")
+        while let row = try rows.next() {
+            count += 1
+            do {
+                try verify(row)
+            } catch let error as VaultError {
+                report.problems.append(error.description)
+            }
+        }
+        report.checked[table] = count
     }
 
     private func checkEntries(_ db: Database, into report: inout CheckReport) throws {

@@ -44,6 +44,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidUTF8
     /// A tag with no letters or digits, or with white space inside.
     case invalidTag(String)
+    /// Knowledge-graph input that breaks its rules (empty name, strength outside 0…1, …).
+    case invalidGraph(String)
     /// Any other storage failure (disk full, permissions, I/O).
     case storage(String)
 
@@ -87,6 +89,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "The text is not valid UTF-8."
         case .invalidTag(let tag):
             "'\(tag)' is not a valid tag: use one word of letters, digits, '_' or '-'."
+        case .invalidGraph(let reason):
+            "Invalid knowledge-graph data: \(reason)."
         case .storage(let message):
             "Storage error: \(message)."
         }

@@ -43,5 +43,8 @@ extension Vault {
     }
 
     /// Tables of encrypted records and what `info` calls their rows.
-    static let recordTables: KeyValuePairs<String, String> = ["entry": "entries"]
+    static let recordTables: KeyValuePairs<String, String> = [
+        "entry": "entries", "analysis": "analyses", "knowledge_node": "nodes", "knowledge_relation": "relations",
+        "chat_thread": "threads", "chat_message": "messages",
+    ]
 }

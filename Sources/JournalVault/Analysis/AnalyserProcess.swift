@@ -1,0 +1,126 @@
+import Foundation
+
+/// Runs a local analyser command: `/bin/sh -c COMMAND` in its own process group, the input
+/// written to its standard input (through a socket pair, never a file), its standard output
+/// collected, the whole group killed if it outlives the timeout. Standard error passes through
+/// to ours so the user sees the analyser's own complaints.
+enum AnalyserProcess {
+    /// Analyser answers larger than this are refused (an analyser printing without end).
+    static let maximumOutput = 16 << 20
+
+    enum Failure: Error, Equatable {
+        case couldNotStart(String)
+        case exited(Int32)
+        case killedBySignal(Int32)
+        case timedOut(seconds: Double)
+        case outputTooLarge
+    }
+
+    static func run(command: String, input: [UInt8], timeout: Duration) throws(Failure) -> [UInt8] {
+        var stdinPair: [Int32] = [-1, -1]
+        var stdoutPipe: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &stdinPair) == 0 else {
+            throw .couldNotStart(String(cString: strerror(errno)))
+        }
+        guard pipe(&stdoutPipe) == 0, fcntl(stdoutPipe[0], F_SETFD, FD_CLOEXEC) == 0,
+              fcntl(stdoutPipe[1], F_SETFD, FD_CLOEXEC) == 0 else {
+            close(stdinPair[0]); close(stdinPair[1])
+            throw .couldNotStart(String(cString: strerror(errno)))
+        }
+        let pid: pid_t
+        do {
+            pid = try spawn(command: command, stdin: stdinPair[1], stdout: stdoutPipe[1])
+        } catch {
+            [stdinPair[0], stdinPair[1], stdoutPipe[0], stdoutPipe[1]].forEach { close($0) }
+            throw error
+        }
+        close(stdinPair[1])
+        close(stdoutPipe[1])
+        defer { close(stdoutPipe[0]) }
+
+        var output: [UInt8] = []
+        let pumped = pump(input: input, to: stdinPair[0], from: stdoutPipe[0], into: &output, timeout: timeout)
+        if stdinPair[0] >= 0 { close(stdinPair[0]) }
+        if pumped != nil { kill(-pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if let pumped { throw pumped }
+        if status & 0x7f != 0 { throw .killedBySignal(status & 0x7f) }
+        let exitCode = (status >> 8) & 0xff
+        guard exitCode == 0 else { throw .exited(exitCode) }
+        return output
+    }
+
+    /// Writes `input` and reads the answer until end of output, without blocking on either, so a
+    /// large entry cannot deadlock against a large answer. Returns the failure, if any.
+    private static func pump(input: [UInt8], to inputSocket: Int32, from outputPipe: Int32,
+                             into output: inout [UInt8], timeout: Duration) -> Failure? {
+        var inputSocket = inputSocket
+        _ = fcntl(inputSocket, F_SETFL, fcntl(inputSocket, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(outputPipe, F_SETFL, fcntl(outputPipe, F_GETFL) | O_NONBLOCK)
+        let deadline = ContinuousClock.now + timeout
+        var written = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        if input.isEmpty { shutdown(inputSocket, Int32(SHUT_WR)) }
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return .timedOut(seconds: Double(timeout.components.seconds)) }
+            var fds = [pollfd(fd: outputPipe, events: Int16(POLLIN), revents: 0)]
+            let writing = written < input.count && inputSocket >= 0
+            if writing { fds.append(pollfd(fd: inputSocket, events: Int16(POLLOUT), revents: 0)) }
+            let milliseconds = Int32(min(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1, 1000))
+            if poll(&fds, nfds_t(fds.count), milliseconds) < 0 && errno != EINTR { return .couldNotStart(String(cString: strerror(errno))) }
+            if writing, fds.count > 1, fds[1].revents != 0 {
+                let count = input[written...].withUnsafeBytes { send(inputSocket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if count > 0 { written += count }
+                if count < 0 && errno != EAGAIN && errno != EINTR { written = input.count }  // it stopped reading; fine
+                if written >= input.count {
+                    shutdown(inputSocket, Int32(SHUT_WR))
+                    close(inputSocket)
+                    inputSocket = -1
+                }
+            }
+            if fds[0].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(outputPipe, $0.baseAddress, $0.count) }
+                if count == 0 { return nil }
+                if count > 0 {
+                    output += buffer[0..<count]
+                    if output.count > maximumOutput { return .outputTooLarge }
+                } else if errno != EAGAIN && errno != EINTR {
+                    return nil
+                }
+            }
+        }
+    }
+
+    private static func spawn(command: String, stdin: Int32, stdout: Int32) throws(Failure) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        // Its own process group, so a timeout kills the shell and everything it started; default
+        // signal handling, whatever ours is.
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, environ)
+        guard status == 0 else { throw .couldNotStart(String(cString: strerror(status))) }
+        return pid
+    }
+}

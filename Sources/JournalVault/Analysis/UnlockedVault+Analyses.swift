@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+
+extension UnlockedVault {
+    /// Stores an analysis of an entry together with the nodes and relations it names, in one
+    /// transaction: all of it or nothing. Nodes are found or created per (type, name).
+    @discardableResult
+    public func addAnalysis(_ analysis: Analysis, nodes: [NodeReference] = [], relations: [RelationDraft] = []) throws -> Analysis {
+        let row = try AnalysisRow(analysis, meta: .fresh(keyVersion: keys.keyVersion), keys: keys)
+        try Self.validate(nodes: nodes, relations: relations)
+        try database.write { db in
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [analysis.entryID.storageText]) != nil else {
+                throw VaultError.notFound(kind: "entry", id: analysis.entryID.storageText)
+            }
+            try row.insert(db)
+            for node in nodes { _ = try findOrCreateNode(node, db) }
+            for relation in relations {
+                let from = try findOrCreateNode(relation.from, db)
+                let to = try findOrCreateNode(relation.to, db)
+                try db.execute(sql: """
+                    INSERT INTO knowledge_relation (id, from_node, to_node, type, strength, entry_id, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (from_node, to_node, type, entry_id) DO UPDATE SET strength = excluded.strength
+                    """, arguments: [UUID().storageText, from.storageText, to.storageText, relation.type,
+                                     relation.strength, analysis.entryID.storageText, analysis.processedAt.millis])
+            }
+        }
+        return analysis
+    }
+
+    /// The analysis `text` names (full id or a unique prefix of 4+ characters).
+    public func resolveAnalysisID(_ text: String) throws -> UUID {
+        try database.read { db in try RecordID.resolve(text, table: AnalysisRow.table, kind: "analysis", db: db) }
+    }
+
+    public func analysis(id: UUID) throws -> Analysis {
+        try database.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT \(AnalysisRow.selection) FROM analysis WHERE id = ?",
+                                             arguments: [id.storageText]) else {
+                throw VaultError.notFound(kind: "analysis", id: id.storageText)
+            }
+            return try AnalysisRow(row: row).decrypt(keys: keys)
+        }
+    }
+
+    /// Analyses matching `query`, oldest first by processing time.
+    public func analyses(_ query: AnalysisQuery = AnalysisQuery()) throws -> [Analysis] {
+        var clauses: [String] = []
+        var arguments = StatementArguments()
+        if let entryID = query.entryID {
+            clauses.append("entry_id = ?")
+            _ = arguments.append(contentsOf: [entryID.storageText])
+        }
+        if let model = query.model {
+            clauses.append("model = ?")
+            _ = arguments.append(contentsOf: [model])
+        }
+        let bounds = TimeBounds(from: query.from, to: query.to)
+        clauses += bounds.clauses(millisColumn: "processed_at", localDay: TimeBounds.localDay(millisColumn: "processed_at", offsetColumn: "utc_offset"))
+        arguments += bounds.arguments
+        return try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT \(AnalysisRow.selection) FROM analysis WHERE \(clauses.isEmpty ? "1" : clauses.joined(separator: " AND "))
+                ORDER BY processed_at, id
+                """, arguments: arguments)
+            var result: [Analysis] = []
+            while let row = try rows.next() { result.append(try AnalysisRow(row: row).decrypt(keys: keys)) }
+            return result
+        }
+    }
+
+    /// Deletes one analysis (its nodes and relations stay: they may come from other analyses).
+    public func deleteAnalysis(id: UUID) throws {
+        try database.write { db in
+            try db.execute(sql: "DELETE FROM analysis WHERE id = ?", arguments: [id.storageText])
+            guard db.changesCount == 1 else { throw VaultError.notFound(kind: "analysis", id: id.storageText) }
+        }
+    }
+
+    private static func validate(nodes: [NodeReference], relations: [RelationDraft]) throws {
+        for node in nodes + relations.flatMap({ [$0.from, $0.to] }) {
+            guard KnowledgeNode.normalizedType(node.type) != nil else { throw VaultError.invalidGraph("node type '\(node.type)' is not one word") }
+            guard !node.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw VaultError.invalidGraph("a node has an empty name") }
+        }
+        for relation in relations {
+            guard (0...1).contains(relation.strength) else { throw VaultError.invalidGraph("relation strength \(relation.strength) is outside 0…1") }
+            guard !relation.type.trimmingCharacters(in: .whitespaces).isEmpty else { throw VaultError.invalidGraph("a relation has an empty type") }
+        }
+    }
+}
+
+/// The stored form of an analysis (FORMAT.md §analysis).
+struct AnalysisRow {
+    static let table = "analysis"
+    static let selection = "id, entry_id, model, processed_at, utc_offset, version, enc_meta, payload"
+
+    var id: UUID
+    var entryID: UUID
+    var model: String
+    var processedAt: Int64
+    var utcOffset: Int
+    var version: Int
+    var encMeta: Data
+    var payload: Data
+
+    init(row: Row) throws {
+        id = try RecordID.parse(row[0], table: Self.table)
+        entryID = try RecordID.parse(row[1], table: Self.table)
+        model = row[2]
+        processedAt = row[3]
+        utcOffset = row[4]
+        version = row[5]
+        encMeta = row[6]
+        payload = row[7]
+    }
+
+    init(_ analysis: Analysis, meta: RecordMeta, keys: VaultKeys) throws {
+        id = analysis.id
+        entryID = analysis.entryID
+        model = analysis.model
+        processedAt = analysis.processedAt.millis
+        utcOffset = analysis.processedAt.utcOffsetSeconds
+        version = analysis.version
+        encMeta = meta.encoded
+        payload = Data()
+        payload = try keys.seal([("payload", analysis.payload.utf8Bytes)], table: Self.table, id: id, meta: meta,
+                                columns: boundColumns)[0]
+    }
+
+    func decrypt(keys: VaultKeys) throws -> Analysis {
+        let fields = try keys.open([("payload", payload)], table: Self.table, id: id, encMeta: encMeta, columns: boundColumns)
+        let payload = try JSONValue(decrypted: fields[0], table: Self.table, id: id)
+        return Analysis(id: id, entryID: entryID, model: model,
+                        processedAt: Instant(millis: processedAt, utcOffsetSeconds: utcOffset),
+                        sentiment: payload["sentiment"]?.stringValue,
+                        themes: payload["themes"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                        entities: payload["entities"] ?? .null, extra: payload["extra"] ?? .null, version: version)
+    }
+
+    func insert(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO analysis (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [id.storageText, entryID.storageText, model, processedAt, utcOffset, version, encMeta, payload])
+    }
+
+    /// Bound in FORMAT.md's order: entry_id, model, processed_at, utc_offset, version.
+    private var boundColumns: [RecordBinding.Value] {
+        [.text(entryID.storageText), .text(model), .integer(processedAt), .integer(Int64(utcOffset)), .integer(Int64(version))]
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+
+extension UnlockedVault {
+    /// Nodes of the graph, optionally of one type, oldest first.
+    public func nodes(type: String? = nil) throws -> [KnowledgeNode] {
+        try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT \(NodeRow.selection) FROM knowledge_node \(type == nil ? "" : "WHERE type = ?") ORDER BY type, created_at, id
+                """, arguments: StatementArguments(type.map { [KnowledgeNode.normalizedType($0) ?? $0] } ?? []))
+            var result: [KnowledgeNode] = []
+            while let row = try rows.next() { result.append(try NodeRow(row: row).decrypt(keys: keys)) }
+            return result
+        }
+    }
+
+    /// The node `text` names: an id or unique id prefix, else a node name (any type, any case).
+    public func resolveNode(_ text: String) throws -> KnowledgeNode {
+        try database.read { db in
+            if let id = try? RecordID.resolve(text, table: NodeRow.table, kind: "node", db: db) {
+                return try fetchNode(id: id, db)
+            }
+            let types = try String.fetchAll(db, sql: "SELECT DISTINCT type FROM knowledge_node")
+            let keys = types.map { nodeKey(NodeReference(type: $0, name: text)) }
+            let matches = try keys.compactMap { key in
+                try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE node_key = ?", arguments: [key])
+            }
+            guard let row = matches.first else { throw VaultError.notFound(kind: "node", id: text) }
+            guard matches.count == 1 else { throw VaultError.ambiguousID(prefix: text, matches: matches.count) }
+            return try NodeRow(row: row).decrypt(keys: self.keys)
+        }
+    }
+
+    /// Relations from or to `node`.
+    public func relations(of node: UUID) throws -> [KnowledgeRelation] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, from_node, to_node, type, strength, entry_id FROM knowledge_relation
+                WHERE from_node = ?1 OR to_node = ?1 ORDER BY created_at, id
+                """, arguments: [node.storageText]).map(Self.relation)
+        }
+    }
+
+    /// Every relation, oldest first.
+    public func allRelations() throws -> [KnowledgeRelation] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, from_node, to_node, type, strength, entry_id FROM knowledge_relation ORDER BY created_at, id")
+                .map(Self.relation)
+        }
+    }
+
+    func fetchNode(id: UUID, _ db: Database) throws -> KnowledgeNode {
+        guard let row = try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE id = ?",
+                                         arguments: [id.storageText]) else {
+            throw VaultError.notFound(kind: "node", id: id.storageText)
+        }
+        return try NodeRow(row: row).decrypt(keys: keys)
+    }
+
+    /// The id of the node for `reference`, created (with this spelling of the name) if new.
+    func findOrCreateNode(_ reference: NodeReference, _ db: Database) throws -> UUID {
+        guard let type = KnowledgeNode.normalizedType(reference.type) else {
+            throw VaultError.invalidGraph("node type '\(reference.type)' is not one word")
+        }
+        let key = nodeKey(reference)
+        if let existing = try String.fetchOne(db, sql: "SELECT id FROM knowledge_node WHERE node_key = ?", arguments: [key]) {
+            return try RecordID.parse(existing, table: NodeRow.table)
+        }
+        let node = KnowledgeNode(id: UUID(), type: type, name: reference.name.trimmingCharacters(in: .whitespacesAndNewlines),
+                                 created: .now(), metadata: .null)
+        try NodeRow(node, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+        return node.id
+    }
+
+    /// The blind index of a (type, name): FORMAT.md §5 with domain `node`.
+    func nodeKey(_ reference: NodeReference) -> Data {
+        Data(keys.blindIndex.value(domain: "node", parts: [KnowledgeNode.normalizedType(reference.type) ?? reference.type,
+                                                         KnowledgeNode.comparableName(reference.name)]))
+    }
+
+    private static func relation(_ row: Row) throws -> KnowledgeRelation {
+        let table = "knowledge_relation"
+        return KnowledgeRelation(id: try RecordID.parse(row[0], table: table), from: try RecordID.parse(row[1], table: table),
+                                 to: try RecordID.parse(row[2], table: table), type: row[3], strength: row[4],
+                                 entryID: try RecordID.parse(optional: row[5], table: table))
+    }
+}
+
+/// The stored form of a knowledge node (FORMAT.md §knowledge_node).
+struct NodeRow {
+    static let table = "knowledge_node"
+    static let selection = "id, type, created_at, node_key, enc_meta, name, metadata"
+
+    var id: UUID
+    var type: String
+    var createdAt: Int64
+    var nodeKey: Data
+    var encMeta: Data
+    var name: Data
+    var metadata: Data
+
+    init(row: Row) throws {
+        id = try RecordID.parse(row[0], table: Self.table)
+        type = row[1]
+        createdAt = row[2]
+        nodeKey = row[3]
+        encMeta = row[4]
+        name = row[5]
+        metadata = row[6]
+    }
+
+    init(_ node: KnowledgeNode, key: Data, meta: RecordMeta, keys: VaultKeys) throws {
+        id = node.id
+        type = node.type
+        createdAt = node.created.millis
+        nodeKey = key
+        encMeta = meta.encoded
+        name = Data()
+        metadata = Data()
+        let sealed = try keys.seal([("name", Array(node.name.utf8)), ("metadata", node.metadata.utf8Bytes)],
+                                   table: Self.table, id: id, meta: meta, columns: boundColumns)
+        name = sealed[0]
+        metadata = sealed[1]
+    }
+
+    func decrypt(keys: VaultKeys) throws -> KnowledgeNode {
+        let fields = try keys.open([("name", name), ("metadata", metadata)], table: Self.table, id: id, encMeta: encMeta,
+                                   columns: boundColumns)
+        return KnowledgeNode(id: id, type: type, name: try String(decrypted: fields[0], table: Self.table, id: id),
+                             created: Instant(millis: createdAt, utcOffsetSeconds: 0),
+                             metadata: try JSONValue(decrypted: fields[1], table: Self.table, id: id))
+    }
+
+    func insert(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO knowledge_node (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [id.storageText, type, createdAt, nodeKey, encMeta, name, metadata])
+    }
+
+    /// Bound in FORMAT.md's order: type, created_at, node_key.
+    private var boundColumns: [RecordBinding.Value] {
+        [.text(type), .integer(createdAt), .text(nodeKey.map { String(format: "%02x", $0) }.joined())]
+    }
+}
