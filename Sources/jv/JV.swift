@@ -17,7 +17,8 @@ struct JV: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Info.self, Add.self, List.self, Show.self, Edit.self, Delete.self,
-            Search.self, CalendarCommand.self, Check.self, Passwd.self, RecoveryKeyCommand.self,
+            Search.self, CalendarCommand.self, Chat.self, AnalysisCommand.self, Analyze.self, Graph.self,
+            Check.self, Passwd.self, RecoveryKeyCommand.self,
         ]
     )
 }

@@ -49,6 +49,10 @@ extension UnlockedVault {
         }
     }
 
+    public func node(id: UUID) throws -> KnowledgeNode {
+        try database.read { db in try fetchNode(id: id, db) }
+    }
+
     func fetchNode(id: UUID, _ db: Database) throws -> KnowledgeNode {
         guard let row = try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE id = ?",
                                          arguments: [id.storageText]) else {

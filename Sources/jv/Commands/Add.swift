@@ -30,10 +30,6 @@ struct Add: VaultCommand {
             throw CLIError.cancelled("Nothing written; no entry was added.")
         }
         let entry = try journal.addEntry(content, at: at, starred: star, tags: tags)
-        if options.json {
-            options.output.printJSON(entry.json)
-        } else {
-            Console.out(entry.id.uuidString.lowercased())
-        }
+        options.output.printRecord(entry.json, id: entry.id)
     }
 }

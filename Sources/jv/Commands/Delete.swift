@@ -17,12 +17,7 @@ struct Delete: VaultCommand {
         let journal = try options.unlockedVault()
         let id = try journal.resolveEntryID(id)
         let entry = try journal.entry(id: id)
-        if !yes, Console.stdinIsTerminal, let terminal = Terminal.open() {
-            defer { terminal.close() }
-            guard terminal.confirm("Delete the entry of \(entry.localDay) “\(entry.title)”?") else {
-                throw CLIError.cancelled("Not deleted.")
-            }
-        }
+        try Confirmation.ask("Delete the entry of \(entry.localDay) “\(entry.title)”?", unless: yes)
         try journal.deleteEntry(id: id)
         if options.json {
             options.output.printJSON(entry.json)

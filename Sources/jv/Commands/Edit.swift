@@ -46,10 +46,6 @@ struct Edit: VaultCommand {
             if content == nil { Console.note("No changes."); return }
         }
         let entry = try journal.updateEntry(id: id, content: content, created: at, starred: starred)
-        if options.json {
-            options.output.printJSON(entry.json)
-        } else {
-            Console.out(entry.id.uuidString.lowercased())
-        }
+        options.output.printRecord(entry.json, id: entry.id)
     }
 }

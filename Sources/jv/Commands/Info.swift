@@ -39,7 +39,9 @@ struct Info: VaultCommand {
             created         \(info.createdAt.iso8601)
             passphrase KDF  Argon2id, \(info.kdf.operations) passes, \(mebibytes) MiB\(info.kdf.profileName.map { " (\($0.rawValue))" } ?? "")
             recovery key    \(info.hasRecoveryKey ? "set" : "none")
-            entries         \(info.counts["entries"] ?? 0)
             """)
+        for (label, count) in info.counts.sorted(by: { $0.key < $1.key }) {
+            Console.out(label.padding(toLength: 16, withPad: " ", startingAt: 0) + String(count))
+        }
     }
 }

@@ -4,11 +4,14 @@ import JournalVault
 /// `jv search`: find text in decrypted records.
 struct Search: VaultCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Search the decrypted text (case- and accent-insensitive).")
+        abstract: "Search the decrypted text of entries, chat messages and analyses (case- and accent-insensitive).",
+        discussion: """
+            With --kind, --json prints an array of that kind's records. Without it, every kind is \
+            searched and each JSON record carries a "kind" member first (entry, message, analysis).
+            """)
 
-    /// What to search. Chats and analyses join with their records.
     enum Kind: String, CaseIterable, ExpressibleByArgument {
-        case entry
+        case entry, chat, analysis
     }
 
     @OptionGroup var options: GlobalOptions
@@ -22,14 +25,35 @@ struct Search: VaultCommand {
     @Option(help: "Only records up to this date (inclusive).")
     var to: String?
 
-    @Option(help: "What to search.")
-    var kind: Kind = .entry
+    @Option(help: "What to search: entry, chat or analysis (default: all).")
+    var kind: Kind?
 
     func execute() throws {
+        let from = try DateArgument.parse(from)
+        let to = try DateArgument.parse(to)
+        let journal = try options.unlockedVault()
+        let kinds = kind.map { [$0] } ?? Kind.allCases
         var range = EntryQuery()
-        range.from = try DateArgument.parse(from)
-        range.to = try DateArgument.parse(to)
-        let entries = try options.unlockedVault().searchEntries(query, in: range)
-        try options.output.printEntries(entries, format: .text)
+        range.from = from
+        range.to = to
+        let entries = kinds.contains(.entry) ? try journal.searchEntries(query, in: range) : []
+        let messages = kinds.contains(.chat) ? try journal.searchMessages(query, from: from, to: to) : []
+        let analyses = kinds.contains(.analysis) ? try journal.searchAnalyses(query, from: from, to: to) : []
+        let output = options.output
+        if output.json {
+            let records = entries.map { ("entry", $0.json) } + messages.map { ("message", $0.json) } + analyses.map { ("analysis", $0.json) }
+            return output.printJSON(.array(records.map { kindName, record in
+                guard kind == nil, case .object(let members) = record else { return record }
+                return .object([("kind", .string(kindName))] + members)
+            }))
+        }
+        var sections: [String] = []
+        if !entries.isEmpty { sections.append(entries.map { output.render($0) }.joined(separator: "\n\n")) }
+        for message in messages {
+            let when = String(message.timestamp.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+            sections.append("\(output.bold(when))  \(output.dim("chat " + String(message.threadID.uuidString.lowercased().prefix(8))))  \(message.role.rawValue): \(message.content)")
+        }
+        sections += analyses.map(output.summary)
+        if !sections.isEmpty { Console.out(sections.joined(separator: "\n\n")) }
     }
 }

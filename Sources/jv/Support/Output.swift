@@ -18,6 +18,11 @@ struct Output {
         Console.out(value.serialized(pretty: true))
     }
 
+    /// A new record: its JSON with `--json`, else its id alone on a line.
+    func printRecord(_ record: JSONValue, id: UUID) {
+        if json { printJSON(record) } else { Console.out(id.uuidString.lowercased()) }
+    }
+
     func bold(_ text: String) -> String { styled(text, "1") }
     func dim(_ text: String) -> String { styled(text, "2") }
     func yellow(_ text: String) -> String { styled(text, "33") }

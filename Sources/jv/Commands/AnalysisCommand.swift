@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import JournalVault
+
+/// `jv analysis …`: AI analysis records.
+struct AnalysisCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "analysis",
+        abstract: "AI analyses of entries (sentiment, themes, entities).",
+        subcommands: [AnalysisAdd.self, AnalysisList.self, AnalysisShow.self])
+}
+
+struct AnalysisAdd: VaultCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Record an analysis of an entry; prints its id.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The entry (id or prefix).")
+    var entry: String
+
+    @Option(help: "The model that made it.")
+    var model: String
+
+    @Option(help: "The sentiment found.")
+    var sentiment: String?
+
+    @Option(name: .customLong("theme"), help: "A theme found (repeatable).")
+    var themes: [String] = []
+
+    @Option(help: "Extracted entities as JSON, or @FILE to read them from a file.")
+    var entities: String?
+
+    @Option(help: "When it was processed (default: now).")
+    var processedAt: String?
+
+    func execute() throws {
+        let processedAt = try DateArgument.instant(processedAt) ?? .now()
+        let entities = try entities.map(Self.parseEntities) ?? .null
+        let journal = try options.unlockedVault()
+        let analysis = try journal.addAnalysis(Analysis(entryID: try journal.resolveEntryID(entry), model: model,
+                                                        processedAt: processedAt, sentiment: sentiment, themes: themes,
+                                                        entities: entities))
+        options.output.printRecord(analysis.json, id: analysis.id)
+    }
+
+    private static func parseEntities(_ text: String) throws -> JSONValue {
+        var bytes = Array(text.utf8)
+        if text.hasPrefix("@") {
+            let path = String(text.dropFirst())
+            guard let data = FileManager.default.contents(atPath: path) else { throw CLIError.inputNotFound("Cannot read \(path).") }
+            bytes = Array(data)
+        }
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw CLIError.usage("--entities is not JSON: \(error.description).")
+        }
+    }
+}
+
+struct AnalysisList: VaultCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List analyses by processing time.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: "Only analyses of this entry (id or prefix).")
+    var entry: String?
+
+    @Option(help: "Only analyses by this model.")
+    var model: String?
+
+    @Option(help: "Processed from this date on.")
+    var from: String?
+
+    @Option(help: "Processed up to this date (inclusive).")
+    var to: String?
+
+    func execute() throws {
+        var query = AnalysisQuery()
+        query.model = model
+        query.from = try DateArgument.parse(from)
+        query.to = try DateArgument.parse(to)
+        let journal = try options.unlockedVault()
+        query.entryID = try entry.map(journal.resolveEntryID)
+        let analyses = try journal.analyses(query)
+        let output = options.output
+        if output.json { return output.printJSON(.array(analyses.map(\.json))) }
+        for analysis in analyses { Console.out(output.summary(analysis)) }
+    }
+}
+
+struct AnalysisShow: VaultCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one analysis.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The analysis's id or prefix.")
+    var id: String
+
+    func execute() throws {
+        let journal = try options.unlockedVault()
+        let analysis = try journal.analysis(id: journal.resolveAnalysisID(id))
+        let output = options.output
+        if output.json { return output.printJSON(analysis.json) }
+        Console.out(output.summary(analysis))
+        if analysis.entities != .null { Console.out("entities: " + analysis.entities.serialized(pretty: true)) }
+        Console.out(output.dim("id: \(analysis.id.uuidString.lowercased())  entry: \(analysis.entryID.uuidString.lowercased())"))
+    }
+}
+
+extension Output {
+    func summary(_ analysis: Analysis) -> String {
+        let when = String(analysis.processedAt.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        var parts = ["\(bold(when))  \(dim(String(analysis.id.uuidString.lowercased().prefix(8))))  \(analysis.model)",
+                     "entry \(String(analysis.entryID.uuidString.lowercased().prefix(8)))"]
+        if let sentiment = analysis.sentiment { parts.append("sentiment: \(sentiment)") }
+        if !analysis.themes.isEmpty { parts.append("themes: " + analysis.themes.joined(separator: ", ")) }
+        return parts.joined(separator: "  ")
+    }
+}

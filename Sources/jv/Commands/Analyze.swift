@@ -1,0 +1,69 @@
+import ArgumentParser
+import JournalVault
+
+/// `jv analyze`: run a local analyser over entries and keep what it finds.
+struct Analyze: VaultCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a local analyser on entries and store its answers (see README, “Analyser protocol”).",
+        discussion: """
+            CMD runs through /bin/sh -c once per entry, gets the entry's JSON object on standard input \
+            (never in a file) and must print one JSON object with sentiment, themes and/or entities, and \
+            optionally nodes and relations for the knowledge graph. An entry whose analyser fails, \
+            prints something invalid or runs past --timeout gets nothing stored; jv names it and exits 65.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "Entries to analyse (ids or prefixes).")
+    var entries: [String] = []
+
+    @Option(help: "Analyse entries from this date on.")
+    var from: String?
+
+    @Option(help: "Analyse entries up to this date (inclusive).")
+    var to: String?
+
+    @Option(help: "The analyser command.")
+    var command: String
+
+    @Option(help: "The model name to store (default: the answer's \"model\", else \"local\").")
+    var model: String?
+
+    @Option(help: "Seconds to wait for each answer.")
+    var timeout: Double = 120
+
+    func validate() throws {
+        guard !entries.isEmpty || from != nil || to != nil else {
+            throw ValidationError("Name entries, or give --from and/or --to.")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
+    }
+
+    func execute() throws {
+        var range = EntryQuery()
+        range.from = try DateArgument.parse(from)
+        range.to = try DateArgument.parse(to)
+        let journal = try options.unlockedVault()
+        var ids = try entries.map(journal.resolveEntryID)
+        if from != nil || to != nil { ids += try journal.entries(range).map(\.id) }
+        let analyser = Analyser(command: command, model: model, timeout: .milliseconds(Int64(timeout * 1000)))
+        var stored: [Analysis] = []
+        var failures = 0
+        for id in ids {
+            do {
+                stored.append(try journal.analyse(entryID: id, with: analyser))
+            } catch let error as AnalyserError {
+                failures += 1
+                Console.error("Entry \(id.uuidString.lowercased()): \(error.description); nothing stored for it.")
+            }
+        }
+        let output = options.output
+        if output.json {
+            output.printJSON(.array(stored.map(\.json)))
+        } else {
+            for analysis in stored { Console.out(analysis.id.uuidString.lowercased()) }
+            Console.note("Analysed \(stored.count) of \(ids.count) entr\(ids.count == 1 ? "y" : "ies").")
+        }
+        if failures > 0 { throw ExitCode(65) }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import JournalVault
+
+/// `jv graph …`: the knowledge graph analyses build.
+struct Graph: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The knowledge graph: people, places, events, emotions, topics and how they relate.",
+        subcommands: [GraphList.self, GraphShow.self])
+}
+
+struct GraphList: VaultCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List nodes, optionally of one type.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: "Only nodes of this type (person, place, event, emotion, topic, …).")
+    var type: String?
+
+    func execute() throws {
+        let nodes = try options.unlockedVault().nodes(type: type)
+        let output = options.output
+        if output.json { return output.printJSON(.array(nodes.map(\.json))) }
+        for node in nodes {
+            Console.out("\(output.dim(String(node.id.uuidString.lowercased().prefix(8))))  \(node.type.padding(toLength: 10, withPad: " ", startingAt: 0)) \(node.name)")
+        }
+    }
+}
+
+struct GraphShow: VaultCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a node and its relations, both ways.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The node's id, id prefix, or name.")
+    var node: String
+
+    func execute() throws {
+        let journal = try options.unlockedVault()
+        let node = try journal.resolveNode(node)
+        let relations = try journal.relations(of: node.id)
+        var names: [UUID: KnowledgeNode] = [node.id: node]
+        for relation in relations {
+            for id in [relation.from, relation.to] where names[id] == nil { names[id] = try journal.node(id: id) }
+        }
+        let output = options.output
+        if output.json {
+            guard case .object(let members) = node.json else { return }
+            return output.printJSON(.object(members + [("relations", .array(relations.map(\.json)))]))
+        }
+        Console.out("\(output.bold(node.name)) (\(node.type))  \(output.dim(node.id.uuidString.lowercased()))")
+        for relation in relations {
+            let outgoing = relation.from == node.id
+            let other = names[outgoing ? relation.to : relation.from]
+            let arrow = outgoing ? "→" : "←"
+            Console.out("  \(arrow) \(relation.type) \(arrow) \(other?.name ?? "?") (\(other?.type ?? "?"))  strength \(relation.strength)")
+        }
+    }
+}
