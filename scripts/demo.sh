@@ -13,11 +13,17 @@ export TZ=UTC
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 
 step jv init --kdf interactive
-step jv add --at "2026-11-02 08:15" "Morning run by the river. Cold, clear, #running with @sam."
+step jv add --at "2026-11-02 08:15" "Morning run by the river with Sam; cold and clear. #running"
 step jv add --at "2026-11-10 21:40" --star "Finished the first draft. #work It felt good to let it go."
 echo "Rain all day. Read by the window; tea, a café au lait later. #reading" | { printf '\n\033[1m$ echo … | jv add --at 2026-11-11\033[0m\n'; jv add --at 2026-11-11; }
 step jv add --at "2026-12-01T07:00+09:00" --tag travel "Landed in Tokyo. Everything is new."
 step jv list --from 2026-11-01 --to 2026-11-30
+step jv chat add --role user "What did I do in November?"
+step jv chat add --role assistant --model toy "You ran, finished a draft and read a lot."
+step jv chat list
+step jv analyze --from 2026-11-01 --to 2026-11-30 --command "$(dirname "$0")/../examples/analyser.py" --model toy
+step jv analysis list
+step jv graph show sam
 step jv list --tag work --json
 step jv search CAFE
 step jv calendar 2026-11
