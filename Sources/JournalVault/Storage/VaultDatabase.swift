@@ -34,24 +34,17 @@ final class VaultDatabase: Sendable {
         let folder = url.deletingLastPathComponent().path
         try createPrivateFolder(folder)
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultExists(path: path) }
-        let temporary = folder + "/." + url.lastPathComponent + ".creating-" + UUID().uuidString.prefix(8)
-        defer { removeDatabaseFiles(temporary) }
-        try createPrivateFile(temporary)
+        let temporary = PrivateFiles.temporaryPath(beside: path, purpose: "creating")
+        defer { PrivateFiles.removeDatabase(temporary) }
+        try PrivateFiles.create(temporary).close()
         try translatingErrors(path: temporary) {
             let pool = try DatabasePool(path: temporary, configuration: configuration())
             try migrator().migrate(pool)
             try pool.write(initialise)
             try pool.close()
         }
-        // link(2) refuses to replace an existing file, unlike rename(2): two concurrent `init`s
-        // cannot overwrite each other.
-        if link(temporary, path) != 0 {
-            if errno == EEXIST { throw VaultError.vaultExists(path: path) }
-            // File systems without hard links: rename, after checking again that nothing is there.
-            guard !FileManager.default.fileExists(atPath: path), rename(temporary, path) == 0 else {
-                throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
-            }
-        }
+        // Without replacing: two concurrent `init`s cannot overwrite each other.
+        try PrivateFiles.commit(temporary, to: path, replace: false)
         return try open(path: path)
     }
 
@@ -139,7 +132,7 @@ final class VaultDatabase: Sendable {
         }
     }
 
-    private static func createPrivateFolder(_ folder: String) throws {
+    static func createPrivateFolder(_ folder: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw VaultError.storage("\(folder) is not a folder") }
@@ -151,17 +144,5 @@ final class VaultDatabase: Sendable {
         } catch {
             throw VaultError.storage("cannot create the folder \(folder)")
         }
-    }
-
-    private static func createPrivateFile(_ path: String) throws {
-        let descriptor = Foundation.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw VaultError.storage("cannot create \(path): \(String(cString: strerror(errno)))")
-        }
-        close(descriptor)
-    }
-
-    private static func removeDatabaseFiles(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
     }
 }

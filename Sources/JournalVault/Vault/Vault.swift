@@ -57,43 +57,38 @@ public final class Vault: Sendable {
     /// Unlocks with the passphrase. Throws ``VaultError/wrongPassphrase`` (nothing changes) or
     /// ``VaultError/kdfParametersRefused(_:)`` before any Argon2 work if the stored cost is outside policy.
     public func unlock(passphrase: SecureBytes) throws -> UnlockedVault {
-        guard passphrase.count > 0 else { throw VaultError.wrongPassphrase }
-        let (header, slots) = try headerAndSlots()
-        let normalized = try Passphrase.normalized(passphrase)
-        for slot in slots where slot.kind == .passphrase {
-            do {
-                return try unlocked(header: header, slot: slot, masterKey: slot.unwrap(passphrase: normalized, vaultID: header.vaultID))
-            } catch VaultError.wrongPassphrase {
-                continue
-            }
-        }
-        throw VaultError.wrongPassphrase
+        try unlock(verifying: .passphrase(passphrase))
     }
 
     /// Unlocks with the recovery key shown at `jv init` or by `jv recovery-key`.
     public func unlock(recoveryKey: RecoveryKey) throws -> UnlockedVault {
+        try unlock(verifying: .recoveryKey(recoveryKey))
+    }
+
+    private func unlock(verifying credential: VaultCredential) throws -> UnlockedVault {
         let (header, slots) = try headerAndSlots()
-        for slot in slots where slot.kind == .recovery {
-            do {
-                return try unlocked(header: header, slot: slot, masterKey: slot.unwrap(recoveryKey: recoveryKey, vaultID: header.vaultID))
-            } catch VaultError.wrongRecoveryKey {
-                continue
-            }
-        }
-        throw VaultError.wrongRecoveryKey
+        let (slot, masterKey) = try Keyslot.unwrap(slots, with: credential, vaultID: header.vaultID)
+        guard slot.keyVersion == header.keyVersion else { throw VaultError.corruptKeyslot(slot: Int(slot.slot)) }
+        return try unlock(masterKey: masterKey)
+    }
+
+    /// Unlocks with a master key obtained elsewhere (a backup's keyslots).
+    func unlock(masterKey: SecureBytes) throws -> UnlockedVault {
+        let header = try header()
+        return UnlockedVault(vault: self, keys: try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: masterKey))
+    }
+
+    /// Closes the file: the write-ahead log is folded in and removed.
+    func close() throws {
+        try VaultDatabase.translatingErrors(path: path) { try database.pool.close() }
     }
 
     func header() throws -> VaultHeader {
         try database.read { db in try VaultHeader.read(db, path: path) }
     }
 
-    private func headerAndSlots() throws -> (VaultHeader, [Keyslot]) {
+    func headerAndSlots() throws -> (VaultHeader, [Keyslot]) {
         try database.read { db in (try VaultHeader.read(db, path: path), try Keyslot.readAll(db)) }
-    }
-
-    private func unlocked(header: VaultHeader, slot: Keyslot, masterKey: SecureBytes) throws -> UnlockedVault {
-        guard slot.keyVersion == header.keyVersion else { throw VaultError.corruptKeyslot(slot: Int(slot.slot)) }
-        return UnlockedVault(vault: self, keys: try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: masterKey))
     }
 }
 

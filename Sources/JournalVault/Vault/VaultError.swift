@@ -46,6 +46,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTag(String)
     /// Knowledge-graph input that breaks its rules (empty name, strength outside 0…1, …).
     case invalidGraph(String)
+    /// A backup file that is damaged, truncated, tampered with or not a backup.
+    case backupCorrupt(String)
     /// Any other storage failure (disk full, permissions, I/O).
     case storage(String)
 
@@ -91,6 +93,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(tag)' is not a valid tag: use one word of letters, digits, '_' or '-'."
         case .invalidGraph(let reason):
             "Invalid knowledge-graph data: \(reason)."
+        case .backupCorrupt(let reason):
+            "The backup cannot be used: \(reason); nothing was written."
         case .storage(let message):
             "Storage error: \(message)."
         }

@@ -2,12 +2,6 @@ import Foundation
 import JournalVault
 import VaultCrypto
 
-/// What unlocks the vault: a passphrase or the recovery key.
-enum Credential {
-    case passphrase(SecureBytes)
-    case recoveryKey(RecoveryKey)
-}
-
 /// Finds the passphrase (or recovery key) from the sources of SPEC §5, first found wins:
 /// `--passphrase-file`, `--passphrase-command`, `--recovery-key-file`, then `$JV_PASSPHRASE_FILE`,
 /// `$JV_PASSPHRASE_COMMAND`, `$JV_PASSPHRASE`, `$JV_RECOVERY_KEY_FILE`, then a prompt on the
@@ -17,7 +11,7 @@ struct Credentials {
     private var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     /// The credential to unlock with; prompts once on the terminal if nothing else is given.
-    func forUnlocking() throws -> Credential {
+    func forUnlocking() throws -> VaultCredential {
         if let credential = try fromOptions() ?? fromEnvironment() { return credential }
         guard let terminal = Terminal.open() else { throw Self.noSource }
         defer { terminal.close() }
@@ -44,14 +38,14 @@ struct Credentials {
         "No passphrase: there is no terminal to ask on; use --passphrase-file, --passphrase-command, "
             + "$JV_PASSPHRASE_FILE, $JV_PASSPHRASE_COMMAND or $JV_PASSPHRASE.")
 
-    private func fromOptions() throws -> Credential? {
+    private func fromOptions() throws -> VaultCredential? {
         if let path = options.passphraseFile { return .passphrase(try Self.firstLine(ofFile: path)) }
         if let command = options.passphraseCommand { return .passphrase(try Self.firstLine(ofCommand: command)) }
         if let path = options.recoveryKeyFile { return .recoveryKey(try Self.recoveryKey(inFile: path)) }
         return nil
     }
 
-    private func fromEnvironment() throws -> Credential? {
+    private func fromEnvironment() throws -> VaultCredential? {
         if let path = nonEmpty("JV_PASSPHRASE_FILE") { return .passphrase(try Self.firstLine(ofFile: path)) }
         if let command = nonEmpty("JV_PASSPHRASE_COMMAND") { return .passphrase(try Self.firstLine(ofCommand: command)) }
         if let secret = getenv("JV_PASSPHRASE"), secret.pointee != 0 {
@@ -115,9 +109,6 @@ extension GlobalOptions {
         if !Sodium.canLockMemory() {
             Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
         }
-        switch try Credentials(options: self).forUnlocking() {
-        case .passphrase(let secret): return try vault.unlock(passphrase: secret)
-        case .recoveryKey(let key): return try vault.unlock(recoveryKey: key)
-        }
+        return try vault.unlock(Credentials(options: self).forUnlocking())
     }
 }

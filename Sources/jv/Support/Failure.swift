@@ -36,7 +36,7 @@ enum Failure {
             case .vaultExists: 73
             case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: 77
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .tamperedRecord,
-                 .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph: 65
+                 .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt: 65
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase: 64
             case .storage: 1
             }

@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// What a backup holds, reported by `backup`, `verify-backup` and `restore`.
+public struct BackupSummary: Sendable {
+    public let vaultID: UUID
+    public let createdAt: Instant
+    /// Size of the backup file in bytes.
+    public let bytes: Int64
+    /// Record counts of the vault inside, by kind (as ``VaultInfo/counts``).
+    public let counts: [String: Int]
+}
+
+/// Encrypted backups of a whole vault (FORMAT.md §9): one file, the vault's SQLite snapshot
+/// sealed in a secret stream of 64 KiB chunks, with the keyslots of the moment in its header.
+///
+/// ```swift
+/// try journal.backup(to: "journal.jvbak")
+/// try BackupFile.verify("journal.jvbak", credential: .passphrase(secret))
+/// try BackupFile.restore("journal.jvbak", to: "restored.vault", credential: .passphrase(secret))
+/// ```
+public enum BackupFile {
+    static let chunkLength = 64 * 1024
+
+    /// Checks a backup end to end — header, every chunk, the end, and every record of the vault
+    /// inside — writing nothing but a scratch copy that is removed afterwards.
+    public static func verify(_ path: String, credential: VaultCredential) throws -> BackupSummary {
+        let scratch = PrivateFiles.scratchFolder() + "/.jv-verify-" + UUID().uuidString.lowercased()
+        defer { PrivateFiles.removeDatabase(scratch) }
+        return try decrypt(path, into: scratch, credential: credential)
+    }
+
+    /// Restores a backup to `target` (a new file, or replacing one only when `replace`). Everything
+    /// is checked on a 0600 temporary file beside the target, which takes the target's name only
+    /// once complete and verified.
+    public static func restore(_ path: String, to target: String, credential: VaultCredential, replace: Bool = false) throws -> BackupSummary {
+        if !replace, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
+        try VaultDatabase.createPrivateFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path)
+        let temporary = PrivateFiles.temporaryPath(beside: target, purpose: "restoring")
+        defer { PrivateFiles.removeDatabase(temporary) }
+        let summary = try decrypt(path, into: temporary, credential: credential)
+        if replace {
+            // The old vault's log must not be replayed into the restored one.
+            unlink(target + "-wal")
+            unlink(target + "-shm")
+        }
+        try PrivateFiles.commit(temporary, to: target, replace: replace)
+        return summary
+    }
+
+    /// Decrypts the backup at `path` into a new file `output` and verifies the vault in it.
+    private static func decrypt(_ path: String, into output: String, credential: VaultCredential) throws -> BackupSummary {
+        guard let input = FileHandle(forReadingAtPath: path) else {
+            throw FileManager.default.fileExists(atPath: path) ? VaultError.storage("cannot read \(path)") : VaultError.vaultNotFound(path: path)
+        }
+        defer { try? input.close() }
+        let header = try BackupHeader.read(from: input)
+        let (_, masterKey) = try Keyslot.unwrap(header.slots, with: credential, vaultID: header.vaultID)
+        let fileKey = try header.openFileKey(masterKey: masterKey)
+        let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
+        let stream = try SecretStream.Reader(key: streamKey, header: header.streamHeader)
+
+        let sink = try PrivateFiles.create(output)
+        var finished = false
+        var chunks = 0
+        while !finished {
+            let sealed = try input.read(upToCount: chunkLength + SecretStream.overhead) ?? Data()
+            guard !sealed.isEmpty else { throw VaultError.backupCorrupt("it is truncated (it ends before its final chunk)") }
+            let plaintext: [UInt8]
+            do {
+                (plaintext, finished) = try stream.pull(sealed, associatedData: header.mac)
+            } catch {
+                throw VaultError.backupCorrupt("chunk \(chunks + 1) does not authenticate (damaged, reordered or truncated)")
+            }
+            guard finished || plaintext.count == chunkLength else { throw VaultError.backupCorrupt("chunk \(chunks + 1) is short") }
+            try sink.write(contentsOf: plaintext)
+            chunks += 1
+        }
+        guard (try input.read(upToCount: 1) ?? Data()).isEmpty else {
+            throw VaultError.backupCorrupt("there is data after its final chunk")
+        }
+        try sink.synchronize()
+        try sink.close()
+
+        let vault: Vault
+        do {
+            vault = try Vault.open(at: output)
+        } catch let error as VaultError {
+            throw VaultError.backupCorrupt("the vault inside does not open (\(error.description))")
+        }
+        defer { try? vault.close() }
+        guard try vault.header().vaultID == header.vaultID else { throw VaultError.backupCorrupt("the vault inside is not the one its header names") }
+        let report = try vault.unlock(masterKey: masterKey).check()
+        guard report.isClean else {
+            throw VaultError.backupCorrupt("the vault inside fails its check (\(report.problems.first ?? "")")
+        }
+        let info = try vault.info()
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+        return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: header.createdAt, utcOffsetSeconds: 0),
+                             bytes: size ?? 0, counts: info.counts)
+    }
+}
+
+extension UnlockedVault {
+    /// Writes an encrypted backup of the whole vault to `path`: a consistent snapshot even while
+    /// other processes write, created 0600 and complete before it appears under its name.
+    /// Refuses to replace an existing file unless `replace`.
+    @discardableResult
+    public func backup(to path: String, replace: Bool = false) throws -> BackupSummary {
+        if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
+        let snapshot = PrivateFiles.temporaryPath(beside: vault.path, purpose: "snapshot")
+        defer { PrivateFiles.removeDatabase(snapshot) }
+        try PrivateFiles.create(snapshot).close()
+        // VACUUM INTO copies one read transaction's view: consistent while others write.
+        try database.pool.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [snapshot])
+        }
+        let (header, slots) = try vault.headerAndSlots()
+        let temporary = PrivateFiles.temporaryPath(beside: path, purpose: "writing")
+        defer { unlink(temporary) }
+        let output = try PrivateFiles.create(temporary)
+        let fileKey = try SecureBytes.random(count: SecretStream.keyLength)
+        let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
+        let (stream, streamHeader) = try SecretStream.Writer.start(key: streamKey)
+        var backupHeader = BackupHeader(vaultID: header.vaultID, createdAt: Instant.now().millis, keyVersion: header.keyVersion, slots: slots)
+        try backupHeader.seal(fileKey: fileKey, masterKey: keys.masterKey, streamHeader: streamHeader)
+        try output.write(contentsOf: backupHeader.encoded)
+
+        guard let input = FileHandle(forReadingAtPath: snapshot) else { throw VaultError.storage("cannot read the snapshot") }
+        defer { try? input.close() }
+        var chunk = Array(try input.read(upToCount: BackupFile.chunkLength) ?? Data())
+        while true {
+            let next = Array(try input.read(upToCount: BackupFile.chunkLength) ?? Data())
+            let isLast = next.isEmpty
+            try output.write(contentsOf: try stream.push(chunk, associatedData: backupHeader.mac, final: isLast))
+            if isLast { break }
+            chunk = next
+        }
+        try output.synchronize()
+        try output.close()
+        try PrivateFiles.commit(temporary, to: path, replace: replace)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+        return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: backupHeader.createdAt, utcOffsetSeconds: 0),
+                             bytes: size ?? 0, counts: try vault.info().counts)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import VaultCrypto
+
+/// The header of a backup file (FORMAT.md §9). It carries the vault's keyslots as they were
+/// when the backup was made, so the passphrase or recovery key valid then opens it.
+struct BackupHeader {
+    static let magic = Array("JVLTBAK\0".utf8)
+    static let format: UInt16 = 1
+    static let maximumSlots = 4
+    static let backupSubkey: (id: UInt64, context: String) = (4, "JVLTBACK")
+    static let macSubkey: (id: UInt64, context: String) = (1, "JVBKHMAC")
+    static let streamSubkey: (id: UInt64, context: String) = (2, "JVBKSTRM")
+    static let checkDomain = Array("JVLT-backup-check".utf8)
+    static let wrapDomain = Array("JVLT-backup".utf8)
+    /// Bytes of the header after the keyslots: wrap nonce, wrapped file key, stream header, MAC, check.
+    static let trailerLength = AEAD.nonceLength + 48 + SecretStream.headerLength + 32 + 32
+
+    var vaultID: UUID
+    var createdAt: Int64
+    var keyVersion: UInt32
+    var slots: [Keyslot]
+    var wrapNonce: [UInt8] = []
+    var wrappedFileKey: [UInt8] = []
+    var streamHeader: [UInt8] = []
+    var mac: [UInt8] = []
+
+    /// Everything up to the wrap nonce: authenticated as the file-key wrapping's associated data.
+    var prefix: [UInt8] {
+        var writer = ByteWriter()
+        writer.raw(Self.magic)
+        writer.u16(Self.format)
+        writer.raw(vaultID.bytes)
+        writer.i64(createdAt)
+        writer.u32(keyVersion)
+        writer.u8(UInt8(slots.count))
+        for slot in slots { writer.raw(slot.encoded) }
+        return writer.bytes
+    }
+
+    /// Everything the MAC covers.
+    var macInput: [UInt8] { prefix + wrapNonce + wrappedFileKey + streamHeader }
+
+    /// The complete header, check included.
+    var encoded: [UInt8] {
+        let bytes = macInput + mac
+        return bytes + Blake2b.hash(Self.checkDomain + bytes)
+    }
+
+    /// Parses a header from the start of `file`, checking its form and checksum (no key work).
+    static func read(from file: FileHandle) throws -> BackupHeader {
+        func take(_ count: Int) throws -> [UInt8] {
+            let bytes = Array((try? file.read(upToCount: count)) ?? Data())
+            guard bytes.count == count else { throw VaultError.backupCorrupt("the header is truncated") }
+            return bytes
+        }
+        let fixed = try take(magic.count + 2 + 16 + 8 + 4 + 1)
+        guard Array(fixed.prefix(magic.count)) == magic else { throw VaultError.backupCorrupt("it is not a jv backup file") }
+        var reader = ByteReader(Array(fixed.dropFirst(magic.count)))
+        let found = UInt16(fixed[magic.count]) << 8 | UInt16(fixed[magic.count + 1])
+        _ = reader.raw(2)
+        guard found == format else { throw VaultError.backupCorrupt("backup format \(found) is not supported by this jv") }
+        guard let idBytes = reader.raw(16), let created = reader.u64(), let keyVersion = reader.u32(), let slotCount = reader.u8(),
+              (1...maximumSlots).contains(Int(slotCount)) else {
+            throw VaultError.backupCorrupt("the header is malformed")
+        }
+        let slotBytes = try take(Int(slotCount) * Keyslot.encodedLength)
+        let trailer = try take(trailerLength)
+        let all = fixed + slotBytes + trailer
+        guard Blake2b.hash(checkDomain + all.dropLast(32)) == Array(all.suffix(32)) else {
+            throw VaultError.backupCorrupt("the header is damaged (checksum mismatch)")
+        }
+        var slots: [Keyslot] = []
+        for index in 0..<Int(slotCount) {
+            let start = index * Keyslot.encodedLength
+            guard let slot = Keyslot(encoded: Data(slotBytes[start..<start + Keyslot.encodedLength])) else {
+                throw VaultError.backupCorrupt("keyslot \(index) in the header is malformed")
+            }
+            slots.append(slot)
+        }
+        var tail = ByteReader(trailer)
+        let uuid = idBytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        var header = BackupHeader(vaultID: uuid, createdAt: Int64(bitPattern: created), keyVersion: keyVersion, slots: slots)
+        header.wrapNonce = tail.raw(AEAD.nonceLength) ?? []
+        header.wrappedFileKey = tail.raw(48) ?? []
+        header.streamHeader = tail.raw(SecretStream.headerLength) ?? []
+        header.mac = tail.raw(32) ?? []
+        return header
+    }
+
+    /// The file key, given the master key the header's slots wrap; verifies the header MAC.
+    func openFileKey(masterKey: SecureBytes) throws -> SecureBytes {
+        let backupKey = try SubkeyDerivation.derive(from: masterKey, id: Self.backupSubkey.id, context: Self.backupSubkey.context)
+        guard var plain = try? backupKey.withUnsafeBytes({ try AEAD.open(wrapNonce + wrappedFileKey, key: $0, associatedData: Self.wrapDomain + prefix) }) else {
+            throw VaultError.backupCorrupt("the header does not authenticate")
+        }
+        defer { plain.withUnsafeMutableBytes { Sodium.wipe($0) } }
+        let fileKey = try SecureBytes(copying: plain)
+        let macKey = try SubkeyDerivation.derive(from: fileKey, id: Self.macSubkey.id, context: Self.macSubkey.context)
+        let expected = macKey.withUnsafeBytes { Blake2b.hash(macInput, key: $0) }
+        guard try SecureBytes(copying: expected).constantTimeEquals(try SecureBytes(copying: mac)) else {
+            throw VaultError.backupCorrupt("the header does not authenticate")
+        }
+        return fileKey
+    }
+
+    /// Seals a new random file key under the master key and fills in the MAC.
+    mutating func seal(fileKey: SecureBytes, masterKey: SecureBytes, streamHeader: [UInt8]) throws {
+        let backupKey = try SubkeyDerivation.derive(from: masterKey, id: Self.backupSubkey.id, context: Self.backupSubkey.context)
+        let box = try backupKey.withUnsafeBytes { key in
+            try fileKey.withUnsafeBytes { plain in try AEAD.seal(Array(plain), key: key, associatedData: Self.wrapDomain + prefix) }
+        }
+        wrapNonce = Array(box.prefix(AEAD.nonceLength))
+        wrappedFileKey = Array(box.dropFirst(AEAD.nonceLength))
+        self.streamHeader = streamHeader
+        let macKey = try SubkeyDerivation.derive(from: fileKey, id: Self.macSubkey.id, context: Self.macSubkey.context)
+        mac = macKey.withUnsafeBytes { Blake2b.hash(macInput, key: $0) }
+    }
+}
