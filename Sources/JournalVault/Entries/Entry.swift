@@ -44,7 +44,7 @@ public struct Entry: Sendable, Hashable, Identifiable {
     /// When it was last changed, shown with the writer's offset.
     public var modified: Instant { Instant(millis: modifiedAt, utcOffsetSeconds: created.utcOffsetSeconds) }
 
-    /// The first sentence of the first line (jrnl's convention).
+    /// The first line, or for one-line text its first sentence (jrnl's `split_title`).
     public var title: String { Tags.title(of: content) }
 
     /// Inline `@tag`/`#tag` words followed by explicit tags, normalised, without repeats.

@@ -47,19 +47,47 @@ public enum Tags {
         return tags
     }
 
-    /// The first sentence of the first line: up to the first `.`, `?` or `!` that is followed by
-    /// white space or the end of the line.
-    static func title(of content: String) -> String {
-        let line = content.prefix { $0 != "\n" && $0 != "\r" }
-        var index = line.startIndex
-        while index < line.endIndex {
-            let next = line.index(after: index)
-            if ".?!".contains(line[index]), next == line.endIndex || line[next].isWhitespace {
-                return String(line[..<next]).trimmingCharacters(in: .whitespaces)
-            }
-            index = next
+    /// The title: the first line when the text has several, else its first sentence —
+    /// jrnl's `split_title`, so titles agree with jrnl's own for the same text.
+    static func title(of content: String) -> String { split(content).title }
+
+    /// jrnl's `split_title`: the text up to the first line break, or if there is none, up to the
+    /// first sentence terminal (`.!?…` and kin, an optional closing quote and brackets, then
+    /// white space; or a CJK full stop) — and the rest, both trimmed.
+    static func split(_ text: String) -> (title: String, body: String) {
+        let scalars = Array(text.unicodeScalars)
+        let end: Int
+        if let newline = scalars.firstIndex(of: "\n") {
+            end = newline + 1
+        } else if let sentenceEnd = sentenceBreak(in: scalars) {
+            end = sentenceEnd
+        } else {
+            return (text.trimmingCharacters(in: .whitespacesAndNewlines), "")
         }
-        return String(line).trimmingCharacters(in: .whitespaces)
+        func string(_ slice: ArraySlice<Unicode.Scalar>) -> String {
+            String(String.UnicodeScalarView(slice)).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return (string(scalars[..<end]), string(scalars[end...]))
+    }
+
+    private static let terminals: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}",
+                                                         "\u{2048}", "\u{2049}", "\u{22EF}", "\u{FE52}", "\u{FE57}"]
+    private static let cjkTerminals: Set<Unicode.Scalar> = ["\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{FF61}", "\u{3002}"]
+    private static let closingQuotes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\"", "\u{201D}"]
+
+    /// The index just past jrnl's first SENTENCE_SPLITTER match, if any.
+    private static func sentenceBreak(in scalars: [Unicode.Scalar]) -> Int? {
+        for start in scalars.indices {
+            if cjkTerminals.contains(scalars[start]) { return start + 1 }
+            guard terminals.contains(scalars[start]) else { continue }
+            var index = start + 1
+            if index < scalars.count, closingQuotes.contains(scalars[index]) { index += 1 }
+            while index < scalars.count, scalars[index] == "]" || scalars[index] == ")" { index += 1 }
+            let spaces = index
+            while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+            if index > spaces { return index }
+        }
+        return nil
     }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
