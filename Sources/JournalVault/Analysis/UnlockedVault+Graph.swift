@@ -136,8 +136,17 @@ struct NodeRow {
     }
 
     func insert(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO knowledge_node (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [id.storageText, type, createdAt, nodeKey, encMeta, name, metadata])
+        try db.execute(sql: "INSERT INTO knowledge_node (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?)", arguments: arguments)
+    }
+
+    func update(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE knowledge_node SET type = ?2, created_at = ?3, node_key = ?4, enc_meta = ?5, name = ?6, metadata = ?7 WHERE id = ?1
+            """, arguments: arguments)
+    }
+
+    private var arguments: StatementArguments {
+        [id.storageText, type, createdAt, nodeKey, encMeta, name, metadata]
     }
 
     /// Bound in FORMAT.md's order: type, created_at, node_key.

@@ -41,6 +41,7 @@ enum Failure {
             case .storage: 1
             }
         case is DateExpressionError: 64
+        case is ImportError, is AgeError: 65
         case let error as CLIError:
             switch error {
             case .usage: 64
@@ -53,7 +54,8 @@ enum Failure {
 
     private static func sentence(for error: Error) -> String {
         switch error {
-        case let error as CustomStringConvertible where error is VaultError || error is CLIError || error is DateExpressionError:
+        case let error as CustomStringConvertible
+            where error is VaultError || error is CLIError || error is DateExpressionError || error is ImportError || error is AgeError:
             error.description
         default:
             // Foundation and system errors: their localized text, never a dump.

@@ -1,0 +1,210 @@
+import Foundation
+import VaultCrypto
+
+/// jrnl's formats (jrnl 4.x, default configuration): its plain-text journal, which
+/// `jrnl --import` reads, and its JSON export. jrnl knows no time zones, UTC offsets or explicit
+/// tags: entries are written at the writer's wall-clock time, and explicit tags that are not in
+/// the text are appended to it as a last line of `@tags`, so they survive as jrnl tags.
+///
+/// ```swift
+/// let text = JrnlFormat.text(of: snapshot.entries)   // for `jrnl --import`
+/// let entries = try JrnlFormat.parseText(text, zone: .current)
+/// ```
+public enum JrnlFormat {
+    // MARK: Writing
+
+    /// The text jrnl would hold for `entry`: its content plus a line of explicit-only tags.
+    static func jrnlText(_ entry: Entry) -> String {
+        let inline = Set(Tags.inline(in: entry.content))
+        let extra = entry.explicitTags.filter { !inline.contains($0) }
+        return extra.isEmpty ? entry.content : entry.content + "\n\n" + extra.map { "@" + $0 }.joined(separator: " ")
+    }
+
+    /// jrnl orders by its naive wall-clock dates; ties keep the vault's order.
+    static func sortedForJrnl(_ entries: [Entry]) -> [Entry] {
+        entries.enumerated().sorted { ($0.element.wallClockMillis, $0.offset) < ($1.element.wallClockMillis, $1.offset) }.map(\.element)
+    }
+
+    /// jrnl's plain-text journal: `[YYYY-MM-DD hh:mm:ss AM] Title *` (timeformat `%F %r`), the
+    /// body on the following lines, entries separated by a blank line.
+    public static func text(of entries: [Entry]) -> String {
+        sortedForJrnl(entries).map { entry in
+            let (title, body) = Tags.split(jrnlText(entry))
+            var head = "[\(entry.localDay) \(twelveHourTime(entry))] \(title)"
+            if entry.starred { head += " *" }
+            return head + (body.isEmpty ? "" : "\n" + body) + "\n"
+        }.joined(separator: "\n")
+    }
+
+    /// jrnl's JSON export: `{"tags": {tag: count}, "entries": [{title, body, date, time, tags, starred}]}`.
+    public static func json(of entries: [Entry]) -> JSONValue {
+        let sorted = sortedForJrnl(entries)
+        var counts: [String: Int] = [:]
+        let rendered: [JSONValue] = sorted.map { entry in
+            let text = jrnlText(entry)
+            let (title, body) = Tags.split(text)
+            let tags = jrnlTags(in: text)
+            for tag in tags { counts[tag, default: 0] += 1 }
+            return .object([
+                ("title", .string(title)),
+                ("body", .string(body)),
+                ("date", .string(entry.localDay.description)),
+                ("time", .string(String(entry.created.iso8601.dropFirst(11).prefix(5)))),
+                ("tags", .strings(tags)),
+                ("starred", .bool(entry.starred)),
+            ])
+        }
+        return .object([
+            ("tags", .object(counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, .integer(Int64($0.value))) })),
+            ("entries", .array(rendered)),
+        ])
+    }
+
+    /// jrnl's tags: `(?<!\S)[#@][-+*#/\w]+`, lower-cased, each once (sorted for a stable output;
+    /// jrnl's own order is a set's).
+    static func jrnlTags(in text: String) -> [String] {
+        var tags = Set<String>()
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            defer { index += 1 }
+            guard scalars[index] == "#" || scalars[index] == "@", index == 0 || scalars[index - 1].properties.isWhitespace else { continue }
+            var end = index + 1
+            while end < scalars.count, isJrnlTagScalar(scalars[end]) { end += 1 }
+            if end > index + 1 {
+                tags.insert(String(String.UnicodeScalarView(scalars[index..<end])).lowercased())
+                index = end - 1
+            }
+        }
+        return tags.sorted()
+    }
+
+    /// Python's `[-+*#/\w]`: `\w` is a letter (categories L*), a numeric character or `_`.
+    private static func isJrnlTagScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if "-+*#/_".unicodeScalars.contains(scalar) || scalar.properties.numericType != nil { return true }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
+        default: return false
+        }
+    }
+
+    /// `%r`: `hh:mm:ss AM`.
+    private static func twelveHourTime(_ entry: Entry) -> String {
+        let seconds = Int(entry.created.localMillisOfDay / 1000)
+        let hour = seconds / 3600, minute = seconds / 60 % 60, second = seconds % 60
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let twelve = hour % 12 == 0 ? 12 : hour % 12
+        return "\(two(twelve)):\(two(minute)):\(two(second)) \(hour < 12 ? "AM" : "PM")"
+    }
+
+    // MARK: Reading
+
+    /// Entries of a jrnl plain-text journal. Dates are read as wall-clock times in `zone`. Each
+    /// entry's id derives from its date, time and text, so importing the same file twice adds
+    /// nothing.
+    public static func parseText(_ text: String, zone: TimeZone) throws -> [Entry] {
+        // jrnl: an entry starts at "[date] " at the start of the text or of a line, where the
+        // bracket holds a date it can read; other brackets are text.
+        var starts: [(start: String.Index, textStart: String.Index, date: CivilDay, seconds: Int)] = []
+        var lineStart = text.startIndex
+        while lineStart < text.endIndex {
+            if text[lineStart] == "[", let close = text[lineStart...].firstIndex(of: "]") {
+                let afterClose = text.index(after: close)
+                if afterClose < text.endIndex, text[afterClose] == " ",
+                   let (day, seconds) = parseJrnlDate(String(text[text.index(after: lineStart)..<close])) {
+                    starts.append((lineStart, text.index(after: afterClose), day, seconds))
+                }
+            }
+            guard let newline = text[lineStart...].firstIndex(of: "\n") else { break }
+            lineStart = text.index(after: newline)
+        }
+        guard !starts.isEmpty else { throw ImportError(line: 1, reason: "no jrnl entries found (each starts with a line like '[2026-01-05 09:00:00 AM] Title')") }
+        return try starts.enumerated().map { index, start in
+            let end = index + 1 < starts.count ? starts[index + 1].start : text.endIndex
+            var raw = String(text[start.textStart..<end])
+            var starred = false
+            var lines = raw.split(separator: "\n", omittingEmptySubsequences: false)
+            if let first = lines.first, first.trimmingCharacters(in: .whitespaces).hasSuffix("*") {
+                starred = true
+                lines[0] = Substring(first.trimmingCharacters(in: CharacterSet(charactersIn: "\n *")))
+                raw = lines.joined(separator: "\n")
+            }
+            let (title, body) = Tags.split(raw)
+            let line = text[..<start.start].filter { $0 == "\n" }.count + 1
+            return try entry(title: title, body: body, day: start.date, seconds: start.seconds, tags: [], starred: starred,
+                             zone: zone, line: line)
+        }
+    }
+
+    /// Entries of a jrnl JSON export.
+    public static func parseJSON(_ bytes: [UInt8], zone: TimeZone) throws -> [Entry] {
+        let document = try ImportError.parsing(bytes)
+        guard let items = document["entries"]?.arrayValue else { throw ImportError(reason: "no \"entries\" list: not a jrnl JSON export") }
+        return try items.enumerated().map { index, item in
+            func fail(_ reason: String) -> ImportError { ImportError(record: index + 1, reason: reason) }
+            guard let title = item["title"]?.stringValue, let body = item["body"]?.stringValue else { throw fail("title or body missing") }
+            guard let dayText = item["date"]?.stringValue, let day = CivilDay(iso: dayText) else { throw fail("date is not YYYY-MM-DD") }
+            guard let timeText = item["time"]?.stringValue, let seconds = parseHourMinute(timeText) else { throw fail("time is not HH:MM") }
+            let tags = try (item["tags"]?.arrayValue ?? []).map { tag -> String in
+                guard let text = tag.stringValue else { throw fail("a tag is not a string") }
+                return text
+            }
+            let starred = item["starred"]?.boolValue ?? false
+            return try entry(title: title, body: body, day: day, seconds: seconds, tags: tags, starred: starred, zone: zone, record: index + 1)
+        }
+    }
+
+    /// The jv entry for a jrnl entry; tags jrnl lists that the text lacks become explicit tags.
+    private static func entry(title: String, body: String, day: CivilDay, seconds: Int, tags: [String], starred: Bool,
+                              zone: TimeZone, line: Int? = nil, record: Int? = nil) throws -> Entry {
+        let content = body.isEmpty ? title : title + "\n" + body
+        let validated: String
+        do {
+            validated = try ContentRules.validated(content)
+        } catch let error as VaultError {
+            throw ImportError(line: line, record: record, reason: error.description)
+        }
+        let inline = Set(Tags.inline(in: validated))
+        let explicit = tags.compactMap(Tags.normalize).filter { !inline.contains($0) }
+        let (utc, offset) = DateExpression.resolve(localSeconds: Int64(day.daysSinceEpoch) * 86_400 + Int64(seconds), in: zone)
+        let created = Instant(millis: utc * 1000, utcOffsetSeconds: offset)
+        // Minute precision: jrnl's JSON has no seconds, and both formats must give the same id.
+        let minute = "\(day) \(seconds / 3600):\(seconds / 60 % 60)"
+        return Entry(id: StableID.make(source: "jrnl", parts: [minute, title, body]), content: validated, created: created,
+                     modifiedAt: created.millis, starred: starred, explicitTags: explicit)
+    }
+
+    /// jrnl's default `%F %r` (`2026-01-05 09:00:00 AM`), or any ISO-like date and time.
+    private static func parseJrnlDate(_ text: String) -> (CivilDay, Int)? {
+        let utc = TimeZone(identifier: "UTC")!
+        guard case .instant(let instant)? = try? DateExpression.parse(text, now: Instant(millis: 0, utcOffsetSeconds: 0), zone: utc),
+              instant.utcOffsetSeconds == 0 || !text.contains(where: { $0 == "+" || $0 == "Z" }) else { return nil }
+        let wall = Instant(millis: instant.millis + Int64(instant.utcOffsetSeconds) * 1000, utcOffsetSeconds: 0)
+        return (wall.localDay, Int(wall.localMillisOfDay / 1000))
+    }
+
+    private static func parseHourMinute(_ text: String) -> Int? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]),
+              (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        return hour * 3600 + minute * 60
+    }
+}
+
+extension Entry {
+    /// The writer's wall-clock time as milliseconds since 1970-01-01T00:00 (offset applied).
+    var wallClockMillis: Int64 { created.millis + Int64(created.utcOffsetSeconds) * 1000 }
+}
+
+/// Ids for imported records that have none of their own: a UUID (version 8, RFC 9562) from a
+/// BLAKE2b hash of where they came from, so the same source record always gets the same id.
+enum StableID {
+    static func make(source: String, parts: [String]) -> UUID {
+        var message = Array("jv-import\0\(source)".utf8)
+        for part in parts { message += [0] + Array(part.utf8) }
+        var bytes = Blake2b.hash(message, length: 16)
+        bytes[6] = bytes[6] & 0x0F | 0x80
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Decrypted records of a vault, or of a period of it: what exports render and imports produce.
+///
+/// ```swift
+/// let snapshot = try journal.snapshot(from: .day(CivilDay(year: 2026, month: 1, day: 1)!))
+/// print(snapshot.jvExport().serialized(pretty: true))
+/// ```
+public struct VaultSnapshot: Sendable {
+    public var entries: [Entry] = []
+    public var threads: [ChatThread] = []
+    public var messages: [ChatMessage] = []
+    public var analyses: [Analysis] = []
+    public var nodes: [KnowledgeNode] = []
+    public var relations: [KnowledgeRelation] = []
+
+    public init() {}
+
+    /// Records of every kind, for progress and summaries.
+    public var recordCount: Int {
+        entries.count + threads.count + messages.count + analyses.count + nodes.count + relations.count
+    }
+}
+
+extension UnlockedVault {
+    /// Everything, or the entries written in `from`…`to` with what belongs to them: their
+    /// analyses, the relations learnt from them and the nodes those relations join, and the chat
+    /// messages of that period with their threads.
+    public func snapshot(from: DateExpression? = nil, to: DateExpression? = nil) throws -> VaultSnapshot {
+        var snapshot = VaultSnapshot()
+        var query = EntryQuery()
+        query.from = from
+        query.to = to
+        snapshot.entries = try entries(query)
+        snapshot.messages = try messages(from: from, to: to)
+        let everything = from == nil && to == nil
+        let messageThreads = Set(snapshot.messages.map(\.threadID))
+        snapshot.threads = try threads().filter { everything || messageThreads.contains($0.id) }.sorted { $0.created < $1.created }
+        let entryIDs = Set(snapshot.entries.map(\.id))
+        snapshot.analyses = try analyses().filter { everything || entryIDs.contains($0.entryID) }
+        snapshot.relations = try allRelations().filter { everything || $0.entryID.map(entryIDs.contains) == true }
+        let nodeIDs = Set(snapshot.relations.flatMap { [$0.from, $0.to] })
+        snapshot.nodes = try nodes().filter { everything || nodeIDs.contains($0.id) }.sorted { $0.created < $1.created }
+        return snapshot
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+
+/// What an import did, by kind of record.
+public struct ImportSummary: Sendable, Equatable {
+    public var added: [String: Int] = [:]
+    public var updated: [String: Int] = [:]
+    public var unchanged: [String: Int] = [:]
+
+    /// True when the import changed nothing (e.g. the same file imported again).
+    public var changedNothing: Bool { added.values.allSatisfy { $0 == 0 } && updated.values.allSatisfy { $0 == 0 } }
+}
+
+extension UnlockedVault {
+    /// Imports `snapshot` in one transaction: a record whose id exists is updated if it differs
+    /// and left alone if not; a knowledge node whose (type, name) exists under another id is
+    /// merged into it. Importing the same records twice changes nothing.
+    @discardableResult
+    public func importSnapshot(_ snapshot: VaultSnapshot) throws -> ImportSummary {
+        var summary = ImportSummary()
+        func count(_ kind: String, _ outcome: Outcome) {
+            switch outcome {
+            case .added: summary.added[kind, default: 0] += 1
+            case .updated: summary.updated[kind, default: 0] += 1
+            case .unchanged: summary.unchanged[kind, default: 0] += 1
+            }
+        }
+        try database.write { db in
+            for entry in snapshot.entries { count("entries", try upsert(entry, db)) }
+            var nodeIDs: [UUID: UUID] = [:]
+            for node in snapshot.nodes {
+                let (id, outcome) = try upsert(node, db)
+                nodeIDs[node.id] = id
+                count("nodes", outcome)
+            }
+            for analysis in snapshot.analyses {
+                try requireEntry(analysis.entryID, db)
+                count("analyses", try upsert(analysis, db))
+            }
+            for relation in snapshot.relations {
+                var relation = relation
+                relation.from = nodeIDs[relation.from] ?? relation.from
+                relation.to = nodeIDs[relation.to] ?? relation.to
+                count("relations", try upsert(relation, db))
+            }
+            let messagesByThread = Dictionary(grouping: snapshot.messages, by: \.threadID)
+            for thread in snapshot.threads {
+                count("threads", try upsert(thread, db))
+                for message in messagesByThread[thread.id] ?? [] { count("messages", try upsert(message, db)) }
+            }
+            for (threadID, messages) in messagesByThread where !snapshot.threads.contains(where: { $0.id == threadID }) {
+                _ = try ThreadRow.fetch(id: threadID, db)
+                for message in messages { count("messages", try upsert(message, db)) }
+            }
+        }
+        return summary
+    }
+
+    private enum Outcome { case added, updated, unchanged }
+
+    private func upsert(_ entry: Entry, _ db: Database) throws -> Outcome {
+        let existing = try Row.fetchOne(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry WHERE id = ?", arguments: [entry.id.storageText])
+        let stored = try existing.map(EncryptedEntryRow.init(row:))
+        if let stored, try stored.decrypt(keys: keys) == entry { return .unchanged }
+        let meta = try stored?.parsedMeta().next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion)
+        let row = try EncryptedEntryRow(entry, meta: meta, keys: keys)
+        if stored == nil { try row.insert(db) } else { try row.update(db) }
+        try db.execute(sql: "DELETE FROM entry_tag WHERE entry_id = ?", arguments: [entry.id.storageText])
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, bidx) VALUES (?, ?)")
+        for bidx in tagIndexes(of: entry) { try statement.execute(arguments: [entry.id.storageText, bidx]) }
+        return stored == nil ? .added : .updated
+    }
+
+    /// A node is matched by id, else by (type, name) — then the existing node stands for it.
+    private func upsert(_ node: KnowledgeNode, _ db: Database) throws -> (UUID, Outcome) {
+        let key = nodeKey(NodeReference(type: node.type, name: node.name))
+        if let existing = try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE id = ?", arguments: [node.id.storageText]) {
+            let stored = try NodeRow(row: existing)
+            if try stored.decrypt(keys: keys) == node { return (node.id, .unchanged) }
+            let meta = RecordMeta(encoded: stored.encMeta)?.next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion)
+            try NodeRow(node, key: key, meta: meta, keys: keys).update(db)
+            return (node.id, .updated)
+        }
+        if let sameName = try String.fetchOne(db, sql: "SELECT id FROM knowledge_node WHERE node_key = ?", arguments: [key]) {
+            return (try RecordID.parse(sameName, table: NodeRow.table), .unchanged)
+        }
+        try NodeRow(node, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+        return (node.id, .added)
+    }
+
+    private func upsert(_ analysis: Analysis, _ db: Database) throws -> Outcome {
+        if let existing = try Row.fetchOne(db, sql: "SELECT \(AnalysisRow.selection) FROM analysis WHERE id = ?", arguments: [analysis.id.storageText]) {
+            if try AnalysisRow(row: existing).decrypt(keys: keys) == analysis { return .unchanged }
+            try db.execute(sql: "DELETE FROM analysis WHERE id = ?", arguments: [analysis.id.storageText])
+            try AnalysisRow(analysis, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+            return .updated
+        }
+        try AnalysisRow(analysis, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+        return .added
+    }
+
+    private func upsert(_ relation: KnowledgeRelation, _ db: Database) throws -> Outcome {
+        let existing = try Row.fetchOne(db, sql: """
+            SELECT id, strength FROM knowledge_relation WHERE id = ? OR (from_node = ? AND to_node = ? AND type = ? AND entry_id IS ?)
+            """, arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText, relation.type, relation.entryID?.storageText])
+        if let existing {
+            if (existing[1] as Double) == relation.strength { return .unchanged }
+            try db.execute(sql: "UPDATE knowledge_relation SET strength = ? WHERE id = ?", arguments: [relation.strength, existing[0] as String])
+            return .updated
+        }
+        try db.execute(sql: """
+            INSERT INTO knowledge_relation (id, from_node, to_node, type, strength, entry_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText, relation.type,
+                             relation.strength, relation.entryID?.storageText, Instant.now().millis])
+        return .added
+    }
+
+    private func upsert(_ thread: ChatThread, _ db: Database) throws -> Outcome {
+        var thread = thread
+        if let existing = try Row.fetchOne(db, sql: "SELECT \(ThreadRow.selection) FROM chat_thread WHERE id = ?", arguments: [thread.id.storageText]) {
+            let stored = try ThreadRow(row: existing)
+            var current = try stored.decrypt(keys: keys, db: db)
+            current.messageCount = 0
+            thread.messageCount = 0
+            if current == thread { return .unchanged }
+            if thread.isActive { try db.execute(sql: "UPDATE chat_thread SET is_active = 0 WHERE is_active = 1 AND id <> ?", arguments: [thread.id.storageText]) }
+            let meta = RecordMeta(encoded: stored.encMeta)?.next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion)
+            try ThreadRow(thread, meta: meta, keys: keys).update(db)
+            return .updated
+        }
+        if thread.isActive { try db.execute(sql: "UPDATE chat_thread SET is_active = 0 WHERE is_active = 1") }
+        try ThreadRow(thread, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+        return .added
+    }
+
+    private func upsert(_ message: ChatMessage, _ db: Database) throws -> Outcome {
+        if let entryID = message.entryID { try requireEntry(entryID, db) }
+        if let existing = try Row.fetchOne(db, sql: "SELECT \(MessageRow.selection) FROM chat_message WHERE id = ?", arguments: [message.id.storageText]) {
+            if try MessageRow(row: existing).decrypt(keys: keys) == message { return .unchanged }
+            try db.execute(sql: "DELETE FROM chat_message WHERE id = ?", arguments: [message.id.storageText])
+            try MessageRow(message, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+            return .updated
+        }
+        try MessageRow(message, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+        return .added
+    }
+}

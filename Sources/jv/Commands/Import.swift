@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import JournalVault
+
+/// `jv import`: bring entries in from our export, jrnl or Day One.
+struct Import: VaultCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import a jv export, a jrnl journal (JSON or text) or a Day One JSON export.",
+        discussion: """
+            Idempotent: importing the same file again changes nothing (records are matched by id, or by \
+            an id derived from the source's own id or from its date and text). One transaction: a \
+            malformed file imports nothing and jv says where it is malformed. jrnl's times carry no \
+            time zone; they are read in yours (TZ). An age-encrypted file needs --age-identity.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The file to import ('-' for standard input).")
+    var file: String
+
+    @Option(help: "json, jrnl-json, jrnl-txt or dayone-json.")
+    var format: ImportFormat
+
+    @Option(help: ArgumentHelp("An age identity file (AGE-SECRET-KEY-1…) to decrypt an age-encrypted file.", valueName: "path"))
+    var ageIdentity: String?
+
+    func execute() throws {
+        var bytes: [UInt8]
+        if file == "-" {
+            bytes = Console.readStandardInput()
+        } else {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CLIError.inputNotFound(FileManager.default.fileExists(atPath: file) ? "Cannot read \(file)." : "No file at \(file).")
+            }
+            bytes = Array(data)
+        }
+        if let ageIdentity {
+            guard let identityFile = FileManager.default.contents(atPath: ageIdentity) else { throw CLIError.inputNotFound("No identity file at \(ageIdentity).") }
+            let identities = try AgeIdentity.parseFile(String(decoding: identityFile, as: UTF8.self))
+            bytes = try AgeFile.decrypt(bytes, with: identities)
+        }
+        let snapshot = try format.read(bytes)
+        let summary = try options.unlockedVault().importSnapshot(snapshot)
+        let output = options.output
+        if output.json {
+            func counts(_ values: [String: Int]) -> JSONValue { .object(values.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }) }
+            output.printJSON(.object([("added", counts(summary.added)), ("updated", counts(summary.updated)), ("unchanged", counts(summary.unchanged))]))
+        } else {
+            func describe(_ values: [String: Int]) -> String {
+                let parts = values.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { "\($0.value) \($0.key)" }
+                return parts.isEmpty ? "nothing" : parts.joined(separator: ", ")
+            }
+            Console.note("Imported \(file): added \(describe(summary.added)); updated \(describe(summary.updated)); unchanged \(describe(summary.unchanged)).")
+        }
+    }
+}
+
+extension ImportFormat: ExpressibleByArgument {}
