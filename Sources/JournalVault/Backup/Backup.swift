@@ -12,7 +12,7 @@ public struct BackupSummary: Sendable {
     public let counts: [String: Int]
 }
 
-/// Encrypted backups of a whole vault (FORMAT.md §9): one file, the vault's SQLite snapshot
+/// Encrypted backups of a whole vault (FORMAT.md §8): one file, the vault's SQLite snapshot
 /// sealed in a secret stream of 64 KiB chunks, with the keyslots of the moment in its header.
 ///
 /// ```swift

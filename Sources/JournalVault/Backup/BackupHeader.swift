@@ -1,7 +1,7 @@
 import Foundation
 import VaultCrypto
 
-/// The header of a backup file (FORMAT.md §9). It carries the vault's keyslots as they were
+/// The header of a backup file (FORMAT.md §8). It carries the vault's keyslots as they were
 /// when the backup was made, so the passphrase or recovery key valid then opens it.
 struct BackupHeader {
     static let magic = Array("JVLTBAK\0".utf8)
