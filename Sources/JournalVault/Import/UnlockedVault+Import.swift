@@ -15,10 +15,15 @@ extension UnlockedVault {
     /// Imports `snapshot` in one transaction: a record whose id exists is updated if it differs
     /// and left alone if not; a knowledge node whose (type, name) exists under another id is
     /// merged into it. Importing the same records twice changes nothing.
+    /// `progress` is told how many of the snapshot's records are done, after each one.
     @discardableResult
-    public func importSnapshot(_ snapshot: VaultSnapshot) throws -> ImportSummary {
+    public func importSnapshot(_ snapshot: VaultSnapshot, progress: ((Int, Int) -> Void)? = nil) throws -> ImportSummary {
         var summary = ImportSummary()
+        var done = 0
+        let total = snapshot.recordCount
         func count(_ kind: String, _ outcome: Outcome) {
+            done += 1
+            progress?(done, total)
             switch outcome {
             case .added: summary.added[kind, default: 0] += 1
             case .updated: summary.updated[kind, default: 0] += 1

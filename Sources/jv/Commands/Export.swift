@@ -43,13 +43,17 @@ struct Export: VaultCommand {
         let to = try DateArgument.parse(to)
         let recipients = try ageRecipients.map(AgeRecipient.init(text:))
         if let output, !force, FileManager.default.fileExists(atPath: output) { throw VaultError.vaultExists(path: output) }
+        let progress = Progress("Exporting")
+        defer { progress.finish() }
         let snapshot = try options.unlockedVault().snapshot(from: from, to: to)
+        progress.update(0, of: snapshot.recordCount, phase: ", formatting…")
         let text: String = switch format {
         case .json: snapshot.jvExport().serialized(pretty: true) + "\n"
         case .markdown: snapshot.markdown()
         case .txt: JrnlFormat.text(of: snapshot.entries)
         case .jrnlJSON: JrnlFormat.json(of: snapshot.entries).serialized(pretty: true) + "\n"
         }
+        progress.update(snapshot.recordCount, of: snapshot.recordCount, phase: ", writing…")
         var bytes = Array(text.utf8)
         if !recipients.isEmpty {
             bytes = try AgeFile.encrypt(bytes, to: recipients)

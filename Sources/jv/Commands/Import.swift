@@ -40,7 +40,10 @@ struct Import: VaultCommand {
             bytes = try AgeFile.decrypt(bytes, with: identities)
         }
         let snapshot = try format.read(bytes)
-        let summary = try options.unlockedVault().importSnapshot(snapshot)
+        let journal = try options.unlockedVault()
+        let progress = Progress("Imported")
+        let summary = try journal.importSnapshot(snapshot) { progress.update($0, of: $1) }
+        progress.finish()
         let output = options.output
         if output.json {
             func counts(_ values: [String: Int]) -> JSONValue { .object(values.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }) }
