@@ -46,6 +46,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "jv-bench",
+            dependencies: [
+                "JournalVault",
+                "VaultCrypto",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/jv-bench"
+        ),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(
             name: "JournalVaultTests",

@@ -75,6 +75,7 @@ extension UnlockedVault {
     /// Entries matching `query`, oldest first. Stops with ``VaultError/tamperedRecord(table:id:detail:)``
     /// at the first record that fails verification.
     public func entries(_ query: EntryQuery = EntryQuery()) throws -> [Entry] {
+        let keys = self.keys
         let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
         let matcher = query.contains.map(TextMatcher.init)
         // With a limit, walk newest first so only the needed rows are decrypted.
@@ -87,12 +88,23 @@ extension UnlockedVault {
                 SELECT \(EncryptedEntryRow.selection) FROM entry WHERE \(condition.sql)
                 ORDER BY created_at \(order), id \(order)
                 """), arguments: condition.arguments)
-            while let row = try rows.next() {
-                let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
-                if let matcher, !matcher.matches(entry.content) { continue }
-                result.append(entry)
-                if result.count == limit { break }
+            // Rows are read in order and decrypted a batch at a time on all cores; memory stays
+            // bounded by the batch, and a limit stops the walk early.
+            let batchSize = query.limit.map { min($0, 512) } ?? 2048
+            var batch: [EncryptedEntryRow] = []
+            func flush() throws {
+                let decrypted = try ParallelMap.map(batch) { row -> Entry? in
+                    let entry = try row.decrypt(keys: keys)
+                    return matcher.map { $0.matches(entry.content) } == false ? nil : entry
+                }
+                result += decrypted.compactMap { $0 }.prefix(limit - result.count)
+                batch.removeAll(keepingCapacity: true)
             }
+            while result.count < limit, let row = try rows.next() {
+                batch.append(try EncryptedEntryRow(row: row))
+                if batch.count == batchSize { try flush() }
+            }
+            if result.count < limit { try flush() }
         }
         return query.limit == nil ? result : result.reversed()
     }

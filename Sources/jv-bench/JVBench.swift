@@ -1,0 +1,217 @@
+import Foundation
+import JournalVault
+import VaultCrypto
+
+/// `make bench`: the release benchmark of SPEC §7. Builds vaults of 10,000 and 100,000 entries
+/// from a fixed seed, times every workload against a plain-SQLite baseline in the same run,
+/// checks each result (so a fast wrong answer cannot pass), and prints one table (`--json`: JSON).
+@main
+struct JVBench {
+    static let passphrase = "benchmark passphrase"
+
+    static func main() {
+        let arguments = CommandLine.arguments.dropFirst()
+        let sizes = arguments.firstIndex(of: "--entries").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+            .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [10_000, 100_000]
+        do {
+            var rows = try kdfRows()
+            for size in sizes { rows += try Self(size: size).run() }
+            if arguments.contains("--json") {
+                print(JSONValue.array(rows.map(\.json)).serialized(pretty: true))
+            } else {
+                print(Report.table(rows))
+            }
+            if rows.contains(where: { $0.met == false }) { FileHandle.standardError.write(Data("Some targets were missed.\n".utf8)) }
+        } catch {
+            FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// Argon2id per profile: the cost chosen for unlocking, reported on its own.
+    static func kdfRows() throws -> [ReportRow] {
+        let secret = try SecureBytes(copying: Array(passphrase.utf8))
+        let salt = [UInt8](repeating: 7, count: 16)
+        return try KDFParameters.Profile.allCases.map { profile in
+            let runs = profile == .sensitive ? 2 : 5
+            let peak = try ProcessMemory.peakGrowth { _ = try PasswordKDF.deriveKey(passphrase: secret, salt: salt, parameters: .profile(profile)) }
+            let timings = try Timings.measure(runs) { _ = try PasswordKDF.deriveKey(passphrase: secret, salt: salt, parameters: .profile(profile)) }
+            return ReportRow(workload: "Argon2id \(profile.rawValue)", entries: 0, vault: timings, memory: String(format: "%.0f MiB", peak),
+                             target: "chosen cost")
+        }
+    }
+
+    let size: Int
+    let corpus: Corpus
+    let folder: String
+
+    init(size: Int) throws {
+        self.size = size
+        corpus = Corpus(count: size)
+        folder = NSTemporaryDirectory() + "/jv-bench-\(size)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    func run() throws -> [ReportRow] {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var rows: [ReportRow] = []
+        let secret = try SecureBytes(copying: Array(Self.passphrase.utf8))
+        let vaultPath = folder + "/bench.vault"
+        let (journal, _) = try Vault.create(at: vaultPath, passphrase: secret, kdf: .profile(.interactive))
+        let baseline = try PlainBaseline(path: folder + "/plain.sqlite")
+
+        // Bulk import, in transactions of 5,000.
+        let batches = stride(from: 0, to: corpus.entries.count, by: 5000).map { Array(corpus.entries[$0..<min($0 + 5000, corpus.entries.count)]) }
+        let importTime = try Timings.measure(1) { for batch in batches { try journal.addEntries(batch) } }
+        let plainImport = try Timings.measure(1) { for batch in batches { try baseline.add(batch) } }
+        let rate = Double(size) / (importTime.median.milliseconds / 1000)
+        rows.append(ReportRow(workload: "bulk import", entries: size, vault: importTime, baseline: plainImport,
+                              throughput: String(format: "%.0f entries/s", rate), target: "≥ 20,000/s", met: rate >= 20_000))
+
+        // One entry, durable commit.
+        var extra = Corpus.Generator(state: 99)
+        let fresh = (0..<30).map { _ in Entry(content: "An extra entry \(extra.next())", created: .now(), modifiedAt: Instant.now().millis) }
+        var index = 0
+        let addOne = try Timings.measure(fresh.count) { try journal.addEntries([fresh[index]]); index += 1 }
+        index = 0
+        let plainAdd = try Timings.measure(fresh.count) { try baseline.add([fresh[index]]); index += 1 }
+        rows.append(ReportRow(workload: "add one entry", entries: size, vault: addOne, baseline: plainAdd,
+                              target: "≤ 5 ms", met: addOne.median <= .milliseconds(5)))
+
+        // Unlock, without the Argon2id work itself.
+        let argon = try Timings.measure(5) {
+            _ = try PasswordKDF.deriveKey(passphrase: secret, salt: [UInt8](repeating: 1, count: 16), parameters: .profile(.interactive))
+        }
+        let unlock = try Timings.measure(5) { _ = try Vault.open(at: vaultPath).unlock(passphrase: secret) }
+        var withoutKDF = Timings()
+        withoutKDF.runs = unlock.runs.map { max(.zero, $0 - argon.median) }
+        rows.append(ReportRow(workload: "unlock excl. Argon2id", entries: size, vault: withoutKDF,
+                              target: "≤ 20 ms", met: withoutKDF.median <= .milliseconds(20)))
+
+        // Reads. Each is checked against the baseline and the corpus.
+        let busiest = Dictionary(grouping: corpus.entries, by: \.localDay).max { $0.value.count < $1.value.count }!
+        let month = corpus.entries[corpus.entries.count / 2].localDay
+        let monthStart = CivilDay(year: month.year, month: month.month, day: 1)!
+        let monthEnd = CivilDay(year: month.year, month: month.month, day: CivilDay.daysIn(month: month.month, year: month.year))!
+        var onDay = EntryQuery()
+        onDay.on = busiest.key
+        var inMonth = EntryQuery()
+        inMonth.from = .day(monthStart)
+        inMonth.to = .day(monthEnd)
+        var lastTen = EntryQuery()
+        lastTen.limit = 10
+        var tagged = EntryQuery()
+        tagged.tags = ["garden"]
+        let reads: [(String, EntryQuery, () throws -> [Entry], String, Duration?)] = [
+            ("list one day", onDay, { try baseline.entries(where: "local_day = ?", [busiest.key.description]) }, "", nil),
+            ("list one month", inMonth, { try baseline.entries(where: "local_day BETWEEN ? AND ?", [monthStart.description, monthEnd.description]) }, "≤ 10 ms", .milliseconds(10)),
+            ("list last 10", lastTen, { try baseline.entries(where: "1", order: "DESC", limit: 10).reversed() }, "", nil),
+            ("tag query", tagged, { try baseline.tagged("garden") }, "", nil),
+        ]
+        for (name, query, plain, target, limit) in reads {
+            let expected = try plain()
+            let got = try journal.entries(query)
+            try verify(got, equals: expected, name)
+            let vaultTimes = try Timings.measure(20) { _ = try journal.entries(query) }
+            let plainTimes = try Timings.measure(20) { _ = try plain() }
+            rows.append(ReportRow(workload: name, entries: size, vault: vaultTimes, baseline: plainTimes,
+                                  throughput: "\(got.count) entries", target: target, met: limit.map { vaultTimes.median <= $0 }))
+        }
+
+        // Calendar, on a locked vault.
+        let locked = try Vault.open(at: vaultPath)
+        let year = month.year
+        let counts = try locked.calendar(year: year)
+        guard counts.days.reduce(into: [String: Int](), { $0[$1.key.description] = $1.value }) == (try baseline.calendar(year: year)) else {
+            throw BenchError.wrongResult("calendar")
+        }
+        rows.append(ReportRow(workload: "calendar year (locked)", entries: size,
+                              vault: try Timings.measure(20) { _ = try locked.calendar(year: year) },
+                              baseline: try Timings.measure(20) { _ = try baseline.calendar(year: year) },
+                              target: "≤ 10 ms", met: try Timings.measure(5) { _ = try locked.calendar(year: year) }.median <= .milliseconds(10)))
+
+        // Search everything.
+        let expectedHits = corpus.entries.filter { $0.content.contains(Corpus.needle.uppercased()) }.count
+        let hits = try journal.searchEntries(Corpus.needle)
+        try verify(hits, equals: try baseline.search(Corpus.needle), "search")
+        guard hits.count == expectedHits else { throw BenchError.wrongResult("search found \(hits.count), expected \(expectedHits)") }
+        let searchMemory = try ProcessMemory.peakGrowth { _ = try journal.searchEntries(Corpus.needle) }
+        let search = try Timings.measure(5) { _ = try journal.searchEntries(Corpus.needle) }
+        let plainSearch = try Timings.measure(5) { _ = try baseline.search(Corpus.needle) }
+        let searchRatio = search.median.milliseconds / plainSearch.median.milliseconds
+        rows.append(ReportRow(workload: "search all", entries: size, vault: search, baseline: plainSearch,
+                              throughput: "\(hits.count) hits", memory: String(format: "%.0f MiB", searchMemory),
+                              target: "≤ 1 s, ≤ 2× plain, ≤ 64 MiB",
+                              met: search.median <= .seconds(1) && searchRatio <= 2 && searchMemory <= 64))
+
+        // Check everything.
+        let report = try journal.check()
+        guard report.isClean, report.checked["entry"] == size + fresh.count else { throw BenchError.wrongResult("check") }
+        rows.append(ReportRow(workload: "check all", entries: size, vault: try Timings.measure(3) { _ = try journal.check() },
+                              baseline: try Timings.measure(3) { _ = try baseline.check() }))
+
+        // Backup and restore.
+        var backupIndex = 0
+        let backup = try Timings.measure(3) {
+            backupIndex += 1
+            try journal.backup(to: folder + "/backup-\(backupIndex).jvbak")
+        }
+        let plainBackup = try Timings.measure(3) {
+            backupIndex += 1
+            try baseline.backup(to: folder + "/plain-\(backupIndex).sqlite")
+        }
+        rows.append(ReportRow(workload: "backup", entries: size, vault: backup, baseline: plainBackup,
+                              target: "≤ 5 s", met: backup.median <= .seconds(5)))
+        var restoreIndex = 0
+        let restore = try Timings.measure(3) {
+            restoreIndex += 1
+            let summary = try BackupFile.restore(folder + "/backup-1.jvbak", to: folder + "/restored-\(restoreIndex).vault",
+                                                 credential: .passphrase(secret))
+            guard summary.counts["entries"] == size + fresh.count else { throw BenchError.wrongResult("restore") }
+        }
+        rows.append(ReportRow(workload: "restore (verified)", entries: size, vault: restore,
+                              target: "≤ 5 s", met: restore.median <= .seconds(5)))
+
+        if size <= 10_000 { rows += try processRows(vaultPath: vaultPath, day: busiest.key, year: year) }
+        return rows
+    }
+
+    /// Whole `jv` processes, start to exit, as a person runs them (interactive KDF).
+    func processRows(vaultPath: String, day: CivilDay, year: Int) throws -> [ReportRow] {
+        let jv = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
+        guard FileManager.default.isExecutableFile(atPath: jv) else { return [] }
+        let passphraseFile = folder + "/passphrase"
+        try Self.passphrase.write(toFile: passphraseFile, atomically: true, encoding: .utf8)
+        func run(_ arguments: [String]) throws -> Timings {
+            try Timings.measure(10) {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: jv)
+                process.arguments = arguments + ["--vault", vaultPath]
+                process.environment = ["JV_PASSPHRASE_FILE": passphraseFile, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+                process.standardOutput = FileHandle.nullDevice
+                try process.run()
+                process.waitUntilExit()
+                guard process.terminationStatus == 0 else { throw BenchError.wrongResult("jv \(arguments.joined(separator: " ")) failed") }
+            }
+        }
+        let list = try run(["list", "--on", day.description])
+        let calendar = try run(["calendar", String(year)])
+        return [
+            ReportRow(workload: "process: jv list --on DAY", entries: size, vault: list, target: "< 200 ms", met: list.median < .milliseconds(200)),
+            ReportRow(workload: "process: jv calendar YYYY", entries: size, vault: calendar, target: "< 50 ms", met: calendar.median < .milliseconds(50)),
+        ]
+    }
+
+    private func verify(_ got: [Entry], equals expected: [Entry], _ name: String) throws {
+        guard got.map(\.id) == expected.map(\.id), got.map(\.content) == expected.map(\.content) else {
+            throw BenchError.wrongResult("\(name): \(got.count) entries, plain SQLite gave \(expected.count)")
+        }
+    }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case wrongResult(String)
+    var description: String {
+        switch self { case .wrongResult(let what): "wrong result: \(what)" }
+    }
+}

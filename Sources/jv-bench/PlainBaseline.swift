@@ -1,0 +1,121 @@
+import Foundation
+import GRDB
+import JournalVault
+
+/// The same journal in plain SQLite: the vault's schema and queries, with the content and tags
+/// stored as text and no encryption. Run beside the vault so every ratio compares like with like.
+final class PlainBaseline {
+    let pool: DatabasePool
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY; PRAGMA synchronous = FULL;")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS entry (
+                    id TEXT NOT NULL PRIMARY KEY, created_at INTEGER NOT NULL, modified_at INTEGER NOT NULL,
+                    utc_offset INTEGER NOT NULL, local_day TEXT NOT NULL, version INTEGER NOT NULL, starred INTEGER NOT NULL,
+                    content TEXT NOT NULL, tags TEXT NOT NULL);
+                CREATE INDEX IF NOT EXISTS entry_by_day ON entry (local_day, created_at);
+                CREATE INDEX IF NOT EXISTS entry_by_time ON entry (created_at);
+                CREATE TABLE IF NOT EXISTS entry_tag (entry_id TEXT NOT NULL REFERENCES entry (id) ON DELETE CASCADE,
+                    tag TEXT NOT NULL, PRIMARY KEY (tag, entry_id)) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS entry_tag_by_entry ON entry_tag (entry_id);
+                """)
+        }
+    }
+
+    func add(_ entries: [Entry]) throws {
+        try pool.write { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            let tag = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag VALUES (?, ?)")
+            for entry in entries {
+                try insert.execute(arguments: [entry.id.uuidString.lowercased(), entry.created.millis, entry.modifiedAt,
+                                               entry.created.utcOffsetSeconds, entry.localDay.description, entry.version,
+                                               entry.starred, entry.content, JSONValue.strings(entry.explicitTags).serialized()])
+                for name in entry.tags { try tag.execute(arguments: [entry.id.uuidString.lowercased(), name]) }
+            }
+        }
+    }
+
+    /// Rows as entries, as the vault returns them (minus decryption).
+    private static func entry(_ row: Row) throws -> Entry {
+        let tags = (try JSONParser.parse(Array((row[8] as String).utf8))).arrayValue?.compactMap(\.stringValue) ?? []
+        return Entry(id: UUID(uuidString: row[0])!, content: row[7],
+                     created: Instant(millis: row[1], utcOffsetSeconds: row[3]), modifiedAt: row[2],
+                     starred: row[6], explicitTags: tags, version: row[5])
+    }
+
+    func entries(where condition: String, _ arguments: StatementArguments = [], order: String = "ASC", limit: Int? = nil) throws -> [Entry] {
+        try pool.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM entry WHERE \(condition) ORDER BY created_at \(order), id \(order)\(limit.map { " LIMIT \($0)" } ?? "")"),
+                             arguments: arguments).map(Self.entry)
+        }
+    }
+
+    func tagged(_ tag: String) throws -> [Entry] {
+        try entries(where: "id IN (SELECT entry_id FROM entry_tag WHERE tag = ?)", [tag])
+    }
+
+    func calendar(year: Int) throws -> [String: Int] {
+        try pool.read { db in
+            var days: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT local_day, count(*) FROM entry WHERE local_day BETWEEN ? AND ? GROUP BY local_day",
+                                        arguments: ["\(year)-01-01", "\(year)-12-31"]) {
+                days[row[0]] = row[1]
+            }
+            return days
+        }
+    }
+
+    /// Reads every row in batches and matches on all cores, like the vault's search.
+    func search(_ text: String) throws -> [Entry] {
+        let matcher = TextMatcher(text)
+        var found: [Entry] = []
+        try pool.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM entry ORDER BY created_at, id")
+            var batch: [Entry] = []
+            func flush() {
+                found += Self.parallelFilter(batch) { matcher.matches($0.content) }
+                batch.removeAll(keepingCapacity: true)
+            }
+            while let row = try rows.next() {
+                batch.append(try Self.entry(row))
+                if batch.count == 2048 { flush() }
+            }
+            flush()
+        }
+        return found
+    }
+
+    /// Integrity check and every row read back.
+    func check() throws -> Int {
+        try pool.read { db in
+            _ = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            return try Row.fetchAll(db, sql: "SELECT * FROM entry").map(Self.entry).count
+        }
+    }
+
+    func backup(to path: String) throws {
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+    }
+
+    static func parallelFilter(_ items: [Entry], _ keep: (Entry) -> Bool) -> [Entry] {
+        let workers = ProcessInfo.processInfo.activeProcessorCount
+        let slice = (items.count + workers - 1) / max(workers, 1)
+        let results = UnsafeMutableBufferPointer<Bool>.allocate(capacity: items.count)
+        defer { results.deallocate() }
+        withoutActuallyEscaping(keep) { keep in
+            nonisolated(unsafe) let keep = keep
+            nonisolated(unsafe) let results = results
+            DispatchQueue.concurrentPerform(iterations: max(workers, 1)) { worker in
+                for index in (worker * slice)..<min(items.count, (worker + 1) * slice) { results[index] = keep(items[index]) }
+            }
+        }
+        return items.indices.filter { results[$0] }.map { items[$0] }
+    }
+}

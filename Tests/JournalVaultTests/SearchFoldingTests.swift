@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import JournalVault
+
+/// Search folding must agree with Foundation's case-, diacritic- and width-insensitive folding,
+/// which it replaces for speed.
+@Suite struct SearchFoldingTests {
+    static func foundationFold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    @Test(arguments: [
+        ("cafe", "Coffee at the Café", true),
+        ("CAFÉ", "a cafe", true),
+        ("strasse", "Die Straße", true),
+        ("ÉTÉ", "un été chaud", true),
+        ("zurich", "Zürich", true),
+        ("ｔｏｋｙｏ", "tokyo", true),
+        ("москва", "МОСКВА", true),
+        ("αθηνα", "Αθήνα", true),
+        ("tiếng", "TIENG viet", true),
+        ("cafe", "caff", false),
+        ("", "anything", true),
+        ("longer than text", "short", false),
+    ])
+    func matchesLikeAPersonWouldExpect(query: String, text: String, expected: Bool) {
+        #expect(TextMatcher(query).matches(text) == expected)
+    }
+
+    @Test func foldingAgreesWithFoundationOnMixedScripts() {
+        let latin = "aAzZ09 .,!?éÉèàÀçÇñÑöÖüÜßøØåÅæÆœŒłŁžŽčČšŠğĞıİőŐąĄęĘ"
+        let greekAndCyrillic = "ΑαΒβΓγΔδΕεΆάΈέΉήΊίΌόΎύΏώϊΪ" + "АаБбВвЁёЖжЙйЩщЫыЭэЮюЯя"
+        let others = "ẠạẢảẤấẦầỆệỐốỮữ" + "ＡＢＣａｂｃ１２３" + "日本語中文한국어" + "😀🎉" + "e\u{301}a\u{308}"
+        let pool: [Character] = Array(latin) + Array(greekAndCyrillic) + Array(others)
+        var seed: UInt64 = 0x5EED
+        for _ in 0..<2_000 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let length = Int(seed >> 58) + 1
+            var text = ""
+            for step in 0..<length {
+                let mixed = seed &+ UInt64(step) &* 0x9E3779B97F4A7C15
+                text.append(pool[Int((mixed >> 33) % UInt64(pool.count))])
+            }
+            let ours = String(decoding: TextMatcher.fold(Array(text.utf8)), as: UTF8.self)
+            #expect(ours == Self.foundationFold(text), "folding differs for \(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test func invalidOrTruncatedUTF8NeverCrashes() {
+        for bytes: [UInt8] in [[0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xFF, 0xFE, 0x41], [0x80, 0x80]] {
+            _ = TextMatcher.fold(bytes)
+        }
+    }
+}
