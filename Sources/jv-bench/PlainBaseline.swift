@@ -11,9 +11,11 @@ final class PlainBaseline {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY; PRAGMA synchronous = FULL;")
+            try db.execute(sql: "PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY;")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // As the vault does: durable commits (GRDB sets NORMAL for WAL pools).
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try pool.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS entry (

@@ -21,7 +21,7 @@ final class VaultDatabase: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultNotFound(path: path) }
         try checkSQLiteMagic(path: path)
         let database = try translatingErrors(path: path) {
-            VaultDatabase(path: path, pool: try DatabasePool(path: path, configuration: configuration()))
+            VaultDatabase(path: path, pool: try openPool(path: path))
         }
         try database.migrate()
         return database
@@ -38,7 +38,7 @@ final class VaultDatabase: Sendable {
         defer { PrivateFiles.removeDatabase(temporary) }
         try PrivateFiles.create(temporary).close()
         try translatingErrors(path: temporary) {
-            let pool = try DatabasePool(path: temporary, configuration: configuration())
+            let pool = try openPool(path: temporary)
             try migrator().migrate(pool)
             try pool.write(initialise)
             try pool.close()
@@ -105,17 +105,24 @@ final class VaultDatabase: Sendable {
         return migrator
     }
 
+    /// A pool whose commits are durable. GRDB puts WAL pools in `synchronous = NORMAL` after the
+    /// configuration's own set-up (a commit could be lost to a power cut, though never to a
+    /// crash); only the writer commits, so FULL is set on it afterwards.
+    private static func openPool(path: String) throws -> DatabasePool {
+        let pool = try DatabasePool(path: path, configuration: configuration())
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return pool
+    }
+
     private static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // secure_delete: deleted or overwritten ciphertext is zeroed, not left in free pages.
-            // synchronous FULL: a finished command's commit survives power loss, not just a crash.
             try db.execute(sql: """
                 PRAGMA secure_delete = ON;
                 PRAGMA temp_store = MEMORY;
-                PRAGMA synchronous = FULL;
                 """)
         }
         return configuration
