@@ -57,15 +57,13 @@ struct Corpus {
     private static func text(_ random: inout Generator) -> String {
         let target = Int.random(in: 300...1500, using: &random)
         var text = "Day note"
-        while text.count < target {
+        var length = text.count
+        while length < target {
             let roll = Int.random(in: 0..<100, using: &random)
-            if roll < 3 {
-                text += " #" + tags[Int.random(in: 0..<tags.count, using: &random)]
-            } else if roll < 4 {
-                text += ". "
-            } else {
-                text += " " + words[Int.random(in: 0..<words.count, using: &random)]
-            }
+            let piece = roll < 3 ? " #" + tags[Int.random(in: 0..<tags.count, using: &random)]
+                : roll < 4 ? ". " : " " + words[Int.random(in: 0..<words.count, using: &random)]
+            text += piece
+            length += piece.count
         }
         if Int.random(in: 0..<200, using: &random) == 0 { text += " " + needle.uppercased() }
         return text + "."

@@ -15,26 +15,32 @@ public enum Tags {
         var text = tag.trimmingCharacters(in: .whitespacesAndNewlines)
         if let first = text.first, first == "@" || first == "#" { text.removeFirst() }
         guard !text.isEmpty, text.unicodeScalars.allSatisfy(isWordScalar),
-              text.unicodeScalars.contains(where: { CharacterSet.alphanumerics.contains($0) }) else { return nil }
+              text.unicodeScalars.contains(where: isLetterOrDigit) else { return nil }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         return text.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     /// Inline tags in the order they first appear, normalised, without repeats.
     public static func inline(in content: String) -> [String] {
+        guard content.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "#") }) else { return [] }
+        let scalars = Array(content.unicodeScalars)
         var found: [String] = []
         var seen = Set<String>()
-        var previous: Unicode.Scalar = " "
-        var scalars = content.unicodeScalars[...]
-        while let scalar = scalars.first {
-            scalars = scalars.dropFirst()
-            defer { previous = scalar }
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let previous: Unicode.Scalar = index == 0 ? " " : scalars[index - 1]
+            index += 1
             guard scalar == "@" || scalar == "#", previous.properties.isWhitespace || previous == "(" else { continue }
-            let word = scalars.prefix(while: isWordScalar)
-            guard !word.isEmpty else { continue }
-            scalars = scalars.dropFirst(word.count)
-            var text = String(String.UnicodeScalarView(word))
-            while text.hasSuffix("-") { text.removeLast() }
-            if let tag = normalize(text), seen.insert(tag).inserted { found.append(tag) }
+            var end = index
+            while end < scalars.count, isWordScalar(scalars[end]) { end += 1 }
+            var wordEnd = end
+            while wordEnd > index, scalars[wordEnd - 1] == "-" { wordEnd -= 1 }
+            if wordEnd > index, let tag = normalize(String(String.UnicodeScalarView(scalars[index..<wordEnd]))),
+               seen.insert(tag).inserted {
+                found.append(tag)
+            }
+            index = max(index, end)
         }
         return found
     }
@@ -90,9 +96,24 @@ public enum Tags {
         return nil
     }
 
+    /// Letters, marks, digits and other numbers (Foundation's `alphanumerics`), `_` and `-`.
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "_" || scalar == "-" || CharacterSet.alphanumerics.contains(scalar)
-            || scalar.properties.generalCategory == .nonspacingMark
+        if scalar.isASCII {
+            return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(UInt8(scalar.value) | 0x20)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(UInt8(scalar.value)) || scalar == "_" || scalar == "-"
+        }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return isLetterOrDigit(scalar)
+        }
+    }
+
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber: return true
+        default: return false
+        }
     }
 }
 

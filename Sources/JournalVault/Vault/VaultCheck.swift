@@ -71,26 +71,37 @@ extension UnlockedVault {
         report.checked[table] = count
     }
 
+    /// Every entry decrypted (a batch at a time on all cores) and its tag index compared.
     private func checkEntries(_ db: Database, into report: inout CheckReport) throws {
         var storedTags: [String: Set<Data>] = [:]
         let tagRows = try Row.fetchCursor(db, sql: "SELECT entry_id, bidx FROM entry_tag")
         while let row = try tagRows.next() {
             storedTags[row[0], default: []].insert(row[1])
         }
+        let keys = self.keys
         var count = 0
+        var batch: [(id: String, row: Result<EncryptedEntryRow, Error>)] = []
+        func flush() throws {
+            let problems = try ParallelMap.map(batch) { item -> String? in
+                do {
+                    let entry = try item.row.get().decrypt(keys: keys)
+                    let expected = Self.tagIndexes(of: entry, keys: keys)
+                    return (storedTags[item.id] ?? []) == expected ? nil : "Entry \(item.id): its tag index does not match its tags."
+                } catch let error as VaultError {
+                    return error.description
+                }
+            }
+            report.problems += problems.compactMap { $0 }
+            for item in batch { storedTags.removeValue(forKey: item.id) }
+            batch.removeAll(keepingCapacity: true)
+        }
         let rows = try Row.fetchCursor(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry ORDER BY created_at")
         while let row = try rows.next() {
             count += 1
-            do {
-                let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
-                if storedTags.removeValue(forKey: entry.id.storageText) ?? [] != tagIndexes(of: entry) {
-                    report.problems.append("Entry \(entry.id.storageText): its tag index does not match its tags.")
-                }
-            } catch let error as VaultError {
-                report.problems.append(error.description)
-                storedTags.removeValue(forKey: row[0])
-            }
+            batch.append((row[0], Result { try EncryptedEntryRow(row: row) }))
+            if batch.count == 2048 { try flush() }
         }
+        try flush()
         for orphan in storedTags.keys.sorted() {
             report.problems.append("Tag index rows name entry \(orphan), which does not exist.")
         }
