@@ -6,8 +6,8 @@ struct Search: VaultCommand {
     static let configuration = CommandConfiguration(
         abstract: "Search the decrypted text of entries, chat messages and analyses (case- and accent-insensitive).",
         discussion: """
-            With --kind, --json prints an array of that kind's records. Without it, every kind is \
-            searched and each JSON record carries a "kind" member first (entry, message, analysis).
+            Without --kind every kind is searched. --json prints one array of records in their own \
+            shapes: entries first, then chat messages, then analyses.
             """)
 
     enum Kind: String, CaseIterable, ExpressibleByArgument {
@@ -41,11 +41,7 @@ struct Search: VaultCommand {
         let analyses = kinds.contains(.analysis) ? try journal.searchAnalyses(query, from: from, to: to) : []
         let output = options.output
         if output.json {
-            let records = entries.map { ("entry", $0.json) } + messages.map { ("message", $0.json) } + analyses.map { ("analysis", $0.json) }
-            return output.printJSON(.array(records.map { kindName, record in
-                guard kind == nil, case .object(let members) = record else { return record }
-                return .object([("kind", .string(kindName))] + members)
-            }))
+            return output.printJSON(.array(entries.map(\.json) + messages.map(\.json) + analyses.map(\.json)))
         }
         var sections: [String] = []
         if !entries.isEmpty { sections.append(entries.map { output.render($0) }.joined(separator: "\n\n")) }
