@@ -6,7 +6,7 @@ APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config
 # Tests also use the sqlite3 shell to tamper with vault files.
 TEST_APT_PACKAGES := sqlite3
 
-.PHONY: all deps test-deps build demo test install bench clean
+.PHONY: all deps test-deps build demo test install bench fuzz clean
 
 all: build
 
@@ -37,6 +37,19 @@ bench: deps
 	$(SWIFT) build -c release --product jv
 	$(SWIFT) build -c release --product jv-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/jv-bench" $(BENCH_ARGS)
+
+# Coverage-guided fuzzing (libFuzzer) of every parser of untrusted bytes, FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := date json jv-export jrnl-txt jrnl-json dayone-json backup age recovery-key
+fuzz: deps
+	$(SWIFT) build -c release --product jv-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING
+	@mkdir -p .build-fuzz/corpus
+	@for target in $(FUZZ_TARGETS); do \
+	    mkdir -p .build-fuzz/corpus/$$target; \
+	    echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+	    JV_FUZZ_TARGET=$$target .build-fuzz/release/jv-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	        -artifact_prefix=.build-fuzz/$$target- .build-fuzz/corpus/$$target || exit 1; \
+	done
 
 clean:
 	rm -rf .build

@@ -55,6 +55,11 @@ let package = Package(
             ],
             path: "Sources/jv-bench"
         ),
+        .executableTarget(
+            name: "jv-fuzz",
+            dependencies: ["JournalVault", "VaultCrypto"],
+            path: "Sources/jv-fuzz"
+        ),
         .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
         .testTarget(
             name: "JournalVaultTests",

@@ -1,0 +1,70 @@
+import Foundation
+import JournalVault
+import VaultCrypto
+
+/// Fuzz targets for every parser of untrusted bytes (SPEC §6). `make fuzz` builds this with
+/// libFuzzer (`-sanitize=fuzzer`) and runs each target; `JV_FUZZ_TARGET` names the target.
+/// Built normally, it replays the files given as arguments through a target instead.
+enum FuzzTargets {
+    static let names = ["date", "json", "jv-export", "jrnl-txt", "jrnl-json", "dayone-json", "backup", "age", "recovery-key"]
+
+    /// One input through one target. A parser may reject the input; it must never crash, and
+    /// what it accepts must survive a round trip where one exists.
+    static func run(_ target: String, _ bytes: [UInt8]) {
+        switch target {
+        case "date":
+            let now = Instant(millis: 1_767_614_400_000, utcOffsetSeconds: 3600)
+            _ = try? DateExpression.parse(String(decoding: bytes, as: UTF8.self), now: now, zone: TimeZone(identifier: "Europe/Berlin")!)
+        case "json":
+            if let value = try? JSONParser.parse(bytes) {
+                let again = try? JSONParser.parse(Array(value.serialized().utf8))
+                if again != value { crash("JSON round trip changed a document") }
+            }
+        case "jv-export": _ = try? ImportFormat.json.read(bytes)
+        case "jrnl-txt": _ = try? ImportFormat.jrnlText.read(bytes, zone: TimeZone(identifier: "UTC")!)
+        case "jrnl-json": _ = try? ImportFormat.jrnlJSON.read(bytes, zone: TimeZone(identifier: "UTC")!)
+        case "dayone-json": _ = try? ImportFormat.dayOneJSON.read(bytes)
+        case "backup": backup(bytes)
+        case "age": _ = try? AgeFile.decrypt(bytes, with: [identity])
+        case "recovery-key": _ = try? RecoveryKey(text: String(decoding: bytes, as: UTF8.self))
+        default: crash("unknown fuzz target \(target); known: \(names.joined(separator: ", "))")
+        }
+    }
+
+    /// A finding: the message, then abort() so libFuzzer saves the input.
+    static func crash(_ message: String) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        abort()
+    }
+
+    // Fixed, valid inputs of the harness itself (not fuzzed data).
+    static let identity = try! AgeIdentity(text: "AGE-SECRET-KEY-184VLFTE6S2J2VZ7S3KHYHM7PSW9NFA3SVTN7JWMUDX9R56J8VYFSWANLMV")
+    static let scratch = NSTemporaryDirectory() + "/jv-fuzz-\(getpid()).jvbak"
+
+    /// The backup reader, which reads from a file.
+    private static func backup(_ bytes: [UInt8]) {
+        FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
+        _ = try? BackupFile.verify(scratch, credential: .passphrase(try! SecureBytes(copying: Array("fuzz".utf8))))
+    }
+
+    static var target: String { ProcessInfo.processInfo.environment["JV_FUZZ_TARGET"] ?? "json" }
+}
+
+#if FUZZING
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzTargets.run(FuzzTargets.target, data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+    return 0
+}
+#else
+@main
+enum ReplayFuzzInputs {
+    /// `jv-fuzz FILE…`: replays saved inputs (a crash reproducer, a seed corpus) through `JV_FUZZ_TARGET`.
+    static func main() {
+        for path in CommandLine.arguments.dropFirst() {
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            FuzzTargets.run(FuzzTargets.target, Array(data))
+        }
+    }
+}
+#endif
