@@ -24,17 +24,19 @@ public enum HKDF {
         return output
     }
 
+    /// The longest output HKDF-SHA-256 defines: 255 blocks of 32 bytes.
+    public static let maximumLength = 255 * 32
+
     /// HKDF-SHA-256: extract with `salt`, expand with `info` to `length` bytes (≤ 8160).
     public static func derive(inputKey: SecureBytes, salt: [UInt8], info: String, length: Int) throws -> SecureBytes {
+        guard (0...maximumLength).contains(length) else { throw CryptoError.invalidKeyLength }
         var prk = inputKey.withUnsafeBytes { ikm in salt.withUnsafeBytes { hmac(key: $0, Array(ikm)) } }
         defer { prk.withUnsafeMutableBytes { Sodium.wipe($0) } }
         var output: [UInt8] = []
         var block: [UInt8] = []
-        var counter: UInt8 = 1
-        while output.count < length {
+        for counter in UInt8(1)...UInt8(255) where output.count < length {
             block = prk.withUnsafeBytes { hmac(key: $0, block + Array(info.utf8) + [counter]) }
             output += block
-            counter += 1
         }
         defer { output.withUnsafeMutableBytes { Sodium.wipe($0) } }
         return try SecureBytes(copying: output.prefix(length))

@@ -39,12 +39,19 @@ enum AnalyserProcess {
         defer { close(stdoutPipe[0]) }
 
         var output: [UInt8] = []
-        let pumped = pump(input: input, to: stdinPair[0], from: stdoutPipe[0], into: &output, timeout: timeout)
-        if stdinPair[0] >= 0 { close(stdinPair[0]) }
-        if pumped != nil { kill(-pid, SIGKILL) }
+        let deadline = ContinuousClock.now + timeout
+        var failure = pump(input: input, to: stdinPair[0], from: stdoutPipe[0], into: &output, deadline: deadline, timeout: timeout)
+        close(stdinPair[0])
+        // An analyser may close its output and go on running: the deadline covers its exit too.
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        if let pumped { throw pumped }
+        if failure == nil, !waitForExit(pid, status: &status, deadline: deadline) {
+            failure = .timedOut(seconds: Double(timeout.components.seconds))
+        }
+        if let failure {
+            kill(-pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            throw failure
+        }
         if status & 0x7f != 0 { throw .killedBySignal(status & 0x7f) }
         let exitCode = (status >> 8) & 0xff
         guard exitCode == 0 else { throw .exited(exitCode) }
@@ -53,12 +60,22 @@ enum AnalyserProcess {
 
     /// Writes `input` and reads the answer until end of output, without blocking on either, so a
     /// large entry cannot deadlock against a large answer. Returns the failure, if any.
+    /// Whether the child exited before `deadline` (polling, since waitpid has no timeout).
+    private static func waitForExit(_ pid: pid_t, status: inout Int32, deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result < 0 && errno != EINTR) { return true }
+            if ContinuousClock.now >= deadline { return false }
+            usleep(2_000)
+        }
+    }
+
+    /// The socket is shut down for writing when the input is written, and closed by the caller.
     private static func pump(input: [UInt8], to inputSocket: Int32, from outputPipe: Int32,
-                             into output: inout [UInt8], timeout: Duration) -> Failure? {
-        var inputSocket = inputSocket
+                             into output: inout [UInt8], deadline: ContinuousClock.Instant, timeout: Duration) -> Failure? {
         _ = fcntl(inputSocket, F_SETFL, fcntl(inputSocket, F_GETFL) | O_NONBLOCK)
         _ = fcntl(outputPipe, F_SETFL, fcntl(outputPipe, F_GETFL) | O_NONBLOCK)
-        let deadline = ContinuousClock.now + timeout
+        var inputOpen = true
         var written = 0
         var buffer = [UInt8](repeating: 0, count: 65_536)
         if input.isEmpty { shutdown(inputSocket, Int32(SHUT_WR)) }
@@ -66,7 +83,7 @@ enum AnalyserProcess {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { return .timedOut(seconds: Double(timeout.components.seconds)) }
             var fds = [pollfd(fd: outputPipe, events: Int16(POLLIN), revents: 0)]
-            let writing = written < input.count && inputSocket >= 0
+            let writing = written < input.count && inputOpen
             if writing { fds.append(pollfd(fd: inputSocket, events: Int16(POLLOUT), revents: 0)) }
             let milliseconds = Int32(min(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1, 1000))
             if poll(&fds, nfds_t(fds.count), milliseconds) < 0 && errno != EINTR { return .couldNotStart(String(cString: strerror(errno))) }
@@ -76,8 +93,7 @@ enum AnalyserProcess {
                 if count < 0 && errno != EAGAIN && errno != EINTR { written = input.count }  // it stopped reading; fine
                 if written >= input.count {
                     shutdown(inputSocket, Int32(SHUT_WR))
-                    close(inputSocket)
-                    inputSocket = -1
+                    inputOpen = false
                 }
             }
             if fds[0].revents != 0 {

@@ -104,14 +104,15 @@ struct AnalysisRow {
     var payload: Data
 
     init(row: Row) throws {
-        id = try RecordID.parse(row[0], table: Self.table)
-        entryID = try RecordID.parse(row[1], table: Self.table)
-        model = row[2]
-        processedAt = row[3]
-        utcOffset = row[4]
-        version = row[5]
-        encMeta = row[6]
-        payload = row[7]
+        id = try RecordID.parse(try row.stored(0, table: Self.table), table: Self.table)
+        entryID = try RecordID.parse(try row.stored(1, table: Self.table), table: Self.table)
+        model = try row.stored(2, table: Self.table)
+        processedAt = try row.stored(3, table: Self.table)
+        utcOffset = try row.stored(4, table: Self.table)
+        version = try row.stored(5, table: Self.table)
+        encMeta = try row.stored(6, table: Self.table)
+        payload = try row.stored(7, table: Self.table)
+        _ = try Instant.stored(millis: processedAt, utcOffsetSeconds: utcOffset, table: Self.table, id: id)
     }
 
     init(_ analysis: Analysis, meta: RecordMeta, keys: VaultKeys) throws {

@@ -84,9 +84,9 @@ extension UnlockedVault {
 
     private static func relation(_ row: Row) throws -> KnowledgeRelation {
         let table = "knowledge_relation"
-        return KnowledgeRelation(id: try RecordID.parse(row[0], table: table), from: try RecordID.parse(row[1], table: table),
-                                 to: try RecordID.parse(row[2], table: table), type: row[3], strength: row[4],
-                                 entryID: try RecordID.parse(optional: row[5], table: table))
+        return KnowledgeRelation(id: try RecordID.parse(try row.stored(0, table: table), table: table), from: try RecordID.parse(try row.stored(1, table: table), table: table),
+                                 to: try RecordID.parse(try row.stored(2, table: table), table: table), type: try row.stored(3, table: table), strength: try row.stored(4, table: table),
+                                 entryID: try RecordID.parse(optional: try row.stored(5, table: table), table: table))
     }
 }
 
@@ -104,13 +104,14 @@ struct NodeRow {
     var metadata: Data
 
     init(row: Row) throws {
-        id = try RecordID.parse(row[0], table: Self.table)
-        type = row[1]
-        createdAt = row[2]
-        nodeKey = row[3]
-        encMeta = row[4]
-        name = row[5]
-        metadata = row[6]
+        id = try RecordID.parse(try row.stored(0, table: Self.table), table: Self.table)
+        type = try row.stored(1, table: Self.table)
+        createdAt = try row.stored(2, table: Self.table)
+        nodeKey = try row.stored(3, table: Self.table)
+        encMeta = try row.stored(4, table: Self.table)
+        name = try row.stored(5, table: Self.table)
+        metadata = try row.stored(6, table: Self.table)
+        _ = try Instant.stored(millis: createdAt, table: Self.table, id: id)
     }
 
     init(_ node: KnowledgeNode, key: Data, meta: RecordMeta, keys: VaultKeys) throws {

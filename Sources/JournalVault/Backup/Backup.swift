@@ -36,9 +36,16 @@ public enum BackupFile {
     /// once complete and verified.
     public static func restore(_ path: String, to target: String, credential: VaultCredential, replace: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
-        try VaultDatabase.createPrivateFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path)
+        let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        let folderExisted = FileManager.default.fileExists(atPath: folder)
+        try VaultDatabase.createPrivateFolder(folder)
         let temporary = PrivateFiles.temporaryPath(beside: target, purpose: "restoring")
-        defer { PrivateFiles.removeDatabase(temporary) }
+        var restored = false
+        defer {
+            PrivateFiles.removeDatabase(temporary)
+            // A failed restore leaves nothing behind, not even the folder it made.
+            if !restored, !folderExisted { rmdir(folder) }
+        }
         let summary = try decrypt(path, into: temporary, credential: credential)
         if replace {
             // The old vault's log must not be replayed into the restored one.
@@ -46,6 +53,7 @@ public enum BackupFile {
             unlink(target + "-shm")
         }
         try PrivateFiles.commit(temporary, to: target, replace: replace)
+        restored = true
         return summary
     }
 

@@ -129,15 +129,18 @@ struct ThreadRow {
     }
 
     init(row: Row) throws {
-        id = try RecordID.parse(row[0], table: Self.table)
-        isActive = row[1]
-        createdAt = row[2]
-        utcOffset = row[3]
-        updatedAt = row[4]
-        lastMessageAt = row[5]
-        encMeta = row[6]
-        title = row[7]
-        metadata = row[8]
+        id = try RecordID.parse(try row.stored(0, table: Self.table), table: Self.table)
+        isActive = try row.stored(1, table: Self.table)
+        createdAt = try row.stored(2, table: Self.table)
+        utcOffset = try row.stored(3, table: Self.table)
+        updatedAt = try row.stored(4, table: Self.table)
+        lastMessageAt = try row.stored(5, table: Self.table)
+        encMeta = try row.stored(6, table: Self.table)
+        title = try row.stored(7, table: Self.table)
+        metadata = try row.stored(8, table: Self.table)
+        for millis in [createdAt, updatedAt, lastMessageAt ?? createdAt] {
+            _ = try Instant.stored(millis: millis, utcOffsetSeconds: utcOffset, table: Self.table, id: id)
+        }
     }
 
     init(_ thread: ChatThread, meta: RecordMeta, keys: VaultKeys) throws {
@@ -203,15 +206,16 @@ struct MessageRow {
     var metadata: Data
 
     init(row: Row) throws {
-        id = try RecordID.parse(row[0], table: Self.table)
-        threadID = try RecordID.parse(row[1], table: Self.table)
-        role = row[2]
-        timestamp = row[3]
-        utcOffset = row[4]
-        entryID = try RecordID.parse(optional: row[5], table: Self.table)
-        encMeta = row[6]
-        content = row[7]
-        metadata = row[8]
+        id = try RecordID.parse(try row.stored(0, table: Self.table), table: Self.table)
+        threadID = try RecordID.parse(try row.stored(1, table: Self.table), table: Self.table)
+        role = try row.stored(2, table: Self.table)
+        timestamp = try row.stored(3, table: Self.table)
+        utcOffset = try row.stored(4, table: Self.table)
+        entryID = try RecordID.parse(optional: try row.stored(5, table: Self.table), table: Self.table)
+        encMeta = try row.stored(6, table: Self.table)
+        content = try row.stored(7, table: Self.table)
+        metadata = try row.stored(8, table: Self.table)
+        _ = try Instant.stored(millis: timestamp, utcOffsetSeconds: utcOffset, table: Self.table, id: id)
     }
 
     init(_ message: ChatMessage, meta: RecordMeta, keys: VaultKeys) throws {

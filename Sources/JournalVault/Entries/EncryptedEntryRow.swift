@@ -21,16 +21,18 @@ struct EncryptedEntryRow: Sendable {
 
     /// Reads a row selected with ``selection``; a malformed id is reported as tampering.
     init(row: Row) throws {
-        id = try RecordID.parse(row[0], table: Self.table)
-        createdAt = row[1]
-        modifiedAt = row[2]
-        utcOffset = row[3]
-        localDay = row[4]
-        version = row[5]
-        starred = row[6]
-        encMeta = row[7]
-        content = row[8]
-        tags = row[9]
+        id = try RecordID.parse(try row.stored(0, table: Self.table), table: Self.table)
+        createdAt = try row.stored(1, table: Self.table)
+        modifiedAt = try row.stored(2, table: Self.table)
+        utcOffset = try row.stored(3, table: Self.table)
+        localDay = try row.stored(4, table: Self.table)
+        version = try row.stored(5, table: Self.table)
+        starred = try row.stored(6, table: Self.table)
+        encMeta = try row.stored(7, table: Self.table)
+        content = try row.stored(8, table: Self.table)
+        tags = try row.stored(9, table: Self.table)
+        _ = try Instant.stored(millis: createdAt, utcOffsetSeconds: utcOffset, table: Self.table, id: id)
+        _ = try Instant.stored(millis: modifiedAt, table: Self.table, id: id)
     }
 
     /// Encrypts `entry` with fresh metadata `meta`.

@@ -173,10 +173,13 @@ public enum AgeFile {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "=", with: "")
     }
 
+    /// Decodes canonical unpadded base64 only: re-encoding must give the same text, so no
+    /// unused bits can be flipped to make a different-looking header that still verifies.
     private static func unbase64(_ text: String) -> [UInt8]? {
         guard !text.contains("=") else { return nil }
         let padded = text + String(repeating: "=", count: (4 - text.count % 4) % 4)
-        return Data(base64Encoded: padded).map(Array.init)
+        guard let bytes = Data(base64Encoded: padded).map(Array.init), base64(bytes) == text else { return nil }
+        return bytes
     }
 
     /// A stanza body wrapped at 64 columns; a body filling whole lines ends with an empty line.

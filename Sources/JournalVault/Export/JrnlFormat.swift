@@ -145,11 +145,8 @@ public enum JrnlFormat {
             guard let title = item["title"]?.stringValue, let body = item["body"]?.stringValue else { throw fail("title or body missing") }
             guard let dayText = item["date"]?.stringValue, let day = CivilDay(iso: dayText) else { throw fail("date is not YYYY-MM-DD") }
             guard let timeText = item["time"]?.stringValue, let seconds = parseHourMinute(timeText) else { throw fail("time is not HH:MM") }
-            let tags = try (item["tags"]?.arrayValue ?? []).map { tag -> String in
-                guard let text = tag.stringValue else { throw fail("a tag is not a string") }
-                return text
-            }
-            let starred = item["starred"]?.boolValue ?? false
+            let tags = try item.stringList("tags", fail)
+            let starred = try item.optionalBool("starred", fail)
             return try entry(title: title, body: body, day: day, seconds: seconds, tags: tags, starred: starred, zone: zone, record: index + 1)
         }
     }

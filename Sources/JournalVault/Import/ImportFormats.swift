@@ -21,7 +21,9 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             snapshot.entries = try JrnlFormat.parseJSON(bytes, zone: zone)
             return snapshot
         case .jrnlText:
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw ImportError(reason: "the file is not valid UTF-8") }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw ImportError(line: Self.lineOfFirstInvalidUTF8(bytes), reason: "the text is not valid UTF-8")
+            }
             var snapshot = VaultSnapshot()
             snapshot.entries = try JrnlFormat.parseText(text, zone: zone)
             return snapshot
@@ -30,6 +32,19 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             snapshot.entries = try DayOneReader.read(bytes)
             return snapshot
         }
+    }
+}
+
+extension ImportFormat {
+    /// The 1-based line holding the first byte that is not part of valid UTF-8.
+    static func lineOfFirstInvalidUTF8(_ bytes: [UInt8]) -> Int {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var line = 1
+        while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            if scalar == "\n" { line += 1 }
+        }
+        return line
     }
 }
 
@@ -62,15 +77,15 @@ enum JVExportReader {
             snapshot.entries.append(Entry(
                 id: try item.requiredID("id") { fail("entry", $0) }, content: validated, created: created,
                 modifiedAt: try item.optionalInstant("modified_at") { fail("entry", $0) }?.millis ?? created.millis,
-                starred: item["starred"]?.boolValue ?? false,
-                explicitTags: try ContentRules.tags(tags).filter { !inline.contains($0) }))
+                starred: try item.optionalBool("starred") { fail("entry", $0) },
+                explicitTags: try Self.tags(tags) { fail("entry", $0) }.filter { !inline.contains($0) }))
         }
         for item in try records("threads") {
             position += 1
             let id = try item.requiredID("id") { fail("thread", $0) }
             let created = try item.requiredInstant("created_at") { fail("thread", $0) }
             snapshot.threads.append(ChatThread(
-                id: id, title: item["title"]?.stringValue ?? "", isActive: item["is_active"]?.boolValue ?? false, created: created,
+                id: id, title: item["title"]?.stringValue ?? "", isActive: try item.optionalBool("is_active") { fail("thread", $0) }, created: created,
                 updatedAt: try item.optionalInstant("updated_at") { fail("thread", $0) }?.millis ?? created.millis,
                 lastMessageAt: try item.optionalInstant("last_message_at") { fail("thread", $0) }?.millis,
                 messageCount: 0, metadata: item["metadata"] ?? .null))
@@ -110,6 +125,14 @@ enum JVExportReader {
         }
         return snapshot
     }
+
+    private static func tags(_ tags: [String], _ fail: (String) -> ImportError) throws -> [String] {
+        do {
+            return try ContentRules.tags(tags)
+        } catch let error as VaultError {
+            throw fail(error.description)
+        }
+    }
 }
 
 /// Day One's JSON export (`Journal.json`): `{"entries": [{uuid, creationDate, timeZone, text,
@@ -132,7 +155,7 @@ enum DayOneReader {
             let inline = Set(Tags.inline(in: validated))
             let tags = try item.stringList("tags", fail).compactMap(Tags.normalize).filter { !inline.contains($0) }
             return Entry(id: id, content: validated, created: created, modifiedAt: modified,
-                         starred: item["starred"]?.boolValue ?? false, explicitTags: tags)
+                         starred: try item.optionalBool("starred", fail), explicitTags: tags)
         }
     }
 
@@ -187,13 +210,21 @@ extension JSONValue {
         return instant
     }
 
-    /// An ISO 8601 date-time; without an offset it is read as UTC.
+    /// An ISO 8601 date-time (`YYYY-MM-DDTHH:MM…`); without an offset it is read as UTC.
+    /// Relative forms (`yesterday 10:00`) are not timestamps and are refused.
     func optionalInstant(_ key: String, _ fail: (String) -> ImportError) throws -> Instant? {
         guard let value = self[key], value != .null else { return nil }
-        guard let text = value.stringValue,
+        guard let text = value.stringValue, CivilDay(iso: text.prefix(10)) != nil, text.count > 10,
               case .instant(let instant)? = try? DateExpression.parse(text, now: Instant(millis: 0, utcOffsetSeconds: 0), zone: TimeZone(identifier: "UTC")!)
         else { throw fail("\"\(key)\" is not an ISO 8601 date-time") }
         return instant
+    }
+
+    /// A boolean member, false when absent; any other type is refused.
+    func optionalBool(_ key: String, _ fail: (String) -> ImportError) throws -> Bool {
+        guard let value = self[key], value != .null else { return false }
+        guard let flag = value.boolValue else { throw fail("\"\(key)\" is not true or false") }
+        return flag
     }
 
     func stringList(_ key: String, _ fail: (String) -> ImportError) throws -> [String] {

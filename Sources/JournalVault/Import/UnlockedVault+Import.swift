@@ -109,8 +109,9 @@ extension UnlockedVault {
             SELECT id, strength FROM knowledge_relation WHERE id = ? OR (from_node = ? AND to_node = ? AND type = ? AND entry_id IS ?)
             """, arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText, relation.type, relation.entryID?.storageText])
         if let existing {
-            if (existing[1] as Double) == relation.strength { return .unchanged }
-            try db.execute(sql: "UPDATE knowledge_relation SET strength = ? WHERE id = ?", arguments: [relation.strength, existing[0] as String])
+            if try existing.stored(1, table: "knowledge_relation") as Double == relation.strength { return .unchanged }
+            try db.execute(sql: "UPDATE knowledge_relation SET strength = ? WHERE id = ?",
+                           arguments: [relation.strength, try existing.stored(0, table: "knowledge_relation") as String])
             return .updated
         }
         try db.execute(sql: """

@@ -36,7 +36,10 @@ extension Vault {
                 """), arguments: [period.range.lowerBound.description, period.range.upperBound.description])
             var days: [CivilDay: Int] = [:]
             while let row = try rows.next() {
-                if let day = CivilDay(iso: row[0] as String) { days[day] = row[1] }
+                // An edited local_day of another type is skipped here; `jv check` reports it.
+                if let text = try? row.decode(String.self, atIndex: 0), let day = CivilDay(iso: text) {
+                    days[day] = try row.decode(Int.self, atIndex: 1)
+                }
             }
             return days
         }

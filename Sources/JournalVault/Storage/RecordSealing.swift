@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 extension VaultKeys {
     /// Seals the fields of one row of `table` (FORMAT.md §4) under `meta`, binding the row's
@@ -53,4 +54,32 @@ extension JSONValue {
     }
 
     var utf8Bytes: [UInt8] { Array(serialized().utf8) }
+}
+
+extension Row {
+    /// Column `index` as `Value`. A stored value of another type (the file was edited) is
+    /// reported as tampering instead of trapping.
+    func stored<Value: DatabaseValueConvertible>(_ index: Int, table: String) throws -> Value {
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            let id = (try? decode(String.self, atIndex: 0)) ?? "?"
+            throw VaultError.tamperedRecord(table: table, id: id, detail: "column \(Array(columnNames)[index]) holds a value of the wrong type")
+        }
+    }
+}
+
+extension Instant {
+    /// The range jv reads and writes: years 1 to 9999, offsets within ±18 hours.
+    static let millisRange: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+    static let offsetRange: ClosedRange<Int> = -64_800...64_800
+
+    /// A stored moment, checked before any arithmetic on it: an edited value outside the range
+    /// is reported as tampering (it could otherwise overflow).
+    static func stored(millis: Int64, utcOffsetSeconds: Int = 0, table: String, id: UUID) throws -> Instant {
+        guard millisRange.contains(millis), offsetRange.contains(utcOffsetSeconds) else {
+            throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "a timestamp or UTC offset is out of range")
+        }
+        return Instant(millis: millis, utcOffsetSeconds: utcOffsetSeconds)
+    }
 }

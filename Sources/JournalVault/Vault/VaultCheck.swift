@@ -23,7 +23,7 @@ extension UnlockedVault {
             }
             let orphans = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             for orphan in orphans {
-                report.problems.append("A row of \(orphan[0] as String) refers to a missing \(orphan[2] as String) record.")
+                report.problems.append("A row of \((try? orphan.stored(0, table: "") as String) ?? "?") refers to a missing \((try? orphan.stored(2, table: "") as String) ?? "?") record.")
             }
             do {
                 _ = try Keyslot.readAll(db)
@@ -76,7 +76,7 @@ extension UnlockedVault {
         var storedTags: [String: Set<Data>] = [:]
         let tagRows = try Row.fetchCursor(db, sql: "SELECT entry_id, bidx FROM entry_tag")
         while let row = try tagRows.next() {
-            storedTags[row[0], default: []].insert(row[1])
+            storedTags[try row.stored(0, table: "entry_tag"), default: []].insert(try row.stored(1, table: "entry_tag"))
         }
         let keys = self.keys
         var count = 0
@@ -98,7 +98,7 @@ extension UnlockedVault {
         let rows = try Row.fetchCursor(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry ORDER BY created_at")
         while let row = try rows.next() {
             count += 1
-            batch.append((row[0], Result { try EncryptedEntryRow(row: row) }))
+            batch.append(((try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", Result { try EncryptedEntryRow(row: row) }))
             if batch.count == 2048 { try flush() }
         }
         try flush()

@@ -15,18 +15,18 @@ struct VaultHeader: Sendable {
         guard let row = try Row.fetchOne(db, sql: "SELECT vault_id, format_version, key_version, created_at FROM vault_header") else {
             throw VaultError.notAVault(path: path, reason: "the vault header is missing")
         }
-        let idBytes: Data = row[0]
-        guard idBytes.count == 16, let keyVersion = UInt32(exactly: row[2] as Int64) else {
+        guard let idBytes = try? row.decode(Data.self, atIndex: 0), idBytes.count == 16,
+              let keyVersion = (try? row.decode(Int64.self, atIndex: 2)).flatMap({ UInt32(exactly: $0) }),
+              let format = try? row.decode(Int.self, atIndex: 1), let createdAt = try? row.decode(Int64.self, atIndex: 3) else {
             throw VaultError.notAVault(path: path, reason: "the vault header is malformed")
         }
-        let format: Int = row[1]
         guard format == formatVersion else {
             throw VaultError.notAVault(path: path, reason: "record format \(format) is not supported by this jv")
         }
         let uuid = idBytes.withUnsafeBytes { raw in
             UUID(uuid: raw.loadUnaligned(as: uuid_t.self))
         }
-        return VaultHeader(vaultID: uuid, formatVersion: format, keyVersion: keyVersion, createdAt: row[3])
+        return VaultHeader(vaultID: uuid, formatVersion: format, keyVersion: keyVersion, createdAt: createdAt)
     }
 
     func insert(_ db: Database) throws {
@@ -38,9 +38,9 @@ struct VaultHeader: Sendable {
 extension Keyslot {
     static func readAll(_ db: Database) throws -> [Keyslot] {
         try Row.fetchAll(db, sql: "SELECT slot, kind, data FROM keyslot ORDER BY slot").map { row in
-            let slot: Int = row[0]
-            guard let keyslot = Keyslot(encoded: row[2]), Int(keyslot.slot) == slot,
-                  keyslot.kind.name == (row[1] as String) else {
+            let slot = (try? row.decode(Int.self, atIndex: 0)) ?? -1
+            guard let data = try? row.decode(Data.self, atIndex: 2), let keyslot = Keyslot(encoded: data), Int(keyslot.slot) == slot,
+                  keyslot.kind.name == (try? row.decode(String.self, atIndex: 1)) else {
                 throw VaultError.corruptKeyslot(slot: slot)
             }
             return keyslot
