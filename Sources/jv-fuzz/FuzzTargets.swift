@@ -51,20 +51,30 @@ enum FuzzTargets {
 }
 
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    FuzzTargets.run(FuzzTargets.target, data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-    return 0
-}
-#else
+/// libFuzzer's entry point for a program that keeps its own `main` (SwiftPM renames it).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+#endif
+
 @main
-enum ReplayFuzzInputs {
-    /// `jv-fuzz FILE…`: replays saved inputs (a crash reproducer, a seed corpus) through `JV_FUZZ_TARGET`.
+enum FuzzMain {
+    /// Fuzzing build: libFuzzer runs `JV_FUZZ_TARGET` with its usual flags. Normal build:
+    /// `jv-fuzz FILE…` replays saved inputs (a crash reproducer, a seed corpus) through it.
     static func main() {
+        #if FUZZING
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            FuzzTargets.run(FuzzTargets.target, data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+            return 0
+        })
+        #else
         for path in CommandLine.arguments.dropFirst() {
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             FuzzTargets.run(FuzzTargets.target, Array(data))
         }
+        #endif
     }
 }
-#endif
