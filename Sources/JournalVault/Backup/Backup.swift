@@ -36,15 +36,20 @@ public enum BackupFile {
     /// once complete and verified.
     public static func restore(_ path: String, to target: String, credential: VaultCredential, replace: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
-        let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
-        let folderExisted = FileManager.default.fileExists(atPath: folder)
-        try VaultDatabase.createPrivateFolder(folder)
+        // Folders the restore has to make, innermost first, so a failure can take them away again.
+        var missing: [String] = []
+        var folder = URL(fileURLWithPath: target).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.path) {
+            missing.append(folder.path)
+            folder = folder.deletingLastPathComponent()
+        }
+        try VaultDatabase.createPrivateFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path)
         let temporary = PrivateFiles.temporaryPath(beside: target, purpose: "restoring")
         var restored = false
         defer {
             PrivateFiles.removeDatabase(temporary)
-            // A failed restore leaves nothing behind, not even the folder it made.
-            if !restored, !folderExisted { rmdir(folder) }
+            // A failed restore leaves nothing behind, not even the folders it made.
+            if !restored { for made in missing { rmdir(made) } }
         }
         let summary = try decrypt(path, into: temporary, credential: credential)
         if replace {

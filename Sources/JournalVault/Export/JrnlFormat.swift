@@ -28,12 +28,30 @@ public enum JrnlFormat {
     /// jrnl's plain-text journal: `[YYYY-MM-DD hh:mm:ss AM] Title *` (timeformat `%F %r`), the
     /// body on the following lines, entries separated by a blank line.
     public static func text(of entries: [Entry]) -> String {
-        sortedForJrnl(entries).map { entry in
-            let (title, body) = Tags.split(jrnlText(entry))
-            var head = "[\(entry.localDay) \(twelveHourTime(entry))] \(title)"
-            if entry.starred { head += " *" }
-            return head + (body.isEmpty ? "" : "\n" + body) + "\n"
-        }.joined(separator: "\n")
+        sortedForJrnl(entries).map { "[\($0.localDay) \(twelveHourTime($0))] " + writtenText($0) }.joined(separator: "\n")
+    }
+
+    /// An entry as it stands in jrnl's file after its date: title (with ` *` when starred),
+    /// body, final line break — what jrnl will read back as that entry's text.
+    static func writtenText(_ entry: Entry) -> String {
+        let (title, body) = Tags.split(jrnlText(entry))
+        return title + (entry.starred ? " *" : "") + (body.isEmpty ? "" : "\n" + body) + "\n"
+    }
+
+    /// jrnl's `Entry._parse_text`: a first line ending in `*` marks a star (and loses its
+    /// trailing spaces and asterisks), then `split_title` gives the title and body. jrnl cannot
+    /// tell an unstarred title ending in `*` from a star; this reads it as jrnl does.
+    static func readEntryText(_ raw: String) -> (title: String, body: String, starred: Bool) {
+        var lines = raw.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        if lines.last?.isEmpty == true { lines.removeLast() }  // Python's splitlines() drops it
+        var text = raw
+        var starred = false
+        if let first = lines.first, first.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("*") {
+            starred = true
+            text = first.trimmingCharacters(in: CharacterSet(charactersIn: "\n *")) + "\n" + lines.dropFirst().joined(separator: "\n")
+        }
+        let (title, body) = Tags.split(text)
+        return (title, body, starred)
     }
 
     /// jrnl's JSON export: `{"tags": {tag: count}, "entries": [{title, body, date, time, tags, starred}]}`.
@@ -41,9 +59,10 @@ public enum JrnlFormat {
         let sorted = sortedForJrnl(entries)
         var counts: [String: Int] = [:]
         let rendered: [JSONValue] = sorted.map { entry in
-            let text = jrnlText(entry)
-            let (title, body) = Tags.split(text)
-            let tags = jrnlTags(in: text)
+            // Exactly what jrnl reads from the text export of the entry.
+            let written = writtenText(entry)
+            let (title, body, starred) = readEntryText(written)
+            let tags = jrnlTags(in: written)
             for tag in tags { counts[tag, default: 0] += 1 }
             return .object([
                 ("title", .string(title)),
@@ -51,7 +70,7 @@ public enum JrnlFormat {
                 ("date", .string(entry.localDay.description)),
                 ("time", .string(String(entry.created.iso8601.dropFirst(11).prefix(5)))),
                 ("tags", .strings(tags)),
-                ("starred", .bool(entry.starred)),
+                ("starred", .bool(starred)),
             ])
         }
         return .object([
@@ -121,15 +140,7 @@ public enum JrnlFormat {
         guard !starts.isEmpty else { throw ImportError(line: 1, reason: "no jrnl entries found (each starts with a line like '[2026-01-05 09:00:00 AM] Title')") }
         return try starts.enumerated().map { index, start in
             let end = index + 1 < starts.count ? starts[index + 1].start : text.endIndex
-            var raw = String(text[start.textStart..<end])
-            var starred = false
-            var lines = raw.split(separator: "\n", omittingEmptySubsequences: false)
-            if let first = lines.first, first.trimmingCharacters(in: .whitespaces).hasSuffix("*") {
-                starred = true
-                lines[0] = Substring(first.trimmingCharacters(in: CharacterSet(charactersIn: "\n *")))
-                raw = lines.joined(separator: "\n")
-            }
-            let (title, body) = Tags.split(raw)
+            let (title, body, starred) = readEntryText(String(text[start.textStart..<end]))
             let line = text[..<start.start].filter { $0 == "\n" }.count + 1
             return try entry(title: title, body: body, day: start.date, seconds: start.seconds, tags: [], starred: starred,
                              zone: zone, line: line)
