@@ -43,7 +43,7 @@ enum FuzzTargets {
 
     /// The backup reader, which reads from a file.
     private static func backup(_ bytes: [UInt8]) {
-        FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
         _ = try? BackupFile.verify(scratch, credential: .passphrase(try! SecureBytes(copying: Array("fuzz".utf8))))
     }
 
@@ -65,7 +65,7 @@ enum FuzzMain {
     static func main() {
         #if FUZZING
         var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
             FuzzTargets.run(FuzzTargets.target, data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
             return 0
