@@ -1,0 +1,440 @@
+import Foundation
+import JournalVault
+import Testing
+
+// `jv analyze` end to end (SPEC §5 and README "Analyser protocol"): the built jv binary runs
+// analysers given with --command; each failing analyser (non-zero exit, invalid JSON, not an
+// object, no sentiment/themes/entities, bad relation, timeout) makes jv exit 65 naming the
+// entry, with nothing stored for it.
+
+fileprivate struct AnalyzeCLIResult {
+    let arguments: [String]
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    var summary: String { "jv \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+
+    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
+        do {
+            return try JSONParser.parse(Array(stdout.utf8))
+        } catch {
+            Issue.record("not JSON: \(summary)", sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+
+    /// The full id printed alone on a line.
+    func printedID(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let line = stdout.trimmingCharacters(in: .newlines)
+        #expect(stdout == line + "\n", "expected one line: \(summary)", sourceLocation: sourceLocation)
+        let id = try #require(UUID(uuidString: line), "not an id: \(summary)", sourceLocation: sourceLocation)
+        #expect(line == id.uuidString.lowercased(), sourceLocation: sourceLocation)
+        return line
+    }
+}
+
+/// A throw-away vault (interactive KDF) in its own folder, and a way to run jv on it.
+fileprivate final class AnalyzeCLI: @unchecked Sendable {
+    static let passphrase = "analyze cli test passphrase"
+    let folder: URL
+    let vaultPath: String
+    let passphraseFile: String
+
+    static var binary: String {
+        if let path = ProcessInfo.processInfo.environment["JV_BINARY"], !path.isEmpty { return path }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
+    }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-analyze-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        passphraseFile = folder.appendingPathComponent("passphrase").path
+        try Data((Self.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
+        vaultPath = folder.appendingPathComponent("vault/journal.vault").path
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no jv binary at \(Self.binary)")
+        let created = try run(["init", "--kdf", "interactive"])
+        try #require(created.status == 0, "\(created.summary)")
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Runs jv with `arguments`; standard input is `stdin` (else /dev/null).
+    /// `environmentChanges` sets (or, with nil, removes) variables after the defaults.
+    func run(_ arguments: [String], stdin: String? = nil, environmentChanges: [String: String?] = [:],
+             sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalyzeCLIResult {
+        let id = UUID().uuidString
+        let outPath = path("out-\(id)"), errPath = path("err-\(id)")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: outPath)
+            try? FileManager.default.removeItem(atPath: errPath)
+        }
+        var inputPath = "/dev/null"
+        if let stdin { inputPath = try write("in-\(id)", stdin) }
+        let input = try #require(FileHandle(forReadingAtPath: inputPath))
+        let output = try #require(FileHandle(forWritingAtPath: outPath))
+        let errors = try #require(FileHandle(forWritingAtPath: errPath))
+        defer { try? input.close(); try? output.close(); try? errors.close() }
+
+        var environment = ProcessInfo.processInfo.environment.filter { key, _ in
+            !key.hasPrefix("JV_") && !["NO_COLOR", "XDG_DATA_HOME", "EDITOR", "VISUAL", "TZ"].contains(key)
+        }
+        environment["JV_VAULT"] = vaultPath
+        environment["JV_PASSPHRASE_FILE"] = passphraseFile
+        environment["NO_COLOR"] = "1"
+        environment["TZ"] = "UTC"
+        environment["HOME"] = folder.path
+        environment["EDITOR"] = "false"
+        for (key, value) in environmentChanges { environment[key] = value }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = folder
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+        if done.wait(timeout: .now() + 120) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            done.wait()
+            Issue.record("jv \(arguments) did not finish within 120 s", sourceLocation: sourceLocation)
+        }
+        return AnalyzeCLIResult(arguments: arguments, status: process.terminationStatus,
+                             stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
+                             stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
+    }
+
+    /// Runs jv and expects exit status 0.
+    @discardableResult
+    func ok(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalyzeCLIResult {
+        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
+        try #require(result.status == 0, "\(result.summary)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// Runs jv and expects `status`, one sentence on standard error and nothing on standard output.
+    @discardableResult
+    func fails(_ arguments: [String], status: Int32, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalyzeCLIResult {
+        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
+        #expect(result.status == status, "\(result.summary)", sourceLocation: sourceLocation)
+        #expect(!result.stderr.isEmpty, "\(result.summary)", sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Fatal error"), "\(result.summary)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    func counts() throws -> JSONValue {
+        try #require(try ok(["info", "--json"]).json()["counts"])
+    }
+}
+
+/// A shell-quoted word.
+fileprivate func analyzeCLIQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// An analyser command that drains its input and prints `answer`.
+fileprivate func analyzeCLIPrinting(_ answer: String) -> String {
+    "cat >/dev/null; printf '%s\\n' \(analyzeCLIQuoted(answer))"
+}
+
+/// Whether process `pid` no longer runs (gone, or a zombie nobody has reaped yet).
+fileprivate func analyzeCLIProcessIsGone(_ pid: pid_t) -> Bool {
+    if kill(pid, 0) != 0 { return errno == ESRCH }
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return true }
+    let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+    return state == "Z" || state == "X"
+}
+
+fileprivate func analyzeCLIWaitUntilGone(_ pid: pid_t, seconds: Double = 5) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if analyzeCLIProcessIsGone(pid) { return true }
+        usleep(50_000)
+    }
+    return analyzeCLIProcessIsGone(pid)
+}
+
+fileprivate func analyzeCLIReadPID(_ path: String) throws -> pid_t {
+    let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    return try #require(pid_t(text), "no pid in \(path): '\(text)'")
+}
+
+extension AnalyzeCLI {
+    /// Nothing of any analysis is stored: no analysis record, no node, no relation.
+    fileprivate func expectNothingStored(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try ok(["analysis", "list", "--json"]).json() == .array([]), sourceLocation: sourceLocation)
+        #expect(try ok(["graph", "list", "--json"]).json() == .array([]), sourceLocation: sourceLocation)
+        let counts = try self.counts()
+        #expect(counts["analyses"] == .integer(0), sourceLocation: sourceLocation)
+        #expect(counts["nodes"] == .integer(0), sourceLocation: sourceLocation)
+        #expect(counts["relations"] == .integer(0), sourceLocation: sourceLocation)
+    }
+
+    fileprivate func analyses() throws -> [JSONValue] {
+        try #require(try ok(["analysis", "list", "--json"]).json().arrayValue)
+    }
+}
+
+fileprivate let analyzeCLIGoodAnswer = """
+    {"sentiment": "calm", "themes": ["sea"], "entities": {"people": ["Anna"]},
+     "nodes": [{"type": "person", "name": "Anna"}, {"type": "place", "name": "Lisbon"}],
+     "relations": [{"from": {"type": "person", "name": "me"}, "to": {"type": "person", "name": "Anna"}, "type": "walked with", "strength": 0.8}]}
+    """
+
+@Suite struct AnalyzeCommandTests {
+    @Test func aSucceedingAnalyserStoresTheAnalysisAndTheGraph() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Walked with Anna in Lisbon."]).printedID()
+        let result = try jv.ok(["analyze", String(entry.prefix(6)), "--command", analyzeCLIPrinting(analyzeCLIGoodAnswer)])
+        let id = try result.printedID()
+        let analyses = try jv.analyses()
+        #expect(analyses.count == 1)
+        let analysis = try #require(analyses.first)
+        #expect(analysis["id"] == .string(id))
+        #expect(analysis["entry_id"] == .string(entry))
+        #expect(analysis["model"] == .string("local"))
+        #expect(analysis["sentiment"] == .string("calm"))
+        #expect(analysis["themes"] == .array([.string("sea")]))
+        #expect(analysis["entities"] == .object([("people", .array([.string("Anna")]))]))
+        let nodes = try #require(try jv.ok(["graph", "list", "--json"]).json().arrayValue)
+        #expect(Set(nodes.compactMap { node in node["name"]?.stringValue.map { "\(node["type"]?.stringValue ?? "?"):\($0)" } })
+                == ["person:Anna", "place:Lisbon", "person:me"])
+        let anna = try jv.ok(["graph", "show", "anna", "--json"]).json()
+        let relations = try #require(anna["relations"]?.arrayValue)
+        #expect(relations.count == 1)
+        #expect(relations.first?["strength"]?.doubleValue == 0.8)
+        #expect(relations.first?["entry_id"] == .string(entry))
+        let counts = try jv.counts()
+        #expect(counts["analyses"] == .integer(1))
+        #expect(counts["nodes"] == .integer(3))
+        #expect(counts["relations"] == .integer(1))
+    }
+
+    @Test func withJSONTheStoredAnalysesArePrinted() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "JSON output."]).printedID()
+        let printed = try #require(try jv.ok(["analyze", entry, "--json", "--command", analyzeCLIPrinting(#"{"sentiment": "ok"}"#)]).json().arrayValue)
+        #expect(printed.count == 1)
+        guard case .object(let members)? = printed.first else { Issue.record("not an object"); return }
+        #expect(members.map(\.0) == ["id", "entry_id", "model", "processed_at", "sentiment", "themes", "entities"])
+        #expect(printed == (try jv.analyses()))
+    }
+
+    @Test func theModelIsTheOptionElseTheAnswersElseLocal() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Models."]).printedID()
+        let withModel = analyzeCLIPrinting(#"{"sentiment": "x", "model": "answer-model"}"#)
+        let withoutModel = analyzeCLIPrinting(#"{"sentiment": "x"}"#)
+        try jv.ok(["analyze", entry, "--model", "option-model", "--command", withModel])
+        try jv.ok(["analyze", entry, "--command", withModel])
+        try jv.ok(["analyze", entry, "--command", withoutModel])
+        try jv.ok(["analyze", entry, "--command", withoutModel, "--model", "option-model"])
+        #expect(try jv.analyses().map { $0["model"] } == [.string("option-model"), .string("answer-model"), .string("local"), .string("option-model")])
+        #expect(try jv.ok(["analysis", "list", "--model", "local", "--json"]).json().arrayValue?.count == 1)
+    }
+
+    @Test func theAnalyserGetsTheEntryJSONOnStandardInput() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "--star", "--tag", "food", "Lunch with @anna at the Café.\nSecond line with \"quotes\"."]).printedID()
+        let received = jv.path("received.json")
+        try jv.ok(["analyze", entry, "--command", "cat > \(analyzeCLIQuoted(received)); echo '{\"themes\": []}'"])
+        let got = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: received))))
+        let shown = try jv.ok(["show", entry, "--json"]).json()
+        #expect(got == shown)
+        #expect(got["content"] == .string("Lunch with @anna at the Café.\nSecond line with \"quotes\"."))
+    }
+
+    @Test(arguments: [
+        ("exit 3", "status 3"),
+        (#"cat >/dev/null; echo '{"sentiment": "calm"}'; exit 1"#, "status 1"),
+        ("cat >/dev/null; kill -9 $$", "signal"),
+        (analyzeCLIPrinting("this is not JSON"), "JSON"),
+        (analyzeCLIPrinting(#"{"sentiment": "calm""#), "JSON"),
+        (analyzeCLIPrinting(#"[{"sentiment": "calm"}]"#), "not an object"),
+        (analyzeCLIPrinting(#"{"model": "m", "nodes": [{"type": "person", "name": "Ghost"}]}"#), "sentiment"),
+        (analyzeCLIPrinting("{}"), "sentiment"),
+        (analyzeCLIPrinting(#"{"sentiment": "x", "nodes": [{"type": "person", "name": "Ghost"}], "relations": [{"from": {"type": "person", "name": "me"}, "to": {"type": "person", "name": "Ghost"}, "type": "haunts", "strength": 1.5}]}"#), "strength"),
+        (analyzeCLIPrinting(#"{"sentiment": "x", "relations": [{"from": {"type": "person", "name": "me"}, "to": {"type": "person", "name": "Ghost"}, "type": "haunts", "strength": -0.5}]}"#), "strength"),
+        ("cat >/dev/null", "printed nothing"),
+    ])
+    func aFailingAnalyserExits65NamesTheEntryAndStoresNothing(command: String, reason: String) throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Anything at all."]).printedID()
+        let result = try jv.fails(["analyze", entry, "--command", command], status: 65)
+        #expect(result.stderr.contains(entry), "\(result.summary)")
+        #expect(result.stderr.contains(reason), "\(result.summary)")
+        #expect(result.stdout.isEmpty, "\(result.summary)")
+        try jv.expectNothingStored()
+    }
+
+    @Test func theAnalysersOwnComplaintsReachStandardError() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Complaints."]).printedID()
+        let result = try jv.fails(["analyze", entry, "--command", "echo 'analyser says: model not loaded' >&2; exit 2"], status: 65)
+        #expect(result.stderr.contains("analyser says: model not loaded"), "\(result.summary)")
+    }
+
+    @Test func aHangingAnalyserIsKilledWithEverythingItStarted() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Slow analyser."]).printedID()
+        let shellFile = jv.path("shell.pid"), sleeperFile = jv.path("sleeper.pid")
+        let command = "echo $$ > \(analyzeCLIQuoted(shellFile)); sleep 30 & echo $! > \(analyzeCLIQuoted(sleeperFile)); wait"
+        let started = Date()
+        let result = try jv.fails(["analyze", entry, "--timeout", "1", "--command", command], status: 65)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 15, "jv returned after \(elapsed) s")
+        #expect(result.stderr.contains(entry), "\(result.summary)")
+        #expect(result.stderr.contains("1 second"), "\(result.summary)")
+        #expect(analyzeCLIWaitUntilGone(try analyzeCLIReadPID(shellFile)), "the analyser's shell still runs")
+        #expect(analyzeCLIWaitUntilGone(try analyzeCLIReadPID(sleeperFile)), "the analyser's child (sleep 30) still runs")
+        try jv.expectNothingStored()
+    }
+
+    /// The deadline covers the analyser's exit too, not only its output.
+    @Test func anAnalyserThatClosesItsOutputAndLingersIsStoppedAtTheTimeout() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Lingering analyser."]).printedID()
+        let pidFile = jv.path("lingering.pid")
+        let started = Date()
+        let result = try jv.fails(["analyze", entry, "--timeout", "1", "--command",
+                                   "cat >/dev/null; exec >&-; echo $$ > \(analyzeCLIQuoted(pidFile)); sleep 20"], status: 65)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(elapsed < 15, "jv returned after \(elapsed) s: the 1-second timeout was not applied")
+        #expect(result.stderr.contains(entry), "\(result.summary)")
+        #expect(analyzeCLIWaitUntilGone(try analyzeCLIReadPID(pidFile)), "the analyser was not killed")
+        try jv.expectNothingStored()
+    }
+
+    @Test(arguments: [
+        #"echo '{"sentiment": "did not listen"}'"#,
+        #"head -c 10 >/dev/null; echo '{"sentiment": "read a little"}'"#,
+        #"exec 0<&-; sleep 0.3; echo '{"sentiment": "closed stdin"}'"#,
+        #"head -c 3000000 /dev/zero | tr '\0' ' '; echo '{"sentiment": "verbose"}'"#,
+    ])
+    func analysersThatDoNotReadALargeEntryNeitherDeadlockNorKillJV(command: String) throws {
+        let jv = try AnalyzeCLI()
+        let content = String(repeating: "🌊", count: 49_990) + " calm sea."
+        let entry = try jv.ok(["add"], stdin: content).printedID()
+        let started = Date()
+        let result = try jv.run(["analyze", entry, "--timeout", "60", "--command", command])
+        #expect(result.status == 0, "\(result.summary)")
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(try jv.analyses().count == 1)
+    }
+
+    @Test func aLargeEntryReachesTheAnalyserWhole() throws {
+        let jv = try AnalyzeCLI()
+        let content = String(repeating: "é", count: 49_995) + " end."
+        let entry = try jv.ok(["add"], stdin: content).printedID()
+        let received = jv.path("large.json")
+        try jv.ok(["analyze", entry, "--command", "cat > \(analyzeCLIQuoted(received)); echo '{\"sentiment\": \"big\"}'"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: received))
+        #expect(data.count > 100_000)
+        #expect(try JSONParser.parse([UInt8](data))["content"] == .string(content))
+    }
+
+    @Test func oneFailingEntryDoesNotStopTheOthers() throws {
+        let jv = try AnalyzeCLI()
+        let good = try jv.ok(["add", "A good day with Anna."]).printedID()
+        let bad = try jv.ok(["add", "FAIL this one."]).printedID()
+        let alsoGood = try jv.ok(["add", "Another good day."]).printedID()
+        let command = #"if grep -q FAIL; then exit 2; fi; echo '{"sentiment": "fine"}'"#
+        let result = try jv.run(["analyze", good, bad, alsoGood, "--command", command])
+        #expect(result.status == 65, "\(result.summary)")
+        #expect(result.stderr.contains(bad), "\(result.summary)")
+        #expect(!result.stderr.contains(good), "\(result.summary)")
+        #expect(!result.stderr.contains(alsoGood), "\(result.summary)")
+        #expect(result.stderr.contains("2 of 3"), "\(result.summary)")
+        let analysed = try jv.analyses().compactMap { $0["entry_id"]?.stringValue }
+        #expect(Set(analysed) == [good, alsoGood])
+        #expect(analysed.count == 2)
+    }
+
+    @Test func fromAndToSelectEntriesByDay() throws {
+        let jv = try AnalyzeCLI()
+        let jan3 = try jv.ok(["add", "--at", "2026-01-03 10:00", "Third."]).printedID()
+        let jan5 = try jv.ok(["add", "--at", "2026-01-05 23:30", "Fifth, late."]).printedID()
+        let jan6 = try jv.ok(["add", "--at", "2026-01-06 08:00", "Sixth."]).printedID()
+        let jan9 = try jv.ok(["add", "--at", "2026-01-09", "Ninth."]).printedID()
+        let command = analyzeCLIPrinting(#"{"themes": ["day"]}"#)
+        func analysedEntries() throws -> Set<String> { Set(try jv.analyses().compactMap { $0["entry_id"]?.stringValue }) }
+
+        try jv.ok(["analyze", "--from", "2026-01-04", "--to", "2026-01-05", "--command", command])
+        #expect(try analysedEntries() == [jan5], "--to includes its whole day")
+        try jv.ok(["analyze", "--from", "2026-01-06", "--command", command])
+        #expect(try analysedEntries() == [jan5, jan6, jan9])
+        try jv.ok(["analyze", "--to", "2026-01-03", "--command", command])
+        #expect(try analysedEntries() == [jan3, jan5, jan6, jan9])
+        #expect(try jv.analyses().count == 4)
+        // An empty range analyses nothing and succeeds.
+        let none = try jv.ok(["analyze", "--from", "2025-01-01", "--to", "2025-01-31", "--command", command])
+        #expect(none.stdout.isEmpty)
+        #expect(try jv.analyses().count == 4)
+    }
+
+    @Test func analysingAgainUpdatesTheRelationInsteadOfDuplicatingIt() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Walked with Anna."]).printedID()
+        func answer(_ name: String, _ strength: Double) -> String {
+            analyzeCLIPrinting(#"{"sentiment": "ok", "relations": [{"from": {"type": "person", "name": "me"}, "to": {"type": "person", "name": "\#(name)"}, "type": "walked with", "strength": \#(strength)}]}"#)
+        }
+        try jv.ok(["analyze", entry, "--command", answer("Anna", 0.3)])
+        try jv.ok(["analyze", entry, "--command", answer(" ANNA ", 0.9)])
+        let anna = try jv.ok(["graph", "show", "Anna", "--json"]).json()
+        let relations = try #require(anna["relations"]?.arrayValue)
+        #expect(relations.count == 1)
+        #expect(relations.first?["strength"]?.doubleValue == 0.9)
+        #expect(anna["name"] == .string("Anna"))
+        let counts = try jv.counts()
+        #expect(counts["relations"] == .integer(1))
+        #expect(counts["nodes"] == .integer(2))
+        #expect(counts["analyses"] == .integer(2))
+    }
+
+    @Test func badAnalyzeInvocationsAreRefused() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Target."]).printedID()
+        let marker = jv.path("ran")
+        let command = "touch \(analyzeCLIQuoted(marker)); echo '{\"sentiment\": \"x\"}'"
+        try jv.fails(["analyze", "--command", command], status: 64)
+        try jv.fails(["analyze", entry], status: 64)
+        try jv.fails(["analyze", entry, "--timeout", "0", "--command", command], status: 64)
+        try jv.fails(["analyze", entry, "--timeout", "-1", "--command", command], status: 64)
+        try jv.fails(["analyze", "--from", "never ever", "--command", command], status: 64)
+        try jv.fails(["analyze", "ffffffff", "--command", command], status: 66)
+        #expect(!FileManager.default.fileExists(atPath: marker), "no analyser may run for a refused command")
+        try jv.expectNothingStored()
+    }
+
+    /// The analyser is another program (often a model runner): the passphrase jv was given in
+    /// its environment must not be handed on to it.
+    @Test
+    func theAnalyserDoesNotInheritThePassphrase() throws {
+        let jv = try AnalyzeCLI()
+        let entry = try jv.ok(["add", "Secret-keeping."]).printedID()
+        let seen = jv.path("analyser-passphrase")
+        // The analyser records only whether it can see the variable (never its whole environment).
+        let command = #"cat >/dev/null; if [ -n "${JV_PASSPHRASE+set}" ]; then echo inherited; else echo absent; fi > "# + analyzeCLIQuoted(seen)
+            + #"; echo '{"sentiment": "ok"}'"#
+        let result = try jv.run(["analyze", entry, "--command", command],
+                                environmentChanges: ["JV_PASSPHRASE_FILE": nil, "JV_PASSPHRASE": AnalyzeCLI.passphrase])
+        #expect(result.status == 0, "\(result.summary)")
+        let verdict = try String(contentsOfFile: seen, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(verdict == "absent", "the analyser inherited JV_PASSPHRASE")
+    }
+}
