@@ -62,12 +62,13 @@ struct InteropTests {
         let theirs = try interopJrnlJSON(try world.jrnl(["--format", "json"]).stdout)
         let ours = try interopJrnlJSON(try sandbox.run(["export", "--format", "jrnl-json"]).stdout)
         #expect(theirs == ours)
-        // And jv reading its own text back keeps the entry as it was.
+        // jrnl's text format cannot say "not starred" for a first line ending in '*': jv reading
+        // its own text back reads it as jrnl does (README, "Exports and imports").
         let back = try Sandbox()
         try back.initVault()
         try Sandbox.requireSuccess(try back.run(["import", try back.folder.write("ours.txt", txt.stdout), "--format", "jrnl-txt"]))
-        #expect(try back.list().first?["starred"] as? Bool == false)
-        #expect(try back.list().contents == ["Rated 5 *"])
+        #expect(try back.list().first?["starred"] as? Bool == true)
+        #expect(try back.list().contents == ["Rated 5"])
     }
 
     @Test("entries made with jrnl itself import from its JSON export and its journal file, with dates, tags and stars, once",

@@ -1,0 +1,217 @@
+import Foundation
+import GRDB
+import Testing
+import VaultCrypto
+@testable import JournalVault
+
+// The knowledge graph at library level (SPEC §4 KnowledgeNode/KnowledgeRelation, FORMAT.md
+// §1.6, §1.7, §5): one node per (type, name) whatever the spelling, strengths in 0…1, a
+// relation per (from, to, type, entry) updated rather than duplicated, look-ups by id and name.
+
+fileprivate final class GraphTestVault: Sendable {
+    let folder: URL
+    let journal: UnlockedVault
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-graph-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        journal = try Vault.create(at: folder.appendingPathComponent("journal.vault").path,
+                                   passphrase: SecureBytes(copying: Array("graph tests passphrase".utf8)), kdf: .profile(.interactive)).vault
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func count(_ table: String) throws -> Int {
+        try journal.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
+    }
+
+    /// Stores an analysis of `entry` with the given graph.
+    @discardableResult
+    func analyse(_ entry: Entry, nodes: [NodeReference] = [], relations: [RelationDraft] = []) throws -> Analysis {
+        try journal.addAnalysis(Analysis(entryID: entry.id, model: "graph-test", processedAt: .now(), sentiment: "neutral"),
+                                nodes: nodes, relations: relations)
+    }
+}
+
+fileprivate func graphNode(_ type: String, _ name: String) -> NodeReference {
+    NodeReference(type: type, name: name)
+}
+
+fileprivate func graphRelation(_ from: NodeReference, _ type: String, _ to: NodeReference, _ strength: Double) -> RelationDraft {
+    RelationDraft(from: from, to: to, type: type, strength: strength)
+}
+
+fileprivate func isInvalidGraph(_ error: VaultError) -> Bool {
+    if case .invalidGraph = error { true } else { false }
+}
+
+fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+                                     where predicate: (VaultError) -> Bool, _ body: () throws -> R) {
+    let error = #expect(throws: VaultError.self, comment, sourceLocation: sourceLocation) { _ = try body() }
+    if let error, !predicate(error) { Issue.record("unexpected error: \(error)", sourceLocation: sourceLocation) }
+}
+
+@Suite struct KnowledgeGraphTests {
+    @Test func oneNodePerTypeAndNameWhateverTheCaseOrSpacingAcrossAnalyses() throws {
+        let vault = try GraphTestVault()
+        let first = try vault.journal.addEntry("Lunch with Anna.")
+        let second = try vault.journal.addEntry("Anna called.")
+        try vault.analyse(first, nodes: [graphNode("person", "Anna")])
+        try vault.analyse(second, nodes: [graphNode("Person", "anna"), graphNode("PERSON", " ANNA "), graphNode("person", "\tanna\n")],
+                          relations: [graphRelation(graphNode("person", "me"), "called by", graphNode(" person ", "aNNa"), 0.5)])
+        let people = try vault.journal.nodes(type: "person")
+        #expect(Set(people.map(\.name)) == ["Anna", "me"], "the name is kept as first written")
+        #expect(try vault.count("knowledge_node") == 2)
+        let anna = try #require(people.first { $0.name == "Anna" })
+        #expect(anna.type == "person")
+        let relation = try #require(try vault.journal.allRelations().first)
+        #expect(relation.to == anna.id)
+    }
+
+    @Test func namesCompareAfterCollapsingSpacesAndUnicodeNormalisation() throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Names.")
+        try vault.analyse(entry, nodes: [graphNode("person", "Anna Maria"), graphNode("person", "  anna   MARIA "),
+                                         graphNode("person", "Zo\u{00EB}"), graphNode("person", "Zoe\u{0308}"), graphNode("person", "ZOË")])
+        #expect(Set(try vault.journal.nodes().map(\.name)) == ["Anna Maria", "Zo\u{00EB}"])
+        #expect(try vault.count("knowledge_node") == 2)
+    }
+
+    @Test func theSameNameUnderDifferentTypesIsTwoNodes() throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Paris, the city and the friend.")
+        try vault.analyse(entry, nodes: [graphNode("person", "Paris"), graphNode("place", "paris")])
+        let nodes = try vault.journal.nodes()
+        #expect(nodes.count == 2)
+        #expect(Set(nodes.map(\.type)) == ["person", "place"])
+        #expect(try vault.journal.nodes(type: "place").map(\.name) == ["paris"])
+        #expect(try vault.journal.nodes(type: "PLACE").map(\.name) == ["paris"], "the type filter ignores case")
+        #expect(try vault.journal.nodes(type: "emotion").isEmpty)
+        // A name alone is then ambiguous.
+        expectGraphError(where: { if case .ambiguousID = $0 { true } else { false } }) { try vault.journal.resolveNode("PARIS") }
+    }
+
+    @Test(arguments: [-0.1, 1.000001, 2, -1, Double.nan, Double.infinity, -Double.infinity])
+    func aRelationStrengthOutsideZeroToOneIsRefusedAndNothingStored(strength: Double) throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Strength.")
+        expectGraphError(where: isInvalidGraph) {
+            try vault.analyse(entry, nodes: [graphNode("topic", "work")],
+                              relations: [graphRelation(graphNode("person", "me"), "likes", graphNode("topic", "work"), strength)])
+        }
+        #expect(try vault.count("analysis") == 0)
+        #expect(try vault.count("knowledge_node") == 0)
+        #expect(try vault.count("knowledge_relation") == 0)
+    }
+
+    @Test func strengthsAtTheBoundsAreAccepted() throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Bounds.")
+        try vault.analyse(entry, relations: [graphRelation(graphNode("person", "me"), "ignores", graphNode("topic", "news"), 0),
+                                             graphRelation(graphNode("person", "me"), "loves", graphNode("topic", "sea"), 1)])
+        #expect(try vault.journal.allRelations().map(\.strength).sorted() == [0, 1])
+    }
+
+    @Test func malformedNodesAndRelationsAreRefusedAndNothingStored() throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Malformed.")
+        expectGraphError("empty name", where: isInvalidGraph) { try vault.analyse(entry, nodes: [graphNode("person", "  ")]) }
+        expectGraphError("two-word type", where: isInvalidGraph) { try vault.analyse(entry, nodes: [graphNode("close friend", "Anna")]) }
+        expectGraphError("empty type", where: isInvalidGraph) { try vault.analyse(entry, nodes: [graphNode("", "Anna")]) }
+        expectGraphError("empty relation type", where: isInvalidGraph) {
+            try vault.analyse(entry, relations: [graphRelation(graphNode("person", "me"), " ", graphNode("person", "Anna"), 0.5)])
+        }
+        expectGraphError("bad node in a relation", where: isInvalidGraph) {
+            try vault.analyse(entry, nodes: [graphNode("person", "Valid")],
+                              relations: [graphRelation(graphNode("person", "me"), "knows", graphNode("person", ""), 0.5)])
+        }
+        #expect(try vault.count("analysis") == 0)
+        #expect(try vault.count("knowledge_node") == 0)
+        #expect(try vault.count("knowledge_relation") == 0)
+    }
+
+    @Test func analysingAnEntryAgainUpdatesItsRelationsInsteadOfDuplicatingThem() throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Walked with Anna.")
+        let other = try vault.journal.addEntry("Walked with Anna again.")
+        let me = graphNode("person", "me")
+        try vault.analyse(entry, relations: [graphRelation(me, "walked with", graphNode("person", "Anna"), 0.4)])
+        let original = try #require(try vault.journal.allRelations().first)
+        try vault.analyse(entry, relations: [graphRelation(graphNode("PERSON", " Me "), "walked with", graphNode("person", "anna"), 0.9)])
+        let relations = try vault.journal.allRelations()
+        #expect(relations.count == 1)
+        #expect(relations.first?.id == original.id)
+        #expect(relations.first?.strength == 0.9)
+        #expect(try vault.count("analysis") == 2, "each run is its own analysis record")
+
+        // Another relation type, or another source entry, is another relation.
+        try vault.analyse(entry, relations: [graphRelation(me, "talked with", graphNode("person", "Anna"), 0.2)])
+        try vault.analyse(other, relations: [graphRelation(me, "walked with", graphNode("person", "Anna"), 0.1)])
+        let all = try vault.journal.allRelations()
+        #expect(all.count == 3)
+        #expect(Set(all.filter { $0.type == "walked with" }.map(\.entryID)) == [entry.id, other.id])
+        #expect(all.first { $0.type == "walked with" && $0.entryID == entry.id }?.strength == 0.9)
+        #expect(try vault.count("knowledge_node") == 2)
+    }
+
+    @Test func relationsOfANodeGoBothWays() throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Anna lives in Lisbon; I visited her.")
+        try vault.analyse(entry, relations: [
+            graphRelation(graphNode("person", "me"), "visited", graphNode("person", "Anna"), 0.7),
+            graphRelation(graphNode("person", "Anna"), "lives in", graphNode("place", "Lisbon"), 1),
+        ])
+        let anna = try vault.journal.resolveNode("anna")
+        let me = try vault.journal.resolveNode("ME")
+        let lisbon = try vault.journal.resolveNode("lisbon")
+        let annaRelations = try vault.journal.relations(of: anna.id)
+        #expect(annaRelations.count == 2)
+        let incoming = try #require(annaRelations.first { $0.to == anna.id })
+        let outgoing = try #require(annaRelations.first { $0.from == anna.id })
+        #expect(incoming.from == me.id)
+        #expect(incoming.type == "visited")
+        #expect(incoming.strength == 0.7)
+        #expect(incoming.entryID == entry.id)
+        #expect(outgoing.to == lisbon.id)
+        #expect(outgoing.type == "lives in")
+        #expect(try vault.journal.relations(of: me.id).map(\.id) == [incoming.id])
+        #expect(try vault.journal.relations(of: lisbon.id).map(\.id) == [outgoing.id])
+
+        let json = incoming.json
+        guard case .object(let members) = json else { Issue.record("not an object"); return }
+        #expect(members.map(\.0) == ["id", "from", "to", "type", "strength", "entry_id"])
+        #expect(json["from"]?.stringValue == me.id.uuidString.lowercased())
+        #expect(json["to"]?.stringValue == anna.id.uuidString.lowercased())
+        #expect(json["strength"]?.doubleValue == 0.7)
+        #expect(json["entry_id"]?.stringValue == entry.id.uuidString.lowercased())
+    }
+
+    @Test func nodesResolveByIdPrefixAndByNameInAnyCase() throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Nodes.")
+        try vault.analyse(entry, nodes: [graphNode("person", "Anna Maria"), graphNode("emotion", "Joy")])
+        let anna = try #require(try vault.journal.nodes(type: "person").first)
+        #expect(try vault.journal.resolveNode(anna.id.uuidString) == anna)
+        #expect(try vault.journal.resolveNode(String(anna.id.storageText.prefix(8))) == anna)
+        #expect(try vault.journal.resolveNode("anna maria") == anna)
+        #expect(try vault.journal.resolveNode("  ANNA   maria ") == anna)
+        #expect(try vault.journal.resolveNode("joy").type == "emotion")
+        expectGraphError(where: { if case .notFound = $0 { true } else { false } }) { try vault.journal.resolveNode("Nobody") }
+        expectGraphError(where: { if case .notFound = $0 { true } else { false } }) { try vault.journal.node(id: UUID()) }
+
+        let json = anna.json
+        guard case .object(let members) = json else { Issue.record("not an object"); return }
+        #expect(members.map(\.0) == ["id", "type", "name", "created_at"])
+        #expect(json["name"] == .string("Anna Maria"))
+        #expect(json["type"] == .string("person"))
+    }
+
+    @Test func nodeTypesAreStoredInLowerCase() throws {
+        let vault = try GraphTestVault()
+        let entry = try vault.journal.addEntry("Types.")
+        try vault.analyse(entry, nodes: [graphNode("Place", "Lisbon"), graphNode(" EVENT ", "Wedding")])
+        let types = try vault.journal.database.read { db in try String.fetchAll(db, sql: "SELECT type FROM knowledge_node ORDER BY type") }
+        #expect(types == ["event", "place"])
+        #expect(try vault.journal.nodes().map(\.type).sorted() == ["event", "place"])
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+@testable import JournalVault
+
+/// The text rules of entries: inline tags, tag normal form, titles (SPEC §4).
+@Suite struct TagsTests {
+    @Test(arguments: [
+        ("Met @Anna at the #café.", ["anna", "café"]),
+        ("Write to a@b.com or anna@example.org", []),
+        ("# heading\n## another heading", []),
+        ("#well-being and #snake_case and @co-worker_2", ["well-being", "snake_case", "co-worker_2"]),
+        ("#Work #work @WORK #wOrK", ["work"]),
+        ("#b #a #b #c #a", ["b", "a", "c"]),
+        ("(#paren) and [#bracket]", ["paren"]),
+        ("Ends with a hyphen #trailing- and a dash #x--", ["trailing", "x"]),
+        ("mid#word and mid@word", []),
+        ("#2026 and #v2", ["2026", "v2"]),
+        ("#- #_ #__ @-", []),
+        ("#tag. #other, #third! #fourth?", ["tag", "other", "third", "fourth"]),
+        ("first line\n#second\tand\t@third", ["second", "third"]),
+        ("#Ärger und #Übermut", ["ärger", "übermut"]),
+        ("#cafe\u{301} then #caf\u{e9}", ["caf\u{e9}"]),
+        ("#東京 trip", ["東京"]),
+        ("", []),
+        ("@", []),
+    ])
+    func inlineTags(content: String, expected: [String]) {
+        #expect(Tags.inline(in: content) == expected)
+    }
+
+    @Test(arguments: [
+        ("@Anna", "anna"),
+        ("#café", "café"),
+        ("cafe\u{301}", "caf\u{e9}"),
+        ("  #Travel\n", "travel"),
+        ("work", "work"),
+        ("Co-Worker_2", "co-worker_2"),
+        ("2026", "2026"),
+    ])
+    func normalizeGivesTheNormalForm(tag: String, expected: String) {
+        #expect(Tags.normalize(tag) == expected)
+    }
+
+    @Test(arguments: ["", " ", "#", "@", "two words", "-", "__", "a.b", "a/b", "#tag!", "##double", "@#mixed", "tab\tinside"])
+    func normalizeRefusesNonWords(tag: String) {
+        #expect(Tags.normalize(tag) == nil)
+    }
+
+    @Test func normalFormIsNFCLowercase() throws {
+        let tag = try #require(Tags.normalize("CAFE\u{301}"))
+        #expect(tag == "caf\u{e9}")
+        #expect(Array(tag.unicodeScalars) == Array("caf\u{e9}".unicodeScalars))
+    }
+
+    @Test(arguments: [
+        ("Hello world. More text", "Hello world."),
+        ("Why? Because.", "Why?"),
+        ("Wow! That was close.", "Wow!"),
+        ("Version 1.5 released today. Notes follow", "Version 1.5 released today."),
+        ("No punctuation here\nSecond line. Yes", "No punctuation here"),
+        ("Wait... what", "Wait..."),
+        ("Windows line\r\nnext", "Windows line"),
+        ("One line only", "One line only"),
+        ("Ends with a period.", "Ends with a period."),
+        ("e.g. this", "e.g."),
+    ])
+    func titleIsTheFirstSentenceOfTheFirstLine(content: String, expected: String) {
+        #expect(Tags.title(of: content) == expected)
+    }
+
+    @Test func entryTagsAreInlineThenExplicitWithoutRepeats() {
+        let entry = Entry(content: "Lunch with @Anna about #work.", created: moment(hoursAfterJan5UTC: 12, offsetHours: 0),
+                          modifiedAt: 0, explicitTags: ["work", "project-x", "anna", "lunch"])
+        #expect(entry.tags == ["anna", "work", "project-x", "lunch"])
+        #expect(entry.title == "Lunch with @Anna about #work.")
+    }
+
+    @Test func explicitTagsAreNormalisedAndDeduplicated() throws {
+        #expect(try ContentRules.tags(["@Work", "work", "#Travel", "WORK", "cafe\u{301}", "caf\u{e9}"]) == ["work", "travel", "caf\u{e9}"])
+        #expect(try ContentRules.tags([]) == [])
+        #expect(throws: VaultError.invalidTag("two words")) { try ContentRules.tags(["ok", "two words"]) }
+        #expect(throws: VaultError.invalidTag("#")) { try ContentRules.tags(["#"]) }
+    }
+}
+
+/// Content limits (SPEC §4: ≤ 50,000 characters, valid UTF-8, not blank).
+@Suite struct ContentRulesTests {
+    @Test func fiftyThousandCharactersAreAcceptedAndOneMoreIsRefused() throws {
+        let limit = String(repeating: "a", count: 50_000)
+        #expect(try ContentRules.validated(limit) == limit)
+        #expect(throws: VaultError.contentTooLong(characters: 50_001, limit: 50_000)) {
+            try ContentRules.validated(limit + "b")
+        }
+        #expect(Entry.maximumCharacters == 50_000)
+    }
+
+    @Test func limitCountsCharactersNotBytesOrScalars() throws {
+        // "é" as e + combining acute: one character, two scalars, three bytes.
+        let decomposed = String(repeating: "e\u{301}", count: 50_000)
+        #expect(try ContentRules.validated(decomposed).count == 50_000)
+        let emoji = String(repeating: "👩‍👩‍👧", count: 50_000)
+        #expect(try ContentRules.validated(emoji).count == 50_000)
+        #expect(throws: VaultError.contentTooLong(characters: 50_001, limit: 50_000)) {
+            try ContentRules.validated(emoji + "x")
+        }
+    }
+
+    @Test func surroundingWhiteSpaceIsTrimmedAndNotCounted() throws {
+        let padded = "   \n" + String(repeating: "a", count: 50_000) + "\n\t  "
+        #expect(try ContentRules.validated(padded).count == 50_000)
+        #expect(try ContentRules.validated("  two words \n") == "two words")
+        #expect(try ContentRules.validated("inside  spaces\nkept") == "inside  spaces\nkept")
+    }
+
+    @Test(arguments: ["", " ", "\n", "\t \r\n ", "\u{2003}\u{00A0}"])
+    func blankContentIsRefused(text: String) {
+        #expect(throws: VaultError.contentBlank) { try ContentRules.validated(text) }
+        #expect(throws: VaultError.contentBlank) { try ContentRules.text(fromUTF8: Array(text.utf8)) }
+    }
+
+    @Test(arguments: [
+        [0xff],
+        [0x41, 0xc3],                 // truncated two-byte sequence
+        [0xc0, 0xaf],                 // overlong "/"
+        [0xed, 0xa0, 0x80],           // UTF-16 surrogate
+        [0xf4, 0x90, 0x80, 0x80],     // beyond U+10FFFF
+        [0x68, 0x69, 0x80],           // stray continuation byte
+    ] as [[UInt8]])
+    func invalidUTF8IsRefused(bytes: [UInt8]) {
+        #expect(throws: VaultError.invalidUTF8) { try ContentRules.text(fromUTF8: bytes) }
+    }
+
+    @Test func validUTF8IsDecodedAndTrimmed() throws {
+        #expect(try ContentRules.text(fromUTF8: Array("  Caf\u{e9} 東京 👩‍👩‍👧\n".utf8)) == "Caf\u{e9} 東京 👩‍👩‍👧")
+    }
+
+    @Test func customLimit() throws {
+        #expect(try ContentRules.validated("abc", limit: 3) == "abc")
+        #expect(throws: VaultError.contentTooLong(characters: 4, limit: 3)) { try ContentRules.validated("abcd", limit: 3) }
+    }
+}
+
+/// Case- and diacritic-insensitive matching used by `contains` and search.
+@Suite struct TextMatcherTests {
+    @Test(arguments: [
+        ("CAFE", "Coffee at the café", true),
+        ("café", "CAFE CULTURE", true),
+        ("cafe\u{301}", "caf\u{e9}", true),
+        ("Zürich", "zurich airport", true),
+        ("", "anything", true),
+        ("tea", "Coffee at the café", false),
+        ("cafés", "café", false),
+    ])
+    func matches(needle: String, haystack: String, expected: Bool) {
+        #expect(TextMatcher(needle).matches(haystack) == expected)
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+
+/// Tampering with the vault file behind `jv`'s back, with the sqlite3 shell.
+@Suite("jv check and tampered records", .enabled(if: JV.tool("sqlite3") != nil, "needs the sqlite3 command-line shell (apt-get install sqlite3)"))
+struct CheckTests {
+    /// A vault with three entries (made once, copied per test).
+    private static let fixture = Result {
+        try Fixture { sandbox in
+            [
+                "0": try sandbox.add("Alpha entry with #tag", ["--at", "2026-01-10T10:00"]),
+                "1": try sandbox.add("Bravo entry", ["--at", "2026-01-11T10:00", "--star"]),
+                "2": try sandbox.add("Charlie entry", ["--at", "2026-01-12T10:00"]),
+            ]
+        }
+    }
+
+    private func journal() throws -> (Sandbox, [String]) {
+        let fixture = try Self.fixture.get()
+        return (try Sandbox(from: fixture), (0..<3).map { fixture[String($0)] })
+    }
+
+    /// `jv check` must fail with 65 and name exactly the `tampered` ids on standard output;
+    /// `jv show` of each tampered entry exits 65 and every other entry still shows.
+    private func expectDetected(_ sandbox: Sandbox, tampered: [String], all: [String],
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let check = try sandbox.run(["check"])
+        #expect(check.status == 65, "\(check)", sourceLocation: sourceLocation)
+        for id in all {
+            #expect(check.out.contains(id) == tampered.contains(id), "\(id) in \(check)", sourceLocation: sourceLocation)
+        }
+        let checkJSON = try sandbox.run(["check", "--json"])
+        #expect(checkJSON.status == 65, sourceLocation: sourceLocation)
+        let report = try checkJSON.object()
+        #expect(report["ok"] as? Bool == false, sourceLocation: sourceLocation)
+        #expect((report["problems"] as? [String])?.isEmpty == false, sourceLocation: sourceLocation)
+        for id in all {
+            let shown = try sandbox.run(["show", "--json", id])
+            if tampered.contains(id) {
+                #expect(shown.status == 65, "\(shown)", sourceLocation: sourceLocation)
+                #expect(shown.out.isEmpty, "no partial output: \(shown)", sourceLocation: sourceLocation)
+                #expect(shown.errorLines.count == 1 && shown.err.contains(id), "\(shown)", sourceLocation: sourceLocation)
+            } else {
+                #expect(shown.status == 0, "\(shown)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// Exchanges `columns` between rows `a` and `b`, and verifies the exchange took.
+    private func swap(_ columns: [String], between a: String, and b: String, in sandbox: Sandbox) throws {
+        let select = "SELECT " + columns.map { "hex(\($0))" }.joined(separator: " || '|' || ") + " FROM entry WHERE id = "
+        let (oldA, oldB) = (try sandbox.sqlite(select + "'\(a)'"), try sandbox.sqlite(select + "'\(b)'"))
+        let assignments = columns.map {
+            "\($0) = (SELECT \($0) FROM saved WHERE saved.id = CASE entry.id WHEN '\(a)' THEN '\(b)' ELSE '\(a)' END)"
+        }.joined(separator: ", ")
+        try sandbox.sqlite("""
+            BEGIN;
+            CREATE TEMP TABLE saved AS SELECT * FROM entry WHERE id IN ('\(a)', '\(b)');
+            UPDATE entry SET \(assignments) WHERE id IN ('\(a)', '\(b)');
+            COMMIT;
+            """)
+        #expect(try sandbox.sqlite(select + "'\(a)'") == oldB)
+        #expect(try sandbox.sqlite(select + "'\(b)'") == oldA)
+        #expect(oldA != oldB)
+    }
+
+    @Test("check exits 0 on a sound vault with entries, and says so")
+    func cleanVault() throws {
+        let (sandbox, _) = try journal()
+        let result = try sandbox.run(["check"])
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.out.isEmpty)
+        let json = try sandbox.run(["check", "--json"])
+        #expect(json.status == 0, "\(json)")
+        let report = try json.object()
+        #expect(report["ok"] as? Bool == true)
+        #expect(report["problems"] as? [String] == [])
+        #expect((report["checked"] as? [String: Int])?["entry"] == 3, "\(json)")
+        let empty = try Sandbox()
+        try empty.installEmptyVault()
+        #expect(try empty.run(["check"]).status == 0)
+    }
+
+    @Test("one flipped byte of an entry's content is detected and named")
+    func flippedContentByte() throws {
+        let (sandbox, ids) = try journal()
+        let victim = ids[1]
+        let hex = try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'")
+        var bytes = try #require(Data(hexString: hex))
+        #expect(bytes.count > 20)
+        bytes[bytes.count / 2] ^= 0x01
+        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hexString)' WHERE id = '\(victim)'")
+        #expect(try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'") != hex, "the tampering took")
+        try expectDetected(sandbox, tampered: [victim], all: ids)
+        let list = try sandbox.run(["list"])
+        #expect(list.status == 65, "a listing that meets the record reports it: \(list)")
+        #expect(list.err.contains(victim))
+    }
+
+    @Test("the last byte (the authentication tag) flipped is detected too")
+    func flippedTagByte() throws {
+        let (sandbox, ids) = try journal()
+        let victim = ids[0]
+        let hex = try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'")
+        var bytes = try #require(Data(hexString: hex))
+        bytes[bytes.count - 1] ^= 0x80
+        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hexString)' WHERE id = '\(victim)'")
+        try expectDetected(sandbox, tampered: [victim], all: ids)
+    }
+
+    @Test("an edited created_at is detected (it is bound to the ciphertext)")
+    func editedCreatedAt() throws {
+        let (sandbox, ids) = try journal()
+        let victim = ids[2]
+        try sandbox.sqlite("UPDATE entry SET created_at = created_at - 86400000, local_day = '2026-01-11' WHERE id = '\(victim)'")
+        try expectDetected(sandbox, tampered: [victim], all: ids)
+    }
+
+    @Test("an edited local_day alone is detected")
+    func editedLocalDay() throws {
+        let (sandbox, ids) = try journal()
+        let victim = ids[0]
+        try sandbox.sqlite("UPDATE entry SET local_day = '2026-01-01' WHERE id = '\(victim)'")
+        let check = try sandbox.run(["check"])
+        #expect(check.status == 65, "\(check)")
+        #expect(check.out.contains(victim), "\(check)")
+        #expect(!check.out.contains(ids[1]) && !check.out.contains(ids[2]), "\(check)")
+    }
+
+    @Test("content swapped between two rows is detected in both")
+    func swappedContent() throws {
+        let (sandbox, ids) = try journal()
+        let (a, b) = (ids[0], ids[2])
+        try swap(["content"], between: a, and: b, in: sandbox)
+        try expectDetected(sandbox, tampered: [a, b], all: ids)
+    }
+
+    @Test("a whole encrypted payload (metadata, content, tags) moved to another row is detected")
+    func swappedWholePayload() throws {
+        let (sandbox, ids) = try journal()
+        let (a, b) = (ids[0], ids[1])
+        try swap(["enc_meta", "content", "tags"], between: a, and: b, in: sandbox)
+        try expectDetected(sandbox, tampered: [a, b], all: ids)
+    }
+
+    @Test("a tag index removed, or copied from another entry, is detected")
+    func tamperedTagIndex() throws {
+        let (sandbox, ids) = try journal()
+        // Entry 0 has the inline tag #tag; entry 1 has none.
+        try sandbox.sqlite("DELETE FROM entry_tag WHERE entry_id = '\(ids[0])'")
+        var check = try sandbox.run(["check"])
+        #expect(check.status == 65, "\(check)")
+        #expect(check.out.contains(ids[0]) && !check.out.contains(ids[1]), "\(check)")
+
+        let (other, otherIDs) = try journal()
+        try other.sqlite("INSERT INTO entry_tag SELECT '\(otherIDs[1])', bidx FROM entry_tag WHERE entry_id = '\(otherIDs[0])'")
+        check = try other.run(["check"])
+        #expect(check.status == 65, "\(check)")
+        #expect(check.out.contains(otherIDs[1]) && !check.out.contains(otherIDs[0]), "\(check)")
+    }
+
+    @Test("a deleted row, or a row rolled back to an older version, is detected (row-set manifest)",
+          .disabled("not built yet: SPEC §3.8 row-set manifest; SECURITY.md says so and FORMAT.md reserves its domain"))
+    func deletedOrRolledBackRow() throws {
+        let (sandbox, ids) = try journal()
+        let old = sandbox.folder.file("old.vault")
+        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: old)
+        #expect(try sandbox.run(["edit", ids[0]], input: "Alpha, changed").status == 0)
+        try sandbox.sqlite("DELETE FROM entry WHERE id = '\(ids[2])'")
+        var check = try sandbox.run(["check"])
+        #expect(check.status == 65, "a deleted row: \(check)")
+
+        let (rolled, rolledIDs) = try journal()
+        let snapshot = rolled.folder.file("old.vault")
+        try FileManager.default.copyItem(atPath: rolled.vault, toPath: snapshot)
+        #expect(try rolled.run(["edit", rolledIDs[0]], input: "Alpha, changed").status == 0)
+        let columns = ["modified_at", "version", "enc_meta", "content", "tags"]
+        try rolled.sqlite("""
+            ATTACH '\(snapshot)' AS old;
+            UPDATE entry SET \(columns.map { "\($0) = (SELECT \($0) FROM old.entry WHERE id = '\(rolledIDs[0])')" }.joined(separator: ", "))
+            WHERE id = '\(rolledIDs[0])';
+            DELETE FROM entry_tag WHERE entry_id = '\(rolledIDs[0])';
+            INSERT INTO entry_tag SELECT * FROM old.entry_tag WHERE entry_id = '\(rolledIDs[0])';
+            """)
+        #expect(try rolled.show(rolledIDs[0])["content"] as? String == "Alpha entry with #tag", "the old version is back")
+        check = try rolled.run(["check"])
+        #expect(check.status == 65, "a rolled-back row: \(check)")
+    }
+
+    @Test("a vault from a newer schema version is refused with 65 and a clear message, and left as it was")
+    func newerSchemaRefused() throws {
+        let (sandbox, ids) = try journal()
+        try sandbox.sqlite("INSERT INTO grdb_migrations VALUES ('9999_from_the_future')")
+        let before = try sandbox.sqlite("SELECT group_concat(identifier) FROM grdb_migrations") + "|"
+            + sandbox.sqlite("SELECT group_concat(hex(content)) FROM entry")
+        for arguments in [["info"], ["list"], ["add", "not written"], ["check"], ["calendar", "2026"]] {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 65, "\(result)")
+            #expect(result.errorLines.count == 1, "\(result)")
+            #expect(result.err.localizedCaseInsensitiveContains("version"), "\(result)")
+        }
+        let after = try sandbox.sqlite("SELECT group_concat(identifier) FROM grdb_migrations") + "|"
+            + sandbox.sqlite("SELECT group_concat(hex(content)) FROM entry")
+        #expect(after == before)
+        #expect(try sandbox.sqlite("SELECT count(*) FROM entry") == String(ids.count))
+    }
+
+    @Test("a file that is not a vault, or is truncated, gives 65, never a crash")
+    func corruptFile() throws {
+        let (sandbox, _) = try journal()
+        let data = try #require(FileManager.default.contents(atPath: sandbox.vault))
+        try data.prefix(1000).write(to: URL(fileURLWithPath: sandbox.vault))
+        for arguments in [["check"], ["list"], ["info"]] {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 65, "\(result)")
+            #expect(result.signal == nil)
+            #expect(!result.err.contains("Fatal error"), "\(result)")
+        }
+        try Data("this is a plain text file, not a vault\n".utf8).write(to: URL(fileURLWithPath: sandbox.vault))
+        for arguments in [["check"], ["info"], ["calendar", "2026"]] {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 65, "\(result)")
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// SPEC §5's exit codes, as far as the implemented commands go, and the shape of error output.
+@Suite("Exit codes and error messages")
+struct ExitCodeTests {
+    /// One way of calling `jv` on a vault holding one entry ("the entry"), and the exit code it must give.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let arguments: [String]
+        var stdin: String? = nil
+        var env: [String: String?] = [:]
+        var tamper: Bool = false
+        let expected: Int32
+        var testDescription: String { "\(name) → \(expected)" }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "info", arguments: ["info"], expected: 0),
+        Case(name: "list", arguments: ["list"], expected: 0),
+        Case(name: "--help", arguments: ["--help"], expected: 0),
+        Case(name: "--version", arguments: ["--version"], expected: 0),
+        Case(name: "unknown option", arguments: ["list", "--bogus"], expected: 64),
+        Case(name: "unknown command", arguments: ["frobnicate"], expected: 64),
+        Case(name: "missing argument", arguments: ["show"], expected: 64),
+        Case(name: "option without its value", arguments: ["list", "--from"], expected: 64),
+        Case(name: "unknown KDF profile", arguments: ["init", "--kdf", "extreme"], expected: 64),
+        Case(name: "unknown date", arguments: ["list", "--on", "the ides of march"], expected: 64),
+        Case(name: "short id prefix", arguments: ["show", "abc"], expected: 64),
+        Case(name: "no passphrase source", arguments: ["list"], env: ["JV_PASSPHRASE_FILE": nil], expected: 64),
+        Case(name: "blank text", arguments: ["add"], stdin: " \n", expected: 65),
+        Case(name: "too long text", arguments: ["add"], stdin: String(repeating: "x", count: 50_001), expected: 65),
+        Case(name: "tampered record", arguments: ["show", "{id}"], tamper: true, expected: 65),
+        Case(name: "unknown id", arguments: ["show", "00000000-0000-4000-8000-000000000000"], expected: 66),
+        Case(name: "missing vault", arguments: ["list", "--vault", "/nonexistent/jv/journal.vault"], expected: 66),
+        Case(name: "missing passphrase file", arguments: ["list"], env: ["JV_PASSPHRASE_FILE": "/nonexistent/pass"], expected: 66),
+        Case(name: "existing vault", arguments: ["init", "--kdf", "interactive"], expected: 73),
+        Case(name: "wrong passphrase", arguments: ["list"], env: ["JV_PASSPHRASE": "wrong", "JV_PASSPHRASE_FILE": nil], expected: 77),
+    ]
+
+    private static let oneEntry = Result { try Fixture { sandbox in ["id": try sandbox.add("the entry")] } }
+
+    @Test("exit codes", arguments: cases)
+    func exitCode(_ testCase: Case) throws {
+        let fixture = try Self.oneEntry.get()
+        let sandbox = try Sandbox(from: fixture)
+        let id = fixture["id"]
+        if testCase.tamper {
+            try #require(JV.tool("sqlite3") != nil, "sqlite3 is needed to tamper with the vault")
+            try sandbox.sqlite("UPDATE entry SET created_at = created_at + 1 WHERE id = '\(id)'")
+        }
+        let arguments = testCase.arguments.map { $0 == "{id}" ? id : $0 }
+        let result = try sandbox.run(arguments, stdin: testCase.stdin.map { Data($0.utf8) }, env: testCase.env)
+        #expect(result.status == testCase.expected, "\(result)")
+        #expect(result.signal == nil)
+        if testCase.expected != 0 {
+            // One clear sentence on standard error, never a stack trace or a crash report.
+            #expect(!result.errorLines.isEmpty, "\(result)")
+            for marker in ["Fatal error", "Stack dump", "Current stack trace", "fatalError", "Swift runtime failure"] {
+                #expect(!result.err.contains(marker), "\(result)")
+            }
+            let first = result.errorLines.first ?? ""
+            #expect(first.hasPrefix("jv: ") || first.hasPrefix("Error: "), "\(result)")
+            if first.hasPrefix("jv: ") {
+                #expect(result.errorLines.count == 1, "exactly one sentence: \(result)")
+            }
+        }
+        // A failing command wrote nothing.
+        if testCase.expected != 0 && !testCase.tamper {
+            #expect(try sandbox.list().contents == ["the entry"])
+        }
+    }
+}
+
+@Suite("Global options and colour")
+struct GlobalOptionTests {
+    @Test("global options before the command work like after it")
+    func globalOptionsFirst() throws {
+        let sandbox = try Sandbox()
+        let elsewhere = sandbox.folder.file("elsewhere/j.vault")
+        let env: [String: String?] = ["JV_VAULT": nil, "JV_PASSPHRASE_FILE": nil, "XDG_DATA_HOME": sandbox.folder.file("xdg")]
+        let created = try sandbox.run(["--vault", elsewhere, "--passphrase-file", sandbox.passphraseFile, "init", "--kdf", "interactive"], env: env)
+        #expect(created.status == 0, "\(created)")
+        let added = try sandbox.run(["--vault", elsewhere, "--json", "--passphrase-file", sandbox.passphraseFile, "add", "--star", "hello", "there"], env: env)
+        #expect(added.status == 0, "\(added)")
+        let id = try #require(try added.object()["id"] as? String)
+
+        let before = try sandbox.run(["--vault", elsewhere, "--json", "--passphrase-file", sandbox.passphraseFile, "list"], env: env)
+        let after = try sandbox.run(["list", "--vault", elsewhere, "--json", "--passphrase-file", sandbox.passphraseFile], env: env)
+        let equals = try sandbox.run(["--vault=\(elsewhere)", "--json", "--passphrase-file=\(sandbox.passphraseFile)", "list"], env: env)
+        #expect(before.status == 0, "\(before)")
+        #expect(after.status == 0, "\(after)")
+        #expect(before.out == after.out)
+        #expect(equals.out == after.out, "\(equals)")
+        #expect(try before.array().ids == [id])
+        #expect(try before.array().contents == ["hello there"])
+
+        let shown = try sandbox.run(["--json", "--vault", elsewhere, "--passphrase-file", sandbox.passphraseFile, "show", id], env: env)
+        #expect(try shown.object()["id"] as? String == id, "\(shown)")
+        let info = try sandbox.run(["--vault", elsewhere, "--json", "info"], env: env)
+        #expect(try info.object()["path"] as? String == elsewhere, "\(info)")
+        let calendar = try sandbox.run(["--no-color", "--vault", elsewhere, "calendar", "--json", "2026"], env: env)
+        #expect(calendar.status == 0, "\(calendar)")
+    }
+
+    /// Every reading command's output, with the given colour setting.
+    private func outputs(_ sandbox: Sandbox, _ extra: [String], env: [String: String?]) throws -> [JVResult] {
+        try [["list"], ["show", sandbox.list().ids[0]], ["search", "cafe"], ["info"], ["calendar", "2026-01"], ["calendar", "2026"], ["check"],
+             ["list", "--format", "markdown"]].map { try sandbox.run($0 + extra, env: env) }
+    }
+
+    @Test("NO_COLOR and --no-color: no escape sequences in any output")
+    func noColor() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Café with a ★ star", ["--star", "--at", "2026-01-02"])
+        for (extra, env) in [([], ["NO_COLOR": "1"]), (["--no-color"], [:]), ([], [:] as [String: String?])] {
+            for result in try outputs(sandbox, extra, env: env) {
+                #expect(result.status == 0, "\(result)")
+                #expect(!result.out.contains("\u{1B}") && !result.err.contains("\u{1B}"), "\(result)")
+            }
+        }
+    }
+
+    @Test("on a terminal colours appear, and NO_COLOR / --no-color remove them",
+          .enabled(if: JV.tool("script") != nil, "needs script(1) to give jv a terminal"))
+    func noColorOnTerminal() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Starred entry", ["--star"])
+        let script = try #require(JV.tool("script"))
+        func onTerminal(_ command: String, _ env: [String: String?] = [:]) throws -> JVResult {
+            try sandbox.runTool(script, ["-qec", "'\(sandbox.binary)' \(command)", "/dev/null"],
+                                env: env.merging(["TERM": "xterm-256color", "SHELL": "/bin/sh"]) { $1 })
+        }
+        let colored = try onTerminal("list")
+        #expect(colored.status == 0, "\(colored)")
+        #expect(colored.out.contains("\u{1B}["), "control: jv colours its output on a terminal: \(colored)")
+        for (command, env) in [("list", ["NO_COLOR": "1"]), ("list --no-color", [:]), ("--no-color list", [:] as [String: String?])] {
+            let plain = try onTerminal(command, env)
+            #expect(plain.status == 0, "\(plain)")
+            #expect(plain.out.contains("Starred entry"), "\(plain)")
+            #expect(!plain.out.contains("\u{1B}"), "\(command) \(env): \(plain)")
+        }
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private temporary folder, removed with everything in it when the value goes away.
+final class TemporaryFolder: @unchecked Sendable {
+    let path: String
+
+    init(prefix: String = "jvTests") throws {
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent(prefix + ".XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed: errno \(errno)") }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// `name` inside the folder.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `contents` to `name` (creating folders) and returns its path.
+    @discardableResult
+    func write(_ name: String, _ contents: Data) throws -> String {
+        let target = file(name)
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try contents.write(to: URL(fileURLWithPath: target))
+        return target
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String { try write(name, Data(text.utf8)) }
+}
+
+/// One test's world: a temporary folder holding `HOME`, the vault and a passphrase file, and a
+/// minimal environment for `jv` (PATH, HOME, TZ, LANG, `JV_VAULT`, `JV_PASSPHRASE_FILE`).
+/// Every test makes its own, so tests can run in parallel.
+final class Sandbox: @unchecked Sendable {
+    static let passphrase = "correct horse battery staple"
+
+    let folder: TemporaryFolder
+    let binary: String
+    /// `JV_VAULT`: `<folder>/vault/journal.vault` (its folder does not exist before `jv init`).
+    let vault: String
+    let home: String
+    let passphraseFile: String
+    /// The environment every run starts from; tests may change it.
+    var environment: [String: String]
+
+    /// A sandbox whose vault starts as a copy of `fixture`'s (same passphrase, same recovery key).
+    convenience init(from fixture: Fixture, timeZone: String = "UTC") throws {
+        try self.init(timeZone: timeZone)
+        try install(fixture)
+    }
+
+    init(timeZone: String = "UTC") throws {
+        binary = try JV.requireBinary()
+        folder = try TemporaryFolder()
+        vault = folder.file("vault/journal.vault")
+        home = folder.file("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.file(".io"), withIntermediateDirectories: true)
+        passphraseFile = try folder.write("passphrase.txt", Self.passphrase + "\n")
+        environment = [
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": home,
+            "TZ": timeZone,
+            "LANG": "C.UTF-8",
+            "JV_VAULT": vault,
+            "JV_PASSPHRASE_FILE": passphraseFile,
+        ]
+    }
+
+    /// The environment with `changes` applied (a nil value removes the variable).
+    func environment(_ changes: [String: String?]) -> [String: String] {
+        var result = environment
+        for (name, value) in changes { result[name] = value }
+        return result
+    }
+
+    /// Starts `jv` with `arguments`; see ``run(_:stdin:env:umask022:timeout:)``.
+    func start(_ arguments: [String], stdin: Data? = nil, env: [String: String?] = [:], umask022: Bool = false) throws -> ChildProcess {
+        if umask022 {
+            return try JV.spawn(executable: "/bin/sh", arguments: ["-c", "umask 022; exec \"$0\" \"$@\"", binary] + arguments,
+                                environment: environment(env), stdin: stdin, ioFolder: folder.file(".io"))
+        }
+        return try JV.spawn(executable: binary, arguments: arguments, environment: environment(env), stdin: stdin,
+                            ioFolder: folder.file(".io"))
+    }
+
+    /// Runs `jv` to completion. `stdin` nil connects `/dev/null`; `env` changes the sandbox
+    /// environment for this run (nil removes a variable); `umask022` runs it from a shell with
+    /// `umask 022` (the usual login default), to show `jv` does not rely on the caller's umask.
+    @discardableResult
+    func run(_ arguments: [String], stdin: Data? = nil, env: [String: String?] = [:], umask022: Bool = false,
+             timeout: TimeInterval = 90) throws -> JVResult {
+        try start(arguments, stdin: stdin, env: env, umask022: umask022).wait(timeout: timeout)
+    }
+
+    /// Runs `jv` with text on standard input.
+    @discardableResult
+    func run(_ arguments: [String], input: String, env: [String: String?] = [:]) throws -> JVResult {
+        try run(arguments, stdin: Data(input.utf8), env: env)
+    }
+
+    /// Runs any program with the sandbox's environment.
+    @discardableResult
+    func runTool(_ executable: String, _ arguments: [String], stdin: Data? = nil, env: [String: String?] = [:]) throws -> JVResult {
+        try JV.spawn(executable: executable, arguments: arguments, environment: environment(env), stdin: stdin,
+                     ioFolder: folder.file(".io")).wait()
+    }
+
+    // MARK: Shortcuts that must succeed
+
+    /// `jv init --kdf <kdf> --json`; returns the recovery key.
+    @discardableResult
+    func initVault(kdf: String = "interactive") throws -> String {
+        let result = try run(["init", "--kdf", kdf, "--json"])
+        try Self.requireSuccess(result)
+        guard let key = try result.object()["recovery_key"] as? String else { throw HarnessError("no recovery_key: \(result)") }
+        return key
+    }
+
+    /// Like ``initVault(kdf:)``, but the vault is a copy of one made by `jv init --kdf interactive`
+    /// once per test run (``Fixture/empty()``): Argon2 and process start-up dominate the
+    /// suite's time, and only tests about `init` itself need a vault of their own making.
+    /// Every such vault has the same vault id, master key and recovery key.
+    @discardableResult
+    func installEmptyVault() throws -> String {
+        try install(Fixture.empty())
+    }
+
+    /// Puts a copy of `fixture`'s vault at ``vault`` (its folder 0700, the file 0600, as jv makes them).
+    @discardableResult
+    func install(_ fixture: Fixture) throws -> String {
+        let folderPath = (vault as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        guard FileManager.default.createFile(atPath: vault, contents: fixture.vaultBytes, attributes: [.posixPermissions: 0o600]) else {
+            throw HarnessError("cannot write \(vault)")
+        }
+        return fixture.recoveryKey
+    }
+
+    /// `jv add` with `text` as one argument (plus `options`); returns the new entry's id.
+    @discardableResult
+    func add(_ text: String, _ options: [String] = []) throws -> String {
+        let result = try run(["add"] + options + ["--", text])
+        try Self.requireSuccess(result)
+        let id = result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard UUID(uuidString: id) != nil else { throw HarnessError("add did not print an id: \(result)") }
+        return id
+    }
+
+    /// `jv add --json` from arguments; returns the printed entry.
+    func addJSON(_ text: String, _ options: [String] = []) throws -> [String: Any] {
+        let result = try run(["add", "--json"] + options + ["--", text])
+        try Self.requireSuccess(result)
+        return try result.object()
+    }
+
+    /// `jv list --json` with `options`; returns the entries.
+    func list(_ options: [String] = []) throws -> [[String: Any]] {
+        let result = try run(["list", "--json"] + options)
+        try Self.requireSuccess(result)
+        return try result.array()
+    }
+
+    /// `jv show --json ID`.
+    func show(_ id: String) throws -> [String: Any] {
+        let result = try run(["show", "--json", id])
+        try Self.requireSuccess(result)
+        return try result.object()
+    }
+
+    /// The number of entries according to `jv info --json` (no passphrase needed).
+    func entryCount() throws -> Int {
+        let result = try run(["info", "--json"], env: ["JV_PASSPHRASE_FILE": nil])
+        try Self.requireSuccess(result)
+        guard let counts = try result.object()["counts"] as? [String: Any], let entries = counts["entries"] as? Int else {
+            throw HarnessError("info --json has no counts.entries: \(result)")
+        }
+        return entries
+    }
+
+    /// Runs `sql` on the vault file with the sqlite3 command-line shell (tampering tests).
+    @discardableResult
+    func sqlite(_ sql: String) throws -> String {
+        guard let sqlite3 = JV.tool("sqlite3") else { throw HarnessError("sqlite3 is not installed") }
+        let result = try runTool(sqlite3, [vault, sql])
+        guard result.status == 0 else { throw HarnessError("sqlite3 failed: \(result)") }
+        return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func requireSuccess(_ result: JVResult) throws {
+        if result.status != 0 {
+            throw HarnessError("expected success: \(result)")
+        }
+    }
+}
+
+/// A vault prepared once per test run by really running `jv` (init, adds), kept as bytes so
+/// that each test starts from its own copy. `values` holds what the preparation wants to
+/// remember, e.g. entry ids by name.
+final class Fixture: Sendable {
+    let vaultBytes: Data
+    let recoveryKey: String
+    let values: [String: String]
+
+    /// Runs `prepare` on a fresh vault (made by `jv init --kdf interactive`) and keeps the result.
+    init(_ prepare: (Sandbox) throws -> [String: String]) throws {
+        let sandbox = try Sandbox()
+        recoveryKey = try sandbox.initVault()
+        values = try prepare(sandbox)
+        // Every jv process has exited: the WAL is checkpointed into the file and removed.
+        if let wal = try? FileManager.default.attributesOfItem(atPath: sandbox.vault + "-wal"), (wal[.size] as? Int ?? 0) > 0 {
+            throw HarnessError("a WAL file is left beside the fixture vault")
+        }
+        guard let bytes = FileManager.default.contents(atPath: sandbox.vault) else { throw HarnessError("no vault file") }
+        vaultBytes = bytes
+    }
+
+    subscript(_ name: String) -> String { values[name] ?? "missing fixture value \(name)" }
+
+    /// A vault with no entries.
+    static func empty() throws -> Fixture { try emptyVault.get() }
+    private static let emptyVault = Result { try Fixture { _ in [:] } }
+}
+
+// MARK: Small helpers
+
+extension Array where Element == [String: Any] {
+    /// The `id` of each entry, in order.
+    var ids: [String] { map { $0["id"] as? String ?? "?" } }
+    /// The `content` of each entry, in order.
+    var contents: [String] { map { $0["content"] as? String ?? "?" } }
+}
+
+/// Today's calendar day in `zone`, plus `days`, as YYYY-MM-DD.
+func civilDay(offsetBy days: Int = 0, zone: TimeZone = TimeZone(identifier: "UTC")!) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let date = calendar.date(byAdding: .day, value: days, to: Date())!
+    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+}
+
+/// The recovery key format printed by `jv init` and `jv recovery-key`.
+let recoveryKeyPattern = "^JVR1(-[a-z2-7]{4}){14}$"
+
+/// The 36-character lowercase UUID form `jv` prints.
+let uuidPattern = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+/// Whether `text` contains a match of the regular expression `pattern` (anchor it with ^…$ for the whole text).
+func matches(_ text: String, _ pattern: String) -> Bool {
+    text.range(of: pattern, options: .regularExpression) != nil
+}
+
+/// Whether `haystack` contains the bytes of `needle`.
+func containsBytes(_ haystack: Data, _ needle: Data) -> Bool {
+    haystack.range(of: needle) != nil
+}
+
+extension Data {
+    /// Bytes from hexadecimal text (as sqlite3's hex() prints), or nil.
+    init?(hexString: String) {
+        var bytes: [UInt8] = []
+        var iterator = hexString.makeIterator()
+        while let high = iterator.next() {
+            guard let low = iterator.next(), let byte = UInt8(String([high, low]), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        self.init(bytes)
+    }
+
+    /// Upper-case hexadecimal, for sqlite3's X'…' literals.
+    var hexString: String { map { String(format: "%02X", $0) }.joined() }
+}

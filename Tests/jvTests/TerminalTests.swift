@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// What `jv` does when a person sits at a terminal: the editor, the delete question, the
+/// passphrase prompt. script(1) gives `jv` a pseudo-terminal; what is typed is fed to it.
+@Suite("At a terminal (through script(1))", .enabled(if: JV.tool("script") != nil, "needs script(1) to give jv a terminal"))
+struct TerminalTests {
+    /// Runs `jv arguments` on a pseudo-terminal. Each of `typed` is sent `delay` seconds after
+    /// the one before (the first `delay` seconds after the start): `jv` flushes type-ahead when
+    /// it turns echo off for a secret, as getpass(3) does, so a person types after the prompt.
+    private func onTerminal(_ sandbox: Sandbox, _ arguments: [String], typed: [String] = [], delay: Double = 0,
+                            env: [String: String?] = [:]) throws -> JVResult {
+        let command = ([sandbox.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            .joined(separator: " ")
+        let script = try #require(JV.tool("script"))
+        var typing = ["true"]
+        var variables: [String: String?] = ["JVT_SCRIPT": script, "JVT_COMMAND": command, "TERM": "dumb", "SHELL": "/bin/sh"]
+        for (index, text) in typed.enumerated() {
+            typing.append("sleep \(delay); printf '%s' \"$JVT_TYPED_\(index)\"")
+            variables["JVT_TYPED_\(index)"] = text
+        }
+        let shell = "(" + typing.joined(separator: "; ") + ") | \"$JVT_SCRIPT\" -qec \"$JVT_COMMAND\" /dev/null"
+        return try sandbox.runTool("/bin/sh", ["-c", shell], env: env.merging(variables) { $1 })
+    }
+
+    /// An editor (a shell script) that records the file it was given, its mode and its text,
+    /// keeps a hard link to it (to see afterwards what jv left in it), then writes `text`.
+    private func editor(_ sandbox: Sandbox, writing text: String) throws -> String {
+        let log = sandbox.folder.file("editor")
+        let path = try sandbox.folder.write("editor.sh", """
+            #!/bin/sh
+            for last in "$@"; do :; done
+            printf '%s' "$last" > '\(log).path'
+            stat -c %a "$last" > '\(log).mode'
+            cat "$last" > '\(log).before'
+            ln "$last" "$(dirname "$last")/kept-link"
+            printf '%s\\n' '\(text)' > "$last"
+            """)
+        chmod(path, 0o755)
+        return path
+    }
+
+    private func runtimeFolder(_ sandbox: Sandbox) throws -> String {
+        let folder = sandbox.folder.file("runtime")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
+    @Test("add on a terminal opens $EDITOR on a private tmpfs file that is overwritten and removed afterwards")
+    func addWithEditor() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let runtime = try runtimeFolder(sandbox)
+        let editor = try editor(sandbox, writing: "Written in the editor #edtag")
+        let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": runtime])
+        #expect(result.status == 0, "\(result)")
+        let entries = try sandbox.list()
+        #expect(entries.contents == ["Written in the editor #edtag"])
+        #expect(entries.first?["tags"] as? [String] == ["edtag"])
+
+        let log = sandbox.folder.file("editor")
+        let path = try String(contentsOfFile: log + ".path", encoding: .utf8)
+        #expect(path.hasPrefix(runtime + "/"), "the editor's file is in $XDG_RUNTIME_DIR: \(path)")
+        #expect(try String(contentsOfFile: log + ".mode", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "600")
+        #expect(!FileManager.default.fileExists(atPath: path), "the editor's file is removed")
+        let kept = try #require(FileManager.default.contents(atPath: runtime + "/kept-link"))
+        #expect(!containsBytes(kept, Data("Written".utf8)), "the file's text was overwritten before removal")
+        #expect(kept.allSatisfy { $0 == 0 })
+    }
+
+    @Test("edit on a terminal opens $EDITOR on the current text")
+    func editWithEditor() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("The current text")
+        let runtime = try runtimeFolder(sandbox)
+        let editor = try editor(sandbox, writing: "The edited text")
+        let result = try onTerminal(sandbox, ["edit", id], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": runtime])
+        #expect(result.status == 0, "\(result)")
+        #expect(try String(contentsOfFile: sandbox.folder.file("editor.before"), encoding: .utf8) == "The current text")
+        #expect(try sandbox.show(id)["content"] as? String == "The edited text")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime) == ["kept-link"])
+    }
+
+    @Test("an editor that fails, or leaves the text empty, adds nothing")
+    func editorFailsOrEmpty() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let runtime = try runtimeFolder(sandbox)
+        for editor in ["/bin/false", "/bin/true"] {
+            let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": runtime])
+            #expect(result.status != 0, "\(result)")
+        }
+        #expect(try sandbox.entryCount() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty)
+    }
+
+    @Test("delete without --yes asks on a terminal: only yes deletes")
+    func deleteAsks() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("Delete me, maybe")
+        let declined = try onTerminal(sandbox, ["delete", id], typed: ["n\n"], delay: 0.5)
+        #expect(declined.status != 0, "\(declined)")
+        #expect(declined.out.contains("[y/N]"), "\(declined)")
+        #expect(try sandbox.entryCount() == 1)
+        let accepted = try onTerminal(sandbox, ["delete", id], typed: ["y\n"], delay: 0.5)
+        #expect(accepted.status == 0, "\(accepted)")
+        #expect(try sandbox.entryCount() == 0)
+    }
+
+    @Test("with no other source, the passphrase is asked on the terminal without echo")
+    func passphrasePrompt() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Behind the prompt")
+        let noSource: [String: String?] = ["JV_PASSPHRASE_FILE": nil]
+        let result = try onTerminal(sandbox, ["list"], typed: [Sandbox.passphrase + "\n"], delay: 1.5, env: noSource)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out.contains("Behind the prompt"), "\(result)")
+        #expect(result.out.localizedCaseInsensitiveContains("passphrase"), "a prompt was shown: \(result)")
+        #expect(!result.out.contains(Sandbox.passphrase), "the passphrase was echoed: \(result)")
+        let wrong = try onTerminal(sandbox, ["list"], typed: ["not the passphrase\n"], delay: 1.5, env: noSource)
+        #expect(wrong.status == 77, "\(wrong)")
+        #expect(!wrong.out.contains("Behind the prompt"))
+    }
+
+    @Test("init on a terminal asks twice; two different answers create nothing")
+    func initAsksTwice() throws {
+        let sandbox = try Sandbox()
+        let noSource: [String: String?] = ["JV_PASSPHRASE_FILE": nil]
+        let differ = try onTerminal(sandbox, ["init", "--kdf", "interactive"], typed: ["first try\n", "second try\n"], delay: 1.5, env: noSource)
+        #expect(differ.status == 64, "\(differ)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.vault))
+        let same = try onTerminal(sandbox, ["init", "--kdf", "interactive"], typed: ["typed twice\n", "typed twice\n"], delay: 1.5, env: noSource)
+        #expect(same.status == 0, "\(same)")
+        #expect(!same.out.contains("typed twice"), "the passphrase was echoed: \(same)")
+        #expect(same.out.contains("JVR1-"), "the recovery key is shown: \(same)")
+        let file = try sandbox.folder.write("typed.txt", "typed twice\n")
+        #expect(try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": file]).status == 0)
+    }
+}
