@@ -42,7 +42,7 @@ bench: deps
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := date json jv-export jrnl-txt jrnl-json dayone-json backup age recovery-key
 fuzz: deps
-	$(SWIFT) build -c release --product jv-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING
+	$(SWIFT) build -c release --product jv-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@mkdir -p .build-fuzz/corpus
 	@for target in $(FUZZ_TARGETS); do \
 	    mkdir -p .build-fuzz/corpus/$$target; \
