@@ -16,11 +16,8 @@ struct JVBench {
         do {
             var rows = try kdfRows()
             for size in sizes { rows += try Self(size: size).run() }
-            if arguments.contains("--json") {
-                print(JSONValue.array(rows.map(\.json)).serialized(pretty: true))
-            } else {
-                print(Report.table(rows))
-            }
+            let text = arguments.contains("--json") ? JSONValue.array(rows.map(\.json)).serialized(pretty: true) : Report.table(rows)
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
             if rows.contains(where: { $0.met == false }) { FileHandle.standardError.write(Data("Some targets were missed.\n".utf8)) }
         } catch {
             FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))

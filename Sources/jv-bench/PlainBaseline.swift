@@ -11,7 +11,7 @@ final class PlainBaseline {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY;")
+            try db.execute(sql: "PRAGMA secure_delete = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         // As the vault does: durable commits (GRDB sets NORMAL for WAL pools).

@@ -5,142 +5,6 @@ import Testing
 // `jv analysis add|list|show`, with `search --kind` and the counts of `info` and `check`, end to
 // end (SPEC §5): the built jv binary, a passphrase file, no terminal, standard input /dev/null.
 
-fileprivate struct AnalysisCLIResult {
-    let arguments: [String]
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var summary: String { "jv \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
-
-    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        do {
-            return try JSONParser.parse(Array(stdout.utf8))
-        } catch {
-            Issue.record("not JSON: \(summary)", sourceLocation: sourceLocation)
-            throw error
-        }
-    }
-
-    /// The full id printed alone on a line.
-    func printedID(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let line = stdout.trimmingCharacters(in: .newlines)
-        #expect(stdout == line + "\n", "expected one line: \(summary)", sourceLocation: sourceLocation)
-        let id = try #require(UUID(uuidString: line), "not an id: \(summary)", sourceLocation: sourceLocation)
-        #expect(line == id.uuidString.lowercased(), sourceLocation: sourceLocation)
-        return line
-    }
-}
-
-/// A throw-away vault (interactive KDF) in its own folder, and a way to run jv on it.
-fileprivate final class AnalysisCLI: @unchecked Sendable {
-    static let passphrase = "analysis cli test passphrase"
-    let folder: URL
-    let vaultPath: String
-    let passphraseFile: String
-
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["JV_BINARY"], !path.isEmpty { return path }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
-    }
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-analysis-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        passphraseFile = folder.appendingPathComponent("passphrase").path
-        try Data((Self.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
-        vaultPath = folder.appendingPathComponent("vault/journal.vault").path
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no jv binary at \(Self.binary)")
-        let created = try run(["init", "--kdf", "interactive"])
-        try #require(created.status == 0, "\(created.summary)")
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// Runs jv with `arguments`; standard input is `stdin` (else /dev/null).
-    func run(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalysisCLIResult {
-        let id = UUID().uuidString
-        let outPath = path("out-\(id)"), errPath = path("err-\(id)")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
-        var inputPath = "/dev/null"
-        if let stdin { inputPath = try write("in-\(id)", stdin) }
-        let input = try #require(FileHandle(forReadingAtPath: inputPath))
-        let output = try #require(FileHandle(forWritingAtPath: outPath))
-        let errors = try #require(FileHandle(forWritingAtPath: errPath))
-        defer { try? input.close(); try? output.close(); try? errors.close() }
-
-        var environment = ProcessInfo.processInfo.environment.filter { key, _ in
-            !key.hasPrefix("JV_") && !["NO_COLOR", "XDG_DATA_HOME", "EDITOR", "VISUAL", "TZ"].contains(key)
-        }
-        environment["JV_VAULT"] = vaultPath
-        environment["JV_PASSPHRASE_FILE"] = passphraseFile
-        environment["NO_COLOR"] = "1"
-        environment["TZ"] = "UTC"
-        environment["HOME"] = folder.path
-        environment["EDITOR"] = "false"
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = folder
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        if done.wait(timeout: .now() + 120) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-            Issue.record("jv \(arguments) did not finish within 120 s", sourceLocation: sourceLocation)
-        }
-        return AnalysisCLIResult(arguments: arguments, status: process.terminationStatus,
-                             stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-                             stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
-    }
-
-    /// Runs jv and expects exit status 0.
-    @discardableResult
-    func ok(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalysisCLIResult {
-        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
-        try #require(result.status == 0, "\(result.summary)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    /// Runs jv and expects `status`, one sentence on standard error and nothing on standard output.
-    @discardableResult
-    func fails(_ arguments: [String], status: Int32, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalysisCLIResult {
-        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
-        #expect(result.status == status, "\(result.summary)", sourceLocation: sourceLocation)
-        #expect(!result.stderr.isEmpty, "\(result.summary)", sourceLocation: sourceLocation)
-        #expect(!result.stderr.contains("Fatal error"), "\(result.summary)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    func counts() throws -> JSONValue {
-        try #require(try ok(["info", "--json"]).json()["counts"])
-    }
-}
-
-fileprivate func analysisCLIKeys(_ value: JSONValue?) -> [String] {
-    guard case .object(let members)? = value else { return [] }
-    return members.map(\.0)
-}
-
 fileprivate let analysisCLIShape = ["id", "entry_id", "model", "processed_at", "sentiment", "themes", "entities"]
 
 /// The sqlite3 shell, if installed (the Makefile installs it for the tests).
@@ -148,7 +12,7 @@ fileprivate let analysisCLISQLite3: String? = ["/usr/bin/sqlite3", "/bin/sqlite3
     .first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// Runs `sql` on the vault file with the sqlite3 shell, behind jv's back.
-fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try #require(analysisCLISQLite3))
     process.arguments = [jv.vaultPath, sql]
@@ -160,14 +24,14 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
 
 @Suite struct AnalysisCommandTests {
     @Test func analysisAddPrintsTheIDAndStoresEverything() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Lunch with Anna by the sea."]).printedID()
         let id = try jv.ok(["analysis", "add", String(entry.prefix(5)), "--model", "llama3", "--sentiment", "calm",
                             "--theme", "sea", "--theme", "friendship",
                             "--entities", #"{"people": ["Anna"], "count": 2, "nested": {"ok": true, "none": null}}"#,
                             "--processed-at", "2026-01-05T21:30+09:00"]).printedID()
         let shown = try jv.ok(["analysis", "show", id, "--json"]).json()
-        #expect(analysisCLIKeys(shown) == analysisCLIShape)
+        #expect(jsonKeys(shown) == analysisCLIShape)
         #expect(shown["id"] == .string(id))
         #expect(shown["entry_id"] == .string(entry))
         #expect(shown["model"] == .string("llama3"))
@@ -185,10 +49,10 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
     }
 
     @Test func analysisAddWithJSONPrintsTheRecord() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Quiet day."]).printedID()
         let record = try jv.ok(["analysis", "add", entry, "--model", "toy", "--theme", "rest", "--json"]).json()
-        #expect(analysisCLIKeys(record) == analysisCLIShape)
+        #expect(jsonKeys(record) == analysisCLIShape)
         #expect(record["sentiment"] == .null)
         #expect(record["entities"] == .null)
         #expect(record["themes"] == .array([.string("rest")]))
@@ -197,7 +61,7 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
     }
 
     @Test func entitiesComeFromAFileWithAnAtSign() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Entities from a file."]).printedID()
         let file = try jv.write("entities.json", #"{"places": ["Lisbon", "Porto"], "mood": {"score": 0.5}}"# + "\n")
         let id = try jv.ok(["analysis", "add", entry, "--model", "m", "--entities", "@" + file]).printedID()
@@ -207,7 +71,7 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
     }
 
     @Test func invalidEntitiesAreAUsageErrorAndNothingIsStored() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Bad entities."]).printedID()
         for entities in [#"{"people": ["Anna"]"#, "not json", "{'single': 'quotes'}", "", "[1,]", #"{"a": 1} {"b": 2}"#] {
             let result = try jv.fails(["analysis", "add", entry, "--model", "m", "--sentiment", "x", "--entities", entities], status: 64)
@@ -221,7 +85,7 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
     }
 
     @Test func otherBadAnalysisAddsFailAndStoreNothing() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Target."]).printedID()
         try jv.fails(["analysis", "add", "ffffffff", "--model", "m", "--sentiment", "x"], status: 66)
         try jv.fails(["analysis", "add", "ab", "--model", "m", "--sentiment", "x"], status: 64)
@@ -234,7 +98,7 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
     }
 
     @Test func analysisListFiltersByEntryModelAndProcessingDate() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let first = try jv.ok(["add", "First."]).printedID()
         let second = try jv.ok(["add", "Second."]).printedID()
         let a = try jv.ok(["analysis", "add", first, "--model", "llama3", "--sentiment", "a", "--processed-at", "2026-01-03 10:00"]).printedID()
@@ -244,7 +108,7 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
 
         func list(_ options: [String]) throws -> [String] {
             let records = try #require(try jv.ok(["analysis", "list", "--json"] + options).json().arrayValue)
-            for record in records { #expect(analysisCLIKeys(record) == analysisCLIShape) }
+            for record in records { #expect(jsonKeys(record) == analysisCLIShape) }
             return records.compactMap { $0["id"]?.stringValue }
         }
         #expect(try list([]) == [a, b, c, d])
@@ -266,7 +130,7 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
     }
 
     @Test func deletingAnEntryDeletesItsAnalyses() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let doomed = try jv.ok(["add", "Doomed."]).printedID()
         let kept = try jv.ok(["add", "Kept."]).printedID()
         let doomedAnalysis = try jv.ok(["analysis", "add", doomed, "--model", "m", "--sentiment", "gone"]).printedID()
@@ -279,29 +143,29 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
     }
 
     @Test func searchByKindAndAcrossAllKinds() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "A serene walk."]).printedID()
         let analysis = try jv.ok(["analysis", "add", entry, "--model", "m", "--sentiment", "Sérène", "--theme", "walking"]).printedID()
         try jv.ok(["chat", "add", "--role", "user", "Why so serene?"])
 
         let analyses = try #require(try jv.ok(["search", "SERENE", "--kind", "analysis", "--json"]).json().arrayValue)
         #expect(analyses.count == 1)
-        #expect(analysisCLIKeys(analyses.first) == analysisCLIShape, "with --kind, records carry no kind member")
+        #expect(jsonKeys(analyses.first) == analysisCLIShape, "with --kind, records carry no kind member")
         #expect(analyses.first?["id"] == .string(analysis))
 
         let entries = try #require(try jv.ok(["search", "serene", "--kind", "entry", "--json"]).json().arrayValue)
         #expect(entries.map { $0["id"] } == [.string(entry)])
-        #expect(analysisCLIKeys(entries.first) == ["id", "created_at", "modified_at", "local_day", "starred", "tags", "title", "content"])
+        #expect(jsonKeys(entries.first) == ["id", "created_at", "modified_at", "local_day", "starred", "tags", "title", "content"])
 
         // All kinds (README "JSON", since 51c62e4): entries, then messages, then analyses, each in
         // its own shape.
         let all = try #require(try jv.ok(["search", "serene", "--json"]).json().arrayValue)
         #expect(all.count == 3)
         #expect(all.first?["id"] == .string(entry))
-        #expect(analysisCLIKeys(all.first) == ["id", "created_at", "modified_at", "local_day", "starred", "tags", "title", "content"])
-        #expect(analysisCLIKeys(all.dropFirst().first) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
+        #expect(jsonKeys(all.first) == ["id", "created_at", "modified_at", "local_day", "starred", "tags", "title", "content"])
+        #expect(jsonKeys(all.dropFirst().first) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
         #expect(all.dropFirst().first?["content"] == .string("Why so serene?"))
-        #expect(analysisCLIKeys(all.last) == analysisCLIShape)
+        #expect(jsonKeys(all.last) == analysisCLIShape)
         #expect(all.last?["id"] == .string(analysis))
         #expect(try jv.ok(["search", "walking", "--kind", "entry", "--json"]).json() == .array([]))
         #expect(try jv.ok(["search", "walking", "--kind", "analysis", "--json"]).json().arrayValue?.count == 1)
@@ -309,7 +173,7 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
     }
 
     @Test func infoCountsAndCheckCoverTheNewTables() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Counted."]).printedID()
         try jv.ok(["add", "Counted too."])
         try jv.ok(["analysis", "add", entry, "--model", "m", "--sentiment", "x"])
@@ -337,7 +201,7 @@ fileprivate func analysisCLITamper(_ jv: AnalysisCLI, _ sql: String, sourceLocat
 
     @Test(.enabled(if: analysisCLISQLite3 != nil, "needs the sqlite3 shell to edit the vault behind jv's back"))
     func readersAndCheckReportEditedChatAndAnalysisRecords() throws {
-        let jv = try AnalysisCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Anna moved to Lisbon."]).printedID()
         let analysis = try jv.ok(["analysis", "add", entry, "--model", "llama3", "--sentiment", "hopeful"]).printedID()
         let message = try jv.ok(["chat", "add", "--role", "user", "How is Anna?"]).printedID()

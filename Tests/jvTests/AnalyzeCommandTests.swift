@@ -7,140 +7,6 @@ import Testing
 // object, no sentiment/themes/entities, bad relation, timeout) makes jv exit 65 naming the
 // entry, with nothing stored for it.
 
-fileprivate struct AnalyzeCLIResult {
-    let arguments: [String]
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var summary: String { "jv \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
-
-    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        do {
-            return try JSONParser.parse(Array(stdout.utf8))
-        } catch {
-            Issue.record("not JSON: \(summary)", sourceLocation: sourceLocation)
-            throw error
-        }
-    }
-
-    /// The full id printed alone on a line.
-    func printedID(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let line = stdout.trimmingCharacters(in: .newlines)
-        #expect(stdout == line + "\n", "expected one line: \(summary)", sourceLocation: sourceLocation)
-        let id = try #require(UUID(uuidString: line), "not an id: \(summary)", sourceLocation: sourceLocation)
-        #expect(line == id.uuidString.lowercased(), sourceLocation: sourceLocation)
-        return line
-    }
-}
-
-/// A throw-away vault (interactive KDF) in its own folder, and a way to run jv on it.
-fileprivate final class AnalyzeCLI: @unchecked Sendable {
-    static let passphrase = "analyze cli test passphrase"
-    let folder: URL
-    let vaultPath: String
-    let passphraseFile: String
-
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["JV_BINARY"], !path.isEmpty { return path }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
-    }
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-analyze-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        passphraseFile = folder.appendingPathComponent("passphrase").path
-        try Data((Self.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
-        vaultPath = folder.appendingPathComponent("vault/journal.vault").path
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no jv binary at \(Self.binary)")
-        let created = try run(["init", "--kdf", "interactive"])
-        try #require(created.status == 0, "\(created.summary)")
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// Runs jv with `arguments`; standard input is `stdin` (else /dev/null).
-    /// `environmentChanges` sets (or, with nil, removes) variables after the defaults.
-    func run(_ arguments: [String], stdin: String? = nil, environmentChanges: [String: String?] = [:],
-             sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalyzeCLIResult {
-        let id = UUID().uuidString
-        let outPath = path("out-\(id)"), errPath = path("err-\(id)")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
-        var inputPath = "/dev/null"
-        if let stdin { inputPath = try write("in-\(id)", stdin) }
-        let input = try #require(FileHandle(forReadingAtPath: inputPath))
-        let output = try #require(FileHandle(forWritingAtPath: outPath))
-        let errors = try #require(FileHandle(forWritingAtPath: errPath))
-        defer { try? input.close(); try? output.close(); try? errors.close() }
-
-        var environment = ProcessInfo.processInfo.environment.filter { key, _ in
-            !key.hasPrefix("JV_") && !["NO_COLOR", "XDG_DATA_HOME", "EDITOR", "VISUAL", "TZ"].contains(key)
-        }
-        environment["JV_VAULT"] = vaultPath
-        environment["JV_PASSPHRASE_FILE"] = passphraseFile
-        environment["NO_COLOR"] = "1"
-        environment["TZ"] = "UTC"
-        environment["HOME"] = folder.path
-        environment["EDITOR"] = "false"
-        for (key, value) in environmentChanges { environment[key] = value }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = folder
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        if done.wait(timeout: .now() + 120) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-            Issue.record("jv \(arguments) did not finish within 120 s", sourceLocation: sourceLocation)
-        }
-        return AnalyzeCLIResult(arguments: arguments, status: process.terminationStatus,
-                             stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-                             stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
-    }
-
-    /// Runs jv and expects exit status 0.
-    @discardableResult
-    func ok(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalyzeCLIResult {
-        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
-        try #require(result.status == 0, "\(result.summary)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    /// Runs jv and expects `status`, one sentence on standard error and nothing on standard output.
-    @discardableResult
-    func fails(_ arguments: [String], status: Int32, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> AnalyzeCLIResult {
-        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
-        #expect(result.status == status, "\(result.summary)", sourceLocation: sourceLocation)
-        #expect(!result.stderr.isEmpty, "\(result.summary)", sourceLocation: sourceLocation)
-        #expect(!result.stderr.contains("Fatal error"), "\(result.summary)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    func counts() throws -> JSONValue {
-        try #require(try ok(["info", "--json"]).json()["counts"])
-    }
-}
-
 /// A shell-quoted word.
 fileprivate func analyzeCLIQuoted(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
@@ -174,7 +40,7 @@ fileprivate func analyzeCLIReadPID(_ path: String) throws -> pid_t {
     return try #require(pid_t(text), "no pid in \(path): '\(text)'")
 }
 
-extension AnalyzeCLI {
+extension VaultCLI {
     /// Nothing of any analysis is stored: no analysis record, no node, no relation.
     fileprivate func expectNothingStored(sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(try ok(["analysis", "list", "--json"]).json() == .array([]), sourceLocation: sourceLocation)
@@ -198,7 +64,7 @@ fileprivate let analyzeCLIGoodAnswer = """
 
 @Suite struct AnalyzeCommandTests {
     @Test func aSucceedingAnalyserStoresTheAnalysisAndTheGraph() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Walked with Anna in Lisbon."]).printedID()
         let result = try jv.ok(["analyze", String(entry.prefix(6)), "--command", analyzeCLIPrinting(analyzeCLIGoodAnswer)])
         let id = try result.printedID()
@@ -226,7 +92,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func withJSONTheStoredAnalysesArePrinted() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "JSON output."]).printedID()
         let printed = try #require(try jv.ok(["analyze", entry, "--json", "--command", analyzeCLIPrinting(#"{"sentiment": "ok"}"#)]).json().arrayValue)
         #expect(printed.count == 1)
@@ -236,7 +102,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func theModelIsTheOptionElseTheAnswersElseLocal() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Models."]).printedID()
         let withModel = analyzeCLIPrinting(#"{"sentiment": "x", "model": "answer-model"}"#)
         let withoutModel = analyzeCLIPrinting(#"{"sentiment": "x"}"#)
@@ -249,7 +115,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func theAnalyserGetsTheEntryJSONOnStandardInput() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "--star", "--tag", "food", "Lunch with @anna at the Café.\nSecond line with \"quotes\"."]).printedID()
         let received = jv.path("received.json")
         try jv.ok(["analyze", entry, "--command", "cat > \(analyzeCLIQuoted(received)); echo '{\"themes\": []}'"])
@@ -273,7 +139,7 @@ fileprivate let analyzeCLIGoodAnswer = """
         ("cat >/dev/null", "printed nothing"),
     ])
     func aFailingAnalyserExits65NamesTheEntryAndStoresNothing(command: String, reason: String) throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Anything at all."]).printedID()
         let result = try jv.fails(["analyze", entry, "--command", command], status: 65)
         #expect(result.stderr.contains(entry), "\(result.summary)")
@@ -283,14 +149,14 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func theAnalysersOwnComplaintsReachStandardError() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Complaints."]).printedID()
         let result = try jv.fails(["analyze", entry, "--command", "echo 'analyser says: model not loaded' >&2; exit 2"], status: 65)
         #expect(result.stderr.contains("analyser says: model not loaded"), "\(result.summary)")
     }
 
     @Test func aHangingAnalyserIsKilledWithEverythingItStarted() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Slow analyser."]).printedID()
         let shellFile = jv.path("shell.pid"), sleeperFile = jv.path("sleeper.pid")
         let command = "echo $$ > \(analyzeCLIQuoted(shellFile)); sleep 30 & echo $! > \(analyzeCLIQuoted(sleeperFile)); wait"
@@ -307,7 +173,7 @@ fileprivate let analyzeCLIGoodAnswer = """
 
     /// The deadline covers the analyser's exit too, not only its output.
     @Test func anAnalyserThatClosesItsOutputAndLingersIsStoppedAtTheTimeout() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Lingering analyser."]).printedID()
         let pidFile = jv.path("lingering.pid")
         let started = Date()
@@ -327,7 +193,7 @@ fileprivate let analyzeCLIGoodAnswer = """
         #"head -c 3000000 /dev/zero | tr '\0' ' '; echo '{"sentiment": "verbose"}'"#,
     ])
     func analysersThatDoNotReadALargeEntryNeitherDeadlockNorKillJV(command: String) throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let content = String(repeating: "🌊", count: 49_990) + " calm sea."
         let entry = try jv.ok(["add"], stdin: content).printedID()
         let started = Date()
@@ -338,7 +204,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func aLargeEntryReachesTheAnalyserWhole() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let content = String(repeating: "é", count: 49_995) + " end."
         let entry = try jv.ok(["add"], stdin: content).printedID()
         let received = jv.path("large.json")
@@ -349,7 +215,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func oneFailingEntryDoesNotStopTheOthers() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let good = try jv.ok(["add", "A good day with Anna."]).printedID()
         let bad = try jv.ok(["add", "FAIL this one."]).printedID()
         let alsoGood = try jv.ok(["add", "Another good day."]).printedID()
@@ -366,7 +232,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func fromAndToSelectEntriesByDay() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let jan3 = try jv.ok(["add", "--at", "2026-01-03 10:00", "Third."]).printedID()
         let jan5 = try jv.ok(["add", "--at", "2026-01-05 23:30", "Fifth, late."]).printedID()
         let jan6 = try jv.ok(["add", "--at", "2026-01-06 08:00", "Sixth."]).printedID()
@@ -388,7 +254,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func analysingAgainUpdatesTheRelationInsteadOfDuplicatingIt() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Walked with Anna."]).printedID()
         func answer(_ name: String, _ strength: Double) -> String {
             analyzeCLIPrinting(#"{"sentiment": "ok", "relations": [{"from": {"type": "person", "name": "me"}, "to": {"type": "person", "name": "\#(name)"}, "type": "walked with", "strength": \#(strength)}]}"#)
@@ -407,7 +273,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func badAnalyzeInvocationsAreRefused() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Target."]).printedID()
         let marker = jv.path("ran")
         let command = "touch \(analyzeCLIQuoted(marker)); echo '{\"sentiment\": \"x\"}'"
@@ -425,14 +291,14 @@ fileprivate let analyzeCLIGoodAnswer = """
     /// its environment must not be handed on to it.
     @Test
     func theAnalyserDoesNotInheritThePassphrase() throws {
-        let jv = try AnalyzeCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Secret-keeping."]).printedID()
         let seen = jv.path("analyser-passphrase")
         // The analyser records only whether it can see the variable (never its whole environment).
         let command = #"cat >/dev/null; if [ -n "${JV_PASSPHRASE+set}" ]; then echo inherited; else echo absent; fi > "# + analyzeCLIQuoted(seen)
             + #"; echo '{"sentiment": "ok"}'"#
         let result = try jv.run(["analyze", entry, "--command", command],
-                                environmentChanges: ["JV_PASSPHRASE_FILE": nil, "JV_PASSPHRASE": AnalyzeCLI.passphrase])
+                                environmentChanges: ["JV_PASSPHRASE_FILE": nil, "JV_PASSPHRASE": VaultCLI.passphrase])
         #expect(result.status == 0, "\(result.summary)")
         let verdict = try String(contentsOfFile: seen, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(verdict == "absent", "the analyser inherited JV_PASSPHRASE")

@@ -5,148 +5,14 @@ import Testing
 // `jv chat new|add|list|show|delete` end to end (SPEC §5, README "Chats"), driving the built
 // jv binary with a passphrase file, no terminal and standard input from /dev/null unless given.
 
-fileprivate struct ChatCLIResult {
-    let arguments: [String]
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var summary: String { "jv \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
-
-    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        do {
-            return try JSONParser.parse(Array(stdout.utf8))
-        } catch {
-            Issue.record("not JSON: \(summary)", sourceLocation: sourceLocation)
-            throw error
-        }
-    }
-
-    /// The full id printed alone on a line.
-    func printedID(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let line = stdout.trimmingCharacters(in: .newlines)
-        #expect(stdout == line + "\n", "expected one line: \(summary)", sourceLocation: sourceLocation)
-        let id = try #require(UUID(uuidString: line), "not an id: \(summary)", sourceLocation: sourceLocation)
-        #expect(line == id.uuidString.lowercased(), sourceLocation: sourceLocation)
-        return line
-    }
-}
-
-/// A throw-away vault (interactive KDF) in its own folder, and a way to run jv on it.
-fileprivate final class ChatCLI: @unchecked Sendable {
-    static let passphrase = "chat cli test passphrase"
-    let folder: URL
-    let vaultPath: String
-    let passphraseFile: String
-
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["JV_BINARY"], !path.isEmpty { return path }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
-    }
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-chat-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        passphraseFile = folder.appendingPathComponent("passphrase").path
-        try Data((Self.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
-        vaultPath = folder.appendingPathComponent("vault/journal.vault").path
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no jv binary at \(Self.binary)")
-        let created = try run(["init", "--kdf", "interactive"])
-        try #require(created.status == 0, "\(created.summary)")
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// Runs jv with `arguments`; standard input is `stdin` (else /dev/null).
-    func run(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> ChatCLIResult {
-        let id = UUID().uuidString
-        let outPath = path("out-\(id)"), errPath = path("err-\(id)")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
-        var inputPath = "/dev/null"
-        if let stdin { inputPath = try write("in-\(id)", stdin) }
-        let input = try #require(FileHandle(forReadingAtPath: inputPath))
-        let output = try #require(FileHandle(forWritingAtPath: outPath))
-        let errors = try #require(FileHandle(forWritingAtPath: errPath))
-        defer { try? input.close(); try? output.close(); try? errors.close() }
-
-        var environment = ProcessInfo.processInfo.environment.filter { key, _ in
-            !key.hasPrefix("JV_") && !["NO_COLOR", "XDG_DATA_HOME", "EDITOR", "VISUAL", "TZ"].contains(key)
-        }
-        environment["JV_VAULT"] = vaultPath
-        environment["JV_PASSPHRASE_FILE"] = passphraseFile
-        environment["NO_COLOR"] = "1"
-        environment["TZ"] = "UTC"
-        environment["HOME"] = folder.path
-        environment["EDITOR"] = "false"
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = folder
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        if done.wait(timeout: .now() + 120) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-            Issue.record("jv \(arguments) did not finish within 120 s", sourceLocation: sourceLocation)
-        }
-        return ChatCLIResult(arguments: arguments, status: process.terminationStatus,
-                             stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-                             stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
-    }
-
-    /// Runs jv and expects exit status 0.
-    @discardableResult
-    func ok(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> ChatCLIResult {
-        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
-        try #require(result.status == 0, "\(result.summary)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    /// Runs jv and expects `status`, one sentence on standard error and nothing on standard output.
-    @discardableResult
-    func fails(_ arguments: [String], status: Int32, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> ChatCLIResult {
-        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
-        #expect(result.status == status, "\(result.summary)", sourceLocation: sourceLocation)
-        #expect(!result.stderr.isEmpty, "\(result.summary)", sourceLocation: sourceLocation)
-        #expect(!result.stderr.contains("Fatal error"), "\(result.summary)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    func threads() throws -> [JSONValue] {
+extension VaultCLI {
+    fileprivate func threads() throws -> [JSONValue] {
         try #require(try ok(["chat", "list", "--json"]).json().arrayValue)
     }
 
-    func show(_ thread: String) throws -> JSONValue {
+    fileprivate func show(_ thread: String) throws -> JSONValue {
         try ok(["chat", "show", thread, "--json"]).json()
     }
-
-    func counts() throws -> JSONValue {
-        try #require(try ok(["info", "--json"]).json()["counts"])
-    }
-}
-
-fileprivate func chatCLIKeys(_ value: JSONValue?) -> [String] {
-    guard case .object(let members)? = value else { return [] }
-    return members.map(\.0)
 }
 
 fileprivate func chatCLIByID(_ threads: [JSONValue]) -> [String: JSONValue] {
@@ -159,13 +25,13 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
 
 @Suite struct ChatCommandTests {
     @Test func chatAddWithoutAThreadCreatesOneAndPrintsTheMessageID() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         #expect(try jv.threads().isEmpty)
         let messageID = try jv.ok(["chat", "add", "--role", "user", "How did March go?\nIn detail, please."]).printedID()
         let threads = try jv.threads()
         #expect(threads.count == 1)
         let thread = try #require(threads.first)
-        #expect(chatCLIKeys(thread) == ["id", "title", "is_active", "created_at", "updated_at", "last_message_at", "message_count"])
+        #expect(jsonKeys(thread) == ["id", "title", "is_active", "created_at", "updated_at", "last_message_at", "message_count"])
         #expect(thread["title"] == .string("How did March go?"))
         #expect(thread["is_active"] == .bool(true))
         #expect(thread["message_count"] == .integer(1))
@@ -174,7 +40,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
         let messages = try #require(shown["messages"]?.arrayValue)
         #expect(messages.count == 1)
         let message = try #require(messages.first)
-        #expect(chatCLIKeys(message) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
+        #expect(jsonKeys(message) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
         #expect(message["id"]?.stringValue == messageID)
         #expect(message["thread_id"] == thread["id"])
         #expect(message["role"] == .string("user"))
@@ -185,7 +51,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func theActiveThreadRules() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         try jv.ok(["chat", "add", "--role", "user", "First thread"])
         let firstID = try #require(try jv.threads().first?["id"]?.stringValue)
 
@@ -226,7 +92,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func anUntitledThreadTakesItsFirstMessagesFirstLineCutAtEightyCharacters() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         let thread = try jv.ok(["chat", "new"]).printedID()
         let line = String(repeating: "abcdefghij", count: 10)  // 100 characters
         try jv.ok(["chat", "add", "--role", "user"], stdin: line + "\nsecond line\n")
@@ -239,7 +105,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func timestampsAndCountsFollowTheMessages() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         let thread = try jv.ok(["chat", "new", "--title", "Times"]).printedID()
         let created = try jv.show(thread)
         #expect(created["message_count"] == .integer(0))
@@ -247,7 +113,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
         #expect(created["updated_at"] == created["created_at"])
 
         let first = try jv.ok(["chat", "add", "--role", "user", "--json", "One"]).json()
-        #expect(chatCLIKeys(first) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
+        #expect(jsonKeys(first) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
         usleep(20_000)
         let second = try jv.ok(["chat", "add", "--role", "assistant", "--model", "llama3", "--language", "en", "--json", "Two"]).json()
         let shown = try jv.show(thread)
@@ -263,7 +129,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func aMessageOutlivesItsEntryWithoutTheLink() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Lunch with Anna."]).printedID()
         let message = try jv.ok(["chat", "add", "--role", "user", "--entry", String(entry.prefix(6)), "About that lunch"]).printedID()
         let thread = try #require(try jv.threads().first?["id"]?.stringValue)
@@ -281,7 +147,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func deletingAThreadDeletesItsMessages() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         let doomed = try jv.ok(["chat", "new", "--title", "Doomed"]).printedID()
         try jv.ok(["chat", "add", "--role", "user", "one zebra"])
         try jv.ok(["chat", "add", "--role", "assistant", "two zebras"])
@@ -303,7 +169,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func deletingTheActiveThreadMeansTheNextMessageStartsANewOne() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         let old = try jv.ok(["chat", "new", "--title", "Old"]).printedID()
         let active = try jv.ok(["chat", "new", "--title", "Active"]).printedID()
         try jv.ok(["chat", "delete", active, "--yes"])
@@ -317,17 +183,17 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func chatNewWithJSONPrintsTheThreadAndCanNameAnEntry() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Trip notes."]).printedID()
         let thread = try jv.ok(["chat", "new", "--title", "About the trip", "--entry", entry, "--json"]).json()
-        #expect(chatCLIKeys(thread) == ["id", "title", "is_active", "created_at", "updated_at", "last_message_at", "message_count"])
+        #expect(jsonKeys(thread) == ["id", "title", "is_active", "created_at", "updated_at", "last_message_at", "message_count"])
         #expect(thread["title"] == .string("About the trip"))
         #expect(thread["is_active"] == .bool(true))
         #expect(thread["message_count"] == .integer(0))
     }
 
     @Test func badChatCommandsFailCleanlyAndWriteNothing() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         let missingEntry = "ffffffff-ffff-4fff-bfff-ffffffffffff"
         try jv.fails(["chat", "add", "--role", "user", "--thread", "0123abcd", "text"], status: 66)
         try jv.fails(["chat", "add", "--role", "user", "--entry", missingEntry, "text"], status: 66)
@@ -344,7 +210,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func messagesCanComeFromStandardInput() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         let text = "Line one from stdin\nLine two, ünïcödé ✓"
         let id = try jv.ok(["chat", "add", "--role", "system"], stdin: text + "\n").printedID()
         let thread = try #require(try jv.threads().first?["id"]?.stringValue)
@@ -355,7 +221,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func chatTextOutputListsAndShows() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         try jv.ok(["chat", "new", "--title", "Readable title"])
         try jv.ok(["chat", "add", "--role", "assistant", "--model", "llama3", "A readable answer"])
         let list = try jv.ok(["chat", "list"]).stdout
@@ -370,19 +236,19 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func searchingChatsOnlyFindsMessages() throws {
-        let jv = try ChatCLI()
+        let jv = try VaultCLI()
         try jv.ok(["add", "Entry about the Café."])
         try jv.ok(["chat", "add", "--role", "user", "Message about the cafe"])
         let chat = try #require(try jv.ok(["search", "CAFÉ", "--kind", "chat", "--json"]).json().arrayValue)
         #expect(chat.count == 1)
-        #expect(chatCLIKeys(chat.first) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
+        #expect(jsonKeys(chat.first) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
         #expect(chat.first?["content"] == .string("Message about the cafe"))
         let all = try #require(try jv.ok(["search", "cafe", "--json"]).json().arrayValue)
         // Entries first, then messages, each in its own shape.
         #expect(all.count == 2)
         #expect(all.first?["title"] == .string("Entry about the Café."))
         #expect(all.last?["content"] == .string("Message about the cafe"))
-        #expect(chatCLIKeys(all.last) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
+        #expect(jsonKeys(all.last) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
         let text = try jv.ok(["search", "cafe", "--kind", "chat"]).stdout
         #expect(text.contains("Message about the cafe"))
         #expect(!text.contains("Entry about"))

@@ -5,143 +5,7 @@ import Testing
 // `jv graph list|show` end to end (SPEC §4 KnowledgeNode/KnowledgeRelation, §5): the knowledge
 // graph that `jv analyze` builds, driven through the built jv binary with a passphrase file.
 
-fileprivate struct GraphCLIResult {
-    let arguments: [String]
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var summary: String { "jv \(arguments.joined(separator: " ")) → \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
-
-    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> JSONValue {
-        do {
-            return try JSONParser.parse(Array(stdout.utf8))
-        } catch {
-            Issue.record("not JSON: \(summary)", sourceLocation: sourceLocation)
-            throw error
-        }
-    }
-
-    /// The full id printed alone on a line.
-    func printedID(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let line = stdout.trimmingCharacters(in: .newlines)
-        #expect(stdout == line + "\n", "expected one line: \(summary)", sourceLocation: sourceLocation)
-        let id = try #require(UUID(uuidString: line), "not an id: \(summary)", sourceLocation: sourceLocation)
-        #expect(line == id.uuidString.lowercased(), sourceLocation: sourceLocation)
-        return line
-    }
-}
-
-/// A throw-away vault (interactive KDF) in its own folder, and a way to run jv on it.
-fileprivate final class GraphCLI: @unchecked Sendable {
-    static let passphrase = "graph cli test passphrase"
-    let folder: URL
-    let vaultPath: String
-    let passphraseFile: String
-
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["JV_BINARY"], !path.isEmpty { return path }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
-    }
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-graph-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        passphraseFile = folder.appendingPathComponent("passphrase").path
-        try Data((Self.passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
-        vaultPath = folder.appendingPathComponent("vault/journal.vault").path
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "no jv binary at \(Self.binary)")
-        let created = try run(["init", "--kdf", "interactive"])
-        try #require(created.status == 0, "\(created.summary)")
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// Runs jv with `arguments`; standard input is `stdin` (else /dev/null).
-    func run(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> GraphCLIResult {
-        let id = UUID().uuidString
-        let outPath = path("out-\(id)"), errPath = path("err-\(id)")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: outPath)
-            try? FileManager.default.removeItem(atPath: errPath)
-        }
-        var inputPath = "/dev/null"
-        if let stdin { inputPath = try write("in-\(id)", stdin) }
-        let input = try #require(FileHandle(forReadingAtPath: inputPath))
-        let output = try #require(FileHandle(forWritingAtPath: outPath))
-        let errors = try #require(FileHandle(forWritingAtPath: errPath))
-        defer { try? input.close(); try? output.close(); try? errors.close() }
-
-        var environment = ProcessInfo.processInfo.environment.filter { key, _ in
-            !key.hasPrefix("JV_") && !["NO_COLOR", "XDG_DATA_HOME", "EDITOR", "VISUAL", "TZ"].contains(key)
-        }
-        environment["JV_VAULT"] = vaultPath
-        environment["JV_PASSPHRASE_FILE"] = passphraseFile
-        environment["NO_COLOR"] = "1"
-        environment["TZ"] = "UTC"
-        environment["HOME"] = folder.path
-        environment["EDITOR"] = "false"
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = folder
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        if done.wait(timeout: .now() + 120) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-            Issue.record("jv \(arguments) did not finish within 120 s", sourceLocation: sourceLocation)
-        }
-        return GraphCLIResult(arguments: arguments, status: process.terminationStatus,
-                             stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-                             stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
-    }
-
-    /// Runs jv and expects exit status 0.
-    @discardableResult
-    func ok(_ arguments: [String], stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> GraphCLIResult {
-        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
-        try #require(result.status == 0, "\(result.summary)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    /// Runs jv and expects `status`, one sentence on standard error and nothing on standard output.
-    @discardableResult
-    func fails(_ arguments: [String], status: Int32, stdin: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> GraphCLIResult {
-        let result = try run(arguments, stdin: stdin, sourceLocation: sourceLocation)
-        #expect(result.status == status, "\(result.summary)", sourceLocation: sourceLocation)
-        #expect(!result.stderr.isEmpty, "\(result.summary)", sourceLocation: sourceLocation)
-        #expect(!result.stderr.contains("Fatal error"), "\(result.summary)", sourceLocation: sourceLocation)
-        return result
-    }
-
-    func counts() throws -> JSONValue {
-        try #require(try ok(["info", "--json"]).json()["counts"])
-    }
-}
-
-fileprivate func graphCLIKeys(_ value: JSONValue?) -> [String] {
-    guard case .object(let members)? = value else { return [] }
-    return members.map(\.0)
-}
-
-extension GraphCLI {
+extension VaultCLI {
     /// Runs `jv analyze ENTRY` with an analyser that answers `answer`; expects success.
     fileprivate func analyse(_ entry: String, answer: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let file = try write("answer-\(UUID().uuidString).json", answer)
@@ -164,7 +28,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
 
 @Suite struct GraphCommandTests {
     @Test func oneNodePerTypeAndNameWhateverTheCaseOrSpacing() throws {
-        let jv = try GraphCLI()
+        let jv = try VaultCLI()
         let first = try jv.ok(["add", "Lunch with Anna."]).printedID()
         let second = try jv.ok(["add", "Anna called."]).printedID()
         try jv.analyse(first, answer: #"{"sentiment": "glad", "nodes": [{"type": "person", "name": "Anna"}]}"#)
@@ -178,7 +42,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     }
 
     @Test func graphListFiltersByTypeAndHasTheDocumentedShape() throws {
-        let jv = try GraphCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Anna and Ben in Lisbon; joy."]).printedID()
         try jv.analyse(entry, answer: #"""
             {"themes": ["trip"], "nodes": [{"type": "person", "name": "Anna"}, {"type": "person", "name": "Ben"},
@@ -187,7 +51,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
         let all = try jv.nodes()
         #expect(all.count == 4)
         for node in all {
-            #expect(graphCLIKeys(node) == ["id", "type", "name", "created_at"])
+            #expect(jsonKeys(node) == ["id", "type", "name", "created_at"])
             #expect(UUID(uuidString: node["id"]?.stringValue ?? "") != nil)
         }
         #expect(Set(try jv.nodes(["--type", "person"]).compactMap { $0["name"]?.stringValue }) == ["Anna", "Ben"])
@@ -202,13 +66,13 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     }
 
     @Test func graphShowFindsANodeByIDPrefixOrNameAndShowsRelationsBothWays() throws {
-        let jv = try GraphCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "I visited Anna; she lives in Lisbon."]).printedID()
         try jv.analyse(entry, answer: #"{"sentiment": "warm", "relations": ["#
                        + graphCLIRelation("person", "me", "visited", "person", "Anna", 0.7) + ", "
                        + graphCLIRelation("person", "Anna", "lives in", "place", "Lisbon", 1) + "]}")
         let byName = try jv.node("anna")
-        #expect(graphCLIKeys(byName) == ["id", "type", "name", "created_at", "relations"])
+        #expect(jsonKeys(byName) == ["id", "type", "name", "created_at", "relations"])
         let annaID = try #require(byName["id"]?.stringValue)
         #expect(try jv.node("  ANNA ") == byName)
         #expect(try jv.node(annaID) == byName)
@@ -220,7 +84,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
         let relations = try #require(byName["relations"]?.arrayValue)
         #expect(relations.count == 2)
         for relation in relations {
-            #expect(graphCLIKeys(relation) == ["id", "from", "to", "type", "strength", "entry_id"])
+            #expect(jsonKeys(relation) == ["id", "from", "to", "type", "strength", "entry_id"])
             #expect(relation["entry_id"] == .string(entry))
         }
         let incoming = try #require(relations.first { $0["to"] == .string(annaID) })
@@ -240,7 +104,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     }
 
     @Test func unknownOrAmbiguousNodesAreRefused() throws {
-        let jv = try GraphCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Paris the friend, Paris the city."]).printedID()
         try jv.analyse(entry, answer: #"{"themes": [], "nodes": [{"type": "person", "name": "Paris"}, {"type": "place", "name": "Paris"}]}"#)
         try jv.fails(["graph", "show", "Nobody"], status: 66)
@@ -254,7 +118,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     }
 
     @Test func deletingAnEntryDeletesTheRelationsLearntFromItButKeepsTheNodes() throws {
-        let jv = try GraphCLI()
+        let jv = try VaultCLI()
         let doomed = try jv.ok(["add", "Walked with Anna."]).printedID()
         let kept = try jv.ok(["add", "Called Anna."]).printedID()
         try jv.analyse(doomed, answer: #"{"sentiment": "calm", "relations": ["# + graphCLIRelation("person", "me", "walked with", "person", "Anna", 0.8) + "]}")
@@ -275,7 +139,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     }
 
     @Test func infoAndCheckCountTheGraph() throws {
-        let jv = try GraphCLI()
+        let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Counting."]).printedID()
         try jv.analyse(entry, answer: #"{"sentiment": "ok", "nodes": [{"type": "topic", "name": "work"}], "relations": ["#
                        + graphCLIRelation("person", "me", "likes", "topic", "Work", 0.5) + ", "
@@ -297,7 +161,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     }
 
     @Test func theGraphCommandsNeedThePassphrase() throws {
-        let jv = try GraphCLI()
+        let jv = try VaultCLI()
         let wrong = try jv.write("wrong", "not the passphrase\n")
         try jv.fails(["graph", "list", "--passphrase-file", wrong], status: 77)
         try jv.fails(["graph", "show", "anna", "--passphrase-file", wrong], status: 77)

@@ -70,6 +70,13 @@ struct EncryptedEntryRow: Sendable {
                      modifiedAt: modifiedAt, starred: starred, explicitTags: explicitTags, version: version)
     }
 
+    /// Whether the decrypted content matches, without decrypting the rest of the row or making
+    /// a `String` of it: the search path for the many rows that do not match.
+    func contentMatches(_ matcher: TextMatcher, keys: VaultKeys) throws -> Bool {
+        let content = try keys.open([("content", content)], table: Self.table, id: id, encMeta: encMeta, columns: boundColumns)[0]
+        return content.withUnsafeBufferPointer { matcher.matches(utf8: $0) }
+    }
+
     func parsedMeta() throws -> RecordMeta {
         guard let meta = RecordMeta(encoded: encMeta) else { throw tampered("enc_meta is malformed") }
         return meta

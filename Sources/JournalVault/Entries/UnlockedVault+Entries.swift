@@ -99,8 +99,8 @@ extension UnlockedVault {
             var batch: [EncryptedEntryRow] = []
             func flush() throws {
                 let decrypted = try ParallelMap.map(batch) { row -> Entry? in
-                    let entry = try row.decrypt(keys: keys)
-                    return matcher.map { $0.matches(entry.content) } == false ? nil : entry
+                    if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
+                    return try row.decrypt(keys: keys)
                 }
                 result += decrypted.compactMap { $0 }.prefix(limit - result.count)
                 batch.removeAll(keepingCapacity: true)

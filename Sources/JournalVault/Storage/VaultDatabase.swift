@@ -120,9 +120,12 @@ final class VaultDatabase: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // secure_delete: deleted or overwritten ciphertext is zeroed, not left in free pages.
+            // cache_size 32 MiB (default 2 MiB): random-UUID keys touch pages all over the id
+            // index, and a 100,000-entry vault's indexes do not fit the default cache.
             try db.execute(sql: """
                 PRAGMA secure_delete = ON;
                 PRAGMA temp_store = MEMORY;
+                PRAGMA cache_size = -32768;
                 """)
         }
         return configuration
