@@ -14,6 +14,8 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         let place = line.map { " at line \($0)" } ?? record.map { " in record \($0)" } ?? ""
+        // Reasons may be whole sentences (a vault error's description): no doubled full stop.
+        let reason = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
         return "The file cannot be imported\(place): \(reason); nothing was imported."
     }
 

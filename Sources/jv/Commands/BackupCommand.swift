@@ -80,7 +80,7 @@ extension Output {
                 ("counts", .object(summary.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
             ]))
         } else {
-            let counts = summary.counts.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { "\($0.value) \($0.key)" }
+            let counts = summary.counts.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { Output.count($0.value, of: $0.key) }
             Console.out("\(verb) \(path): \(counts.isEmpty ? "an empty vault" : counts.joined(separator: ", ")) (backup of \(summary.createdAt.iso8601), \(summary.bytes) bytes).")
         }
     }

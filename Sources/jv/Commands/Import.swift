@@ -50,7 +50,7 @@ struct Import: VaultCommand {
             output.printJSON(.object([("added", counts(summary.added)), ("updated", counts(summary.updated)), ("unchanged", counts(summary.unchanged))]))
         } else {
             func describe(_ values: [String: Int]) -> String {
-                let parts = values.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { "\($0.value) \($0.key)" }
+                let parts = values.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { Output.count($0.value, of: $0.key) }
                 return parts.isEmpty ? "nothing" : parts.joined(separator: ", ")
             }
             Console.note("Imported \(file): added \(describe(summary.added)); updated \(describe(summary.updated)); unchanged \(describe(summary.unchanged)).")

@@ -23,6 +23,13 @@ struct Output {
         if json { printJSON(record) } else { Console.out(id.uuidString.lowercased()) }
     }
 
+    /// "1 entry", "2 entries": a count with the kind names `info` uses, singular when one.
+    static func count(_ value: Int, of kind: String) -> String {
+        let singular = ["entries": "entry", "analyses": "analysis", "messages": "message", "nodes": "node",
+                        "relations": "relation", "threads": "thread"]
+        return "\(value) \(value == 1 ? singular[kind] ?? kind : kind)"
+    }
+
     func bold(_ text: String) -> String { styled(text, "1") }
     func dim(_ text: String) -> String { styled(text, "2") }
     func yellow(_ text: String) -> String { styled(text, "33") }
