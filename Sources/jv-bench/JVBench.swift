@@ -54,7 +54,7 @@ struct JVBench {
         var rows: [ReportRow] = []
         let secret = try SecureBytes(copying: Array(Self.passphrase.utf8))
         let vaultPath = folder + "/bench.vault"
-        let (journal, _) = try Vault.create(at: vaultPath, passphrase: secret, kdf: .profile(.interactive))
+        let (journal, recoveryKey) = try Vault.create(at: vaultPath, passphrase: secret, kdf: .profile(.interactive))
         let baseline = try PlainBaseline(path: folder + "/plain.sqlite")
 
         // Bulk import, in transactions of 5,000.
@@ -75,15 +75,11 @@ struct JVBench {
         rows.append(ReportRow(workload: "add one entry", entries: size, vault: addOne, baseline: plainAdd,
                               target: "≤ 5 ms", met: addOne.median <= .milliseconds(5)))
 
-        // Unlock, without the Argon2id work itself.
-        let argon = try Timings.measure(5) {
-            _ = try PasswordKDF.deriveKey(passphrase: secret, salt: [UInt8](repeating: 1, count: 16), parameters: .profile(.interactive))
-        }
-        let unlock = try Timings.measure(5) { _ = try Vault.open(at: vaultPath).unlock(passphrase: secret) }
-        var withoutKDF = Timings()
-        withoutKDF.runs = unlock.runs.map { max(.zero, $0 - argon.median) }
-        rows.append(ReportRow(workload: "unlock excl. Argon2id", entries: size, vault: withoutKDF,
-                              target: "≤ 20 ms", met: withoutKDF.median <= .milliseconds(20)))
+        // Unlock, without the Argon2id work itself: the recovery-key path does every other step
+        // (open and migrate-check the file, read header and keyslots, unwrap, derive subkeys).
+        let unlock = try Timings.measure(10) { _ = try Vault.open(at: vaultPath).unlock(recoveryKey: recoveryKey) }
+        rows.append(ReportRow(workload: "unlock excl. Argon2id", entries: size, vault: unlock,
+                              target: "≤ 20 ms", met: unlock.median <= .milliseconds(20)))
 
         // Reads. Each is checked against the baseline and the corpus.
         let busiest = Dictionary(grouping: corpus.entries, by: \.localDay).max { $0.value.count < $1.value.count }!
