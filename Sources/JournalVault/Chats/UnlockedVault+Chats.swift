@@ -26,13 +26,13 @@ extension UnlockedVault {
         return try database.write { db in
             if let entryID = draft.entryID { try requireEntry(entryID, db) }
             var thread: ChatThread
-            var threadMeta: RecordMeta?
+            var storedMeta: Data?
             let activeID = try String.fetchOne(db, sql: "SELECT id FROM chat_thread WHERE is_active = 1")
                 .map { try RecordID.parse($0, table: ThreadRow.table) }
             if let id = draft.threadID ?? activeID {
                 let row = try ThreadRow.fetch(id: id, db)
                 thread = try row.decrypt(keys: keys, db: db)
-                threadMeta = RecordMeta(encoded: row.encMeta)
+                storedMeta = row.encMeta
             } else {
                 thread = ChatThread(id: UUID(), title: "", isActive: true, created: timestamp, updatedAt: timestamp.millis,
                                     lastMessageAt: nil, messageCount: 0, metadata: .null)
@@ -42,8 +42,8 @@ extension UnlockedVault {
             thread.updatedAt = max(timestamp.millis, thread.updatedAt)
             thread.lastMessageAt = max(timestamp.millis, thread.lastMessageAt ?? .min)
             try db.execute(sql: "UPDATE chat_thread SET is_active = 0 WHERE is_active = 1 AND id <> ?", arguments: [thread.id.storageText])
-            let threadRow = try ThreadRow(thread, meta: threadMeta?.next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion), keys: keys)
-            if threadMeta == nil { try threadRow.insert(db) } else { try threadRow.update(db) }
+            let threadRow = try ThreadRow(thread, meta: .rewriting(storedMeta, keyVersion: keys.keyVersion), keys: keys)
+            if storedMeta == nil { try threadRow.insert(db) } else { try threadRow.update(db) }
             let message = ChatMessage(id: UUID(), threadID: thread.id, role: draft.role, content: content, timestamp: timestamp,
                                       model: draft.model, language: draft.language, entryID: draft.entryID, usage: draft.usage)
             try MessageRow(message, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)

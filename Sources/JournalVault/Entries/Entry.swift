@@ -47,6 +47,9 @@ public struct Entry: Sendable, Hashable, Identifiable {
     /// The first line, or for one-line text its first sentence (jrnl's `split_title`).
     public var title: String { Tags.title(of: content) }
 
+    /// The text after the title (jrnl's body).
+    public var body: String { Tags.split(content).body }
+
     /// Inline `@tag`/`#tag` words followed by explicit tags, normalised, without repeats.
     public var tags: [String] { Tags.all(inline: content, explicit: explicitTags) }
 }

@@ -125,6 +125,12 @@ public enum ContentRules {
         return try validated(text, limit: limit)
     }
 
+    /// Whether UTF-8 input is empty or only spaces, tabs and line breaks (checked before
+    /// decoding, e.g. to tell "no new text" from text).
+    public static func isBlank(utf8 bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+    }
+
     /// `text` trimmed, if it is not blank and within `limit` characters.
     public static func validated(_ text: String, limit: Int = Entry.maximumCharacters) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

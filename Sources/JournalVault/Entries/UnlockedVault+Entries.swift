@@ -14,11 +14,7 @@ extension UnlockedVault {
         let now = Instant.now()
         let entry = Entry(content: try ContentRules.validated(content), created: at ?? now, modifiedAt: now.millis,
                           starred: starred, explicitTags: try ContentRules.tags(tags))
-        let row = try EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys)
-        try database.write { db in
-            try row.insert(db)
-            try saveTagIndex(of: entry, db)
-        }
+        try database.write { db in try store(entry, replacing: nil, db) }
         return entry
     }
 
@@ -30,10 +26,9 @@ extension UnlockedVault {
             (try EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys), Self.tagIndexes(of: entry, keys: keys))
         }
         try database.write { db in
-            let tagStatement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, bidx) VALUES (?, ?)")
             for (row, tagIndexes) in prepared {
                 try row.insert(db)
-                for bidx in tagIndexes { try tagStatement.execute(arguments: [row.id.storageText, bidx]) }
+                try Self.insertTagIndexes(tagIndexes, entryID: row.id, db)
             }
         }
     }
@@ -54,17 +49,14 @@ extension UnlockedVault {
     public func updateEntry(id: UUID, content: String? = nil, created: Instant? = nil, starred: Bool? = nil) throws -> Entry {
         let newContent = try content.map { try ContentRules.validated($0) }
         return try database.write { db in
-            var entry = try fetchEntry(id: id, db)
-            let oldRow = try storedRow(id: id, db)
+            let stored = try storedRow(id: id, db)
+            var entry = try stored.decrypt(keys: keys)
             if let newContent { entry.content = newContent }
             if let created { entry.created = created }
             if let starred { entry.starred = starred }
             entry.modifiedAt = max(Instant.now().millis, entry.modifiedAt + 1)
             entry.version = Entry.currentVersion
-            let row = try EncryptedEntryRow(entry, meta: try oldRow.parsedMeta().next(keyVersion: keys.keyVersion), keys: keys)
-            try row.update(db)
-            try db.execute(sql: "DELETE FROM entry_tag WHERE entry_id = ?", arguments: [id.storageText])
-            try saveTagIndex(of: entry, db)
+            try store(entry, replacing: stored, db)
             return entry
         }
     }
@@ -125,6 +117,20 @@ extension UnlockedVault {
         try storedRow(id: id, db).decrypt(keys: keys)
     }
 
+    /// Writes `entry` as a new row, or as the next revision of `stored`, with its tag index, in
+    /// the caller's transaction.
+    func store(_ entry: Entry, replacing stored: EncryptedEntryRow?, _ db: Database) throws {
+        let meta = try stored?.parsedMeta().next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion)
+        let row = try EncryptedEntryRow(entry, meta: meta, keys: keys)
+        if stored == nil {
+            try row.insert(db)
+        } else {
+            try row.update(db)
+            try db.execute(sql: "DELETE FROM entry_tag WHERE entry_id = ?", arguments: [entry.id.storageText])
+        }
+        try Self.insertTagIndexes(tagIndexes(of: entry), entryID: entry.id, db)
+    }
+
     private func storedRow(id: UUID, _ db: Database) throws -> EncryptedEntryRow {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(EncryptedEntryRow.selection) FROM entry WHERE id = ?"),
                                          arguments: [id.storageText]) else {
@@ -142,10 +148,8 @@ extension UnlockedVault {
         Set(entry.tags.map { Data(keys.blindIndex.value(domain: "tag", parts: [$0])) })
     }
 
-    private func saveTagIndex(of entry: Entry, _ db: Database) throws {
+    private static func insertTagIndexes(_ indexes: Set<Data>, entryID: UUID, _ db: Database) throws {
         let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, bidx) VALUES (?, ?)")
-        for bidx in tagIndexes(of: entry) {
-            try statement.execute(arguments: [entry.id.storageText, bidx])
-        }
+        for bidx in indexes { try statement.execute(arguments: [entryID.storageText, bidx]) }
     }
 }

@@ -68,7 +68,7 @@ public enum JrnlFormat {
                 ("title", .string(title)),
                 ("body", .string(body)),
                 ("date", .string(entry.localDay.description)),
-                ("time", .string(String(entry.created.iso8601.dropFirst(11).prefix(5)))),
+                ("time", .string(entry.created.timeOfDayText)),
                 ("tags", .strings(tags)),
                 ("starred", .bool(starred)),
             ])

@@ -9,7 +9,7 @@ extension VaultSnapshot {
                 currentDay = entry.localDay
                 lines += ["## \(entry.localDay)", ""]
             }
-            let time = String(entry.created.iso8601.dropFirst(11).prefix(5))
+            let time = entry.created.timeOfDayText
             lines += ["### \(time) \(entry.title)\(entry.starred ? " ★" : "")", "", entry.content, ""]
             if !entry.tags.isEmpty { lines += ["*Tags: " + entry.tags.joined(separator: ", ") + "*", ""] }
             for analysis in analysesByEntry[entry.id] ?? [] {
@@ -17,7 +17,7 @@ extension VaultSnapshot {
                 if let sentiment = analysis.sentiment { facts.append("sentiment: \(sentiment)") }
                 if !analysis.themes.isEmpty { facts.append("themes: " + analysis.themes.joined(separator: ", ")) }
                 if analysis.entities != .null { facts.append("entities: `\(analysis.entities.serialized())`") }
-                lines += ["> **Analysis** by \(analysis.model), \(analysis.processedAt.iso8601.prefix(16).replacingOccurrences(of: "T", with: " ")): "
+                lines += ["> **Analysis** by \(analysis.model), \(analysis.processedAt.minuteText): "
                           + facts.joined(separator: "; "), ""]
             }
         }
@@ -28,7 +28,7 @@ extension VaultSnapshot {
             lines += ["## \(thread.title.isEmpty ? "Untitled" : thread.title)", ""]
             for message in messagesByThread[thread.id] ?? [] {
                 let who = message.role.rawValue + (message.model.map { " (\($0))" } ?? "")
-                let when = message.timestamp.iso8601.prefix(16).replacingOccurrences(of: "T", with: " ")
+                let when = message.timestamp.minuteText
                 lines += ["**\(who)**, \(when):", "", message.content, ""]
             }
         }

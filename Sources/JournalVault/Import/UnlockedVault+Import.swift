@@ -67,12 +67,7 @@ extension UnlockedVault {
         let existing = try Row.fetchOne(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry WHERE id = ?", arguments: [entry.id.storageText])
         let stored = try existing.map(EncryptedEntryRow.init(row:))
         if let stored, try stored.decrypt(keys: keys) == entry { return .unchanged }
-        let meta = try stored?.parsedMeta().next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion)
-        let row = try EncryptedEntryRow(entry, meta: meta, keys: keys)
-        if stored == nil { try row.insert(db) } else { try row.update(db) }
-        try db.execute(sql: "DELETE FROM entry_tag WHERE entry_id = ?", arguments: [entry.id.storageText])
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, bidx) VALUES (?, ?)")
-        for bidx in tagIndexes(of: entry) { try statement.execute(arguments: [entry.id.storageText, bidx]) }
+        try store(entry, replacing: stored, db)
         return stored == nil ? .added : .updated
     }
 
@@ -82,8 +77,7 @@ extension UnlockedVault {
         if let existing = try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE id = ?", arguments: [node.id.storageText]) {
             let stored = try NodeRow(row: existing)
             if try stored.decrypt(keys: keys) == node { return (node.id, .unchanged) }
-            let meta = RecordMeta(encoded: stored.encMeta)?.next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion)
-            try NodeRow(node, key: key, meta: meta, keys: keys).update(db)
+            try NodeRow(node, key: key, meta: .rewriting(stored.encMeta, keyVersion: keys.keyVersion), keys: keys).update(db)
             return (node.id, .updated)
         }
         if let sameName = try String.fetchOne(db, sql: "SELECT id FROM knowledge_node WHERE node_key = ?", arguments: [key]) {
@@ -130,8 +124,7 @@ extension UnlockedVault {
             thread.messageCount = 0
             if current == thread { return .unchanged }
             if thread.isActive { try db.execute(sql: "UPDATE chat_thread SET is_active = 0 WHERE is_active = 1 AND id <> ?", arguments: [thread.id.storageText]) }
-            let meta = RecordMeta(encoded: stored.encMeta)?.next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion)
-            try ThreadRow(thread, meta: meta, keys: keys).update(db)
+            try ThreadRow(thread, meta: .rewriting(stored.encMeta, keyVersion: keys.keyVersion), keys: keys).update(db)
             return .updated
         }
         if thread.isActive { try db.execute(sql: "UPDATE chat_thread SET is_active = 0 WHERE is_active = 1") }

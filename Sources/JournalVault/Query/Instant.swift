@@ -53,6 +53,12 @@ public struct Instant: Hashable, Sendable, Comparable {
         return "\(localDay)T\(two(hours)):\(two(minutes)):\(two(seconds)).\(fractionText)\(Self.offsetText(utcOffsetSeconds))"
     }
 
+    /// The writer's wall-clock time of day, `HH:MM`.
+    public var timeOfDayText: String { String(iso8601.dropFirst(11).prefix(5)) }
+
+    /// The writer's day and time to the minute, `YYYY-MM-DD HH:MM`, for people.
+    public var minuteText: String { "\(localDay) \(timeOfDayText)" }
+
     /// `+HH:MM` / `-HH:MM`; `Z` is avoided so every timestamp has the same shape.
     public static func offsetText(_ seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"

@@ -46,18 +46,9 @@ enum PrivateFiles {
         close(descriptor)
     }
 
-    /// A private folder for scratch files: tmpfs (`$XDG_RUNTIME_DIR`, `/dev/shm`) when there is one.
+    /// A folder for scratch files: tmpfs when there is one, else the temporary folder.
     static func scratchFolder() -> String {
-        var candidates: [String] = []
-        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { candidates.append(runtime) }
-        candidates += ["/dev/shm", NSTemporaryDirectory()]
-        for folder in candidates {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue, access(folder, W_OK) == 0 {
-                return folder
-            }
-        }
-        return "/tmp"
+        PrivateOutput.tmpfsFolder() ?? NSTemporaryDirectory()
     }
 
     /// Removes a database file and its write-ahead-log companions.

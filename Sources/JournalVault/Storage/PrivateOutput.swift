@@ -3,6 +3,19 @@ import Foundation
 /// Files a person asked for (exports): created 0600 beside their final name and renamed into
 /// place only when complete and synced.
 public enum PrivateOutput {
+    /// A writable folder in memory (tmpfs) for files that must never reach a disk:
+    /// `$XDG_RUNTIME_DIR`, else `/dev/shm`; nil if neither is usable.
+    public static func tmpfsFolder() -> String? {
+        var candidates: [String] = []
+        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { candidates.append(runtime) }
+        candidates.append("/dev/shm")
+        return candidates.first { folder in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+                && access(folder, W_OK) == 0
+        }
+    }
+
     /// Writes `bytes` to `path`; replaces an existing file only when `replace`, else throws
     /// ``VaultError/vaultExists(path:)``.
     public static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {

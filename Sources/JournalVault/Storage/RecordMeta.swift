@@ -32,6 +32,12 @@ struct RecordMeta: Hashable, Sendable {
         return Data(bytes.bytes)
     }
 
+    /// The metadata for rewriting a row whose stored `enc_meta` is `encoded` (fresh if there is
+    /// none or it cannot be read; a row that fails to decrypt never gets this far).
+    static func rewriting(_ encoded: Data?, keyVersion: UInt32) -> RecordMeta {
+        encoded.flatMap(RecordMeta.init(encoded:))?.next(keyVersion: keyVersion) ?? .fresh(keyVersion: keyVersion)
+    }
+
     /// Parses stored metadata; nil when it is not of the documented form.
     init?(encoded data: Data) {
         guard data.count == Self.length, data.first == Self.format else { return nil }

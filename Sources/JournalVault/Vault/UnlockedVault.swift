@@ -27,11 +27,19 @@ public final class UnlockedVault: Sendable {
     /// Records are not touched.
     public func changePassphrase(to passphrase: SecureBytes, kdf: KDFParameters? = nil) throws {
         guard passphrase.count > 0 else { throw VaultError.emptyPassphrase }
-        let parameters = try kdf ?? vault.info().kdf
+        let parameters = try kdf ?? currentPassphraseKDF()
         try parameters.validatePolicy()
         let slot = try Keyslot.wrap(keys.masterKey, passphrase: try Passphrase.normalized(passphrase),
                                     parameters: parameters, keyVersion: keys.keyVersion, vaultID: keys.vaultID)
         try database.write { db in try slot.save(db) }
+    }
+
+    /// The Argon2id cost of the current passphrase keyslot (kept when none is asked for).
+    private func currentPassphraseKDF() throws -> KDFParameters {
+        guard let slot = try vault.headerAndSlots().1.first(where: { $0.kind == .passphrase }) else {
+            throw VaultError.notAVault(path: vault.path, reason: "it has no passphrase keyslot")
+        }
+        return slot.kdf
     }
 
     /// Replaces the recovery keyslot with one for a new recovery key, which the caller shows

@@ -110,9 +110,9 @@ struct AnalysisShow: VaultCommand {
 
 extension Output {
     func summary(_ analysis: Analysis) -> String {
-        let when = String(analysis.processedAt.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
-        var parts = ["\(bold(when))  \(dim(String(analysis.id.uuidString.lowercased().prefix(8))))  \(analysis.model)",
-                     "entry \(String(analysis.entryID.uuidString.lowercased().prefix(8)))"]
+        let when = analysis.processedAt.minuteText
+        var parts = ["\(bold(when))  \(dim(Output.shortID(analysis.id)))  \(analysis.model)",
+                     "entry \(Output.shortID(analysis.entryID))"]
         if let sentiment = analysis.sentiment { parts.append("sentiment: \(sentiment)") }
         if !analysis.themes.isEmpty { parts.append("themes: " + analysis.themes.joined(separator: ", ")) }
         return parts.joined(separator: "  ")

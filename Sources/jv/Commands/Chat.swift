@@ -75,10 +75,9 @@ struct ChatList: VaultCommand {
         let output = options.output
         if output.json { return output.printJSON(.array(threads.map(\.json))) }
         for thread in threads {
-            let when = String((thread.lastMessageAt.map { Instant(millis: $0, utcOffsetSeconds: thread.created.utcOffsetSeconds) } ?? thread.created).iso8601.prefix(16))
-                .replacingOccurrences(of: "T", with: " ")
+            let when = (thread.lastMessageAt.map { Instant(millis: $0, utcOffsetSeconds: thread.created.utcOffsetSeconds) } ?? thread.created).minuteText
             let active = thread.isActive ? output.green(" ●") : "  "
-            Console.out("\(output.bold(when))  \(output.dim(String(thread.id.uuidString.lowercased().prefix(8))))\(active) \(thread.title)  \(output.dim("(\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s"))"))")
+            Console.out("\(output.bold(when))  \(output.dim(Output.shortID(thread.id)))\(active) \(thread.title)  \(output.dim("(\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s"))"))")
         }
     }
 }
@@ -103,7 +102,7 @@ struct ChatShow: VaultCommand {
         }
         Console.out(output.bold(thread.title) + output.dim("  \(thread.id.uuidString.lowercased())\(thread.isActive ? "  active" : "")"))
         for message in messages {
-            let when = String(message.timestamp.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
+            let when = message.timestamp.minuteText
             let who = message.role.rawValue + (message.model.map { " (\($0))" } ?? "")
             Console.out("\n" + output.dim(when) + "  " + output.bold(who))
             Console.out(message.content.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))

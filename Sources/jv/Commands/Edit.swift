@@ -35,8 +35,7 @@ struct Edit: VaultCommand {
         var piped: String?
         if !Console.stdinIsTerminal {
             let input = Console.readStandardInput()
-            let isBlank = input.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-            if !(changesMetadata && isBlank) { piped = try ContentRules.text(fromUTF8: input) }
+            if !(changesMetadata && ContentRules.isBlank(utf8: input)) { piped = try ContentRules.text(fromUTF8: input) }
         }
         let journal = try options.unlockedVault()
         let id = try journal.resolveEntryID(id)

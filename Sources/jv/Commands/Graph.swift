@@ -22,7 +22,7 @@ struct GraphList: VaultCommand {
         let output = options.output
         if output.json { return output.printJSON(.array(nodes.map(\.json))) }
         for node in nodes {
-            Console.out("\(output.dim(String(node.id.uuidString.lowercased().prefix(8))))  \(node.type.padding(toLength: 10, withPad: " ", startingAt: 0)) \(node.name)")
+            Console.out("\(output.dim(Output.shortID(node.id)))  \(node.type.padding(toLength: 10, withPad: " ", startingAt: 0)) \(node.name)")
         }
     }
 }

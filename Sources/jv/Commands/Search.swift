@@ -46,8 +46,8 @@ struct Search: VaultCommand {
         var sections: [String] = []
         if !entries.isEmpty { sections.append(entries.map { output.render($0) }.joined(separator: "\n\n")) }
         for message in messages {
-            let when = String(message.timestamp.iso8601.prefix(16)).replacingOccurrences(of: "T", with: " ")
-            sections.append("\(output.bold(when))  \(output.dim("chat " + String(message.threadID.uuidString.lowercased().prefix(8))))  \(message.role.rawValue): \(message.content)")
+            let when = message.timestamp.minuteText
+            sections.append("\(output.bold(when))  \(output.dim("chat " + Output.shortID(message.threadID)))  \(message.role.rawValue): \(message.content)")
         }
         sections += analyses.map(output.summary)
         if !sections.isEmpty { Console.out(sections.joined(separator: "\n\n")) }

@@ -1,4 +1,5 @@
 import Foundation
+import JournalVault
 
 /// Edits text in the user's `$VISUAL`/`$EDITOR` through a private file on tmpfs
 /// (`$XDG_RUNTIME_DIR`, else `/dev/shm`), mode 0600, overwritten and removed afterwards, so
@@ -37,17 +38,10 @@ enum Editor {
     }
 
     private static func privateFolder() throws -> String {
-        var candidates: [String] = []
-        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { candidates.append(runtime) }
-        candidates.append("/dev/shm")
-        for folder in candidates {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
-               access(folder, W_OK) == 0 {
-                return folder
-            }
+        guard let folder = PrivateOutput.tmpfsFolder() else {
+            throw CLIError.failed("No tmpfs folder for the editor's file: set XDG_RUNTIME_DIR, or pipe the text on standard input.")
         }
-        throw CLIError.failed("No tmpfs folder for the editor's file: set XDG_RUNTIME_DIR, or pipe the text on standard input.")
+        return folder
     }
 
     /// Overwrites the file with zeros, syncs, and removes it.

@@ -17,8 +17,7 @@ enum EntryText {
         guard let edited = try Editor.edit(current) else {
             throw CLIError.cancelled("The editor exited with an error; nothing was saved.")
         }
-        let isBlank = edited.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if isBlank && current.isEmpty { return nil }
+        if ContentRules.isBlank(utf8: edited) && current.isEmpty { return nil }
         let text = try ContentRules.text(fromUTF8: edited)
         return text == current ? nil : text
     }

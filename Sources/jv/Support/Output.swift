@@ -23,6 +23,9 @@ struct Output {
         if json { printJSON(record) } else { Console.out(id.uuidString.lowercased()) }
     }
 
+    /// The first 8 characters of an id: enough to type it back (ids resolve from 4).
+    static func shortID(_ id: UUID) -> String { String(id.uuidString.lowercased().prefix(8)) }
+
     /// "1 entry", "2 entries": a count with the kind names `info` uses, singular when one.
     static func count(_ value: Int, of kind: String) -> String {
         let singular = ["entries": "entry", "analyses": "analysis", "messages": "message", "nodes": "node",
@@ -44,12 +47,10 @@ struct Output {
 extension Output {
     /// An entry for people: a header line (day, time, short id, star, title), then the text.
     func render(_ entry: Entry, full: Bool = true) -> String {
-        let time = String(entry.created.iso8601.dropFirst(11).prefix(5))
-        var header = "\(bold(entry.localDay.description + " " + time))  \(dim(String(entry.id.uuidString.lowercased().prefix(8))))"
+        var header = "\(bold(entry.created.minuteText))  \(dim(Self.shortID(entry.id)))"
         if entry.starred { header += " " + yellow("★") }
         header += "  " + entry.title
-        let body = entry.content.dropFirst(entry.content.hasPrefix(entry.title) ? entry.title.count : 0)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = entry.body
         guard full, !body.isEmpty else { return header }
         return header + "\n" + body.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "    " + $0 }.joined(separator: "\n")
@@ -57,8 +58,7 @@ extension Output {
 
     /// An entry as Markdown: a heading with day and time, then the text.
     func markdown(_ entry: Entry) -> String {
-        let time = String(entry.created.iso8601.dropFirst(11).prefix(5))
-        var heading = "## \(entry.localDay) \(time)"
+        var heading = "## \(entry.created.minuteText)"
         if entry.starred { heading += " ★" }
         return heading + "\n\n" + entry.content + "\n"
     }
