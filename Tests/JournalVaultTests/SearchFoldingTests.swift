@@ -46,6 +46,22 @@ import Testing
         }
     }
 
+    /// The fold loop's shortcuts rest on two facts of the Unicode data: nothing in the skipped
+    /// astral range folds, and no astral scalar folds to more bytes than it has.
+    @Test func astralShortcutsHoldForThisUnicodeVersion() {
+        for value in UInt32(0x10000)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), let folding = FoldTable.propertyFolding(scalar) else { continue }
+            #expect(!FoldTable.unchangedAstralRange.contains(value), "U+\(String(value, radix: 16)) folds")
+            #expect(folding.count <= 4, "U+\(String(value, radix: 16)) grows when folded")
+        }
+    }
+
+    @Test func astralScalarsFoldByTheirProperties() {
+        // Deseret capital → small; a variation selector (a combining mark) vanishes; emoji stay.
+        #expect(TextMatcher.fold(Array("\u{10400}\u{1F600}\u{E0100}".utf8)) == Array("\u{10428}\u{1F600}".utf8))
+        #expect(TextMatcher("\u{10428}").matches("x\u{10400}y"))
+    }
+
     @Test func invalidOrTruncatedUTF8NeverCrashes() {
         for bytes: [UInt8] in [[0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xFF, 0xFE, 0x41], [0x80, 0x80]] {
             _ = TextMatcher.fold(bytes)

@@ -21,11 +21,52 @@ import Testing
         ("#Ärger und #Übermut", ["ärger", "übermut"]),
         ("#cafe\u{301} then #caf\u{e9}", ["caf\u{e9}"]),
         ("#東京 trip", ["東京"]),
+        ("wide\u{3000}#space and no\u{A0}#break", ["space", "break"]),
+        ("é#after-accent 😀#after-emoji 東#after-kanji", []),
+        ("#é-tag-é- #😀", ["é-tag-é"]),
         ("", []),
         ("@", []),
     ])
     func inlineTags(content: String, expected: [String]) {
         #expect(Tags.inline(in: content) == expected)
+    }
+
+    /// The byte-level scan against the plain definition (scalar by scalar) on random text.
+    @Test func inlineTagsAgreeWithTheScalarDefinition() {
+        let pool: [Character] = ["#", "@", " ", "\n", "(", ")", "-", "_", ".", "a", "B", "7", "é", "e\u{301}", "東", "😀", "\u{3000}", "\u{A0}", "ß", "Ω"]
+        var seed: UInt64 = 0x7A65
+        for _ in 0..<3_000 {
+            var text = ""
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            for step in 0..<Int(seed >> 59) + 1 {
+                let mixed = (seed &+ UInt64(step) &* 0x9E3779B97F4A7C15) >> 29
+                text.append(pool[Int(mixed % UInt64(pool.count))])
+            }
+            #expect(Tags.inline(in: text) == Self.scalarDefinition(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// A tag is `@`/`#` after the start, white space or `(`, then word scalars without trailing hyphens.
+    static func scalarDefinition(_ content: String) -> [String] {
+        let scalars = Array(content.unicodeScalars)
+        var found: [String] = []
+        var index = 0
+        while index < scalars.count {
+            let previous: Unicode.Scalar = index == 0 ? " " : scalars[index - 1]
+            let scalar = scalars[index]
+            index += 1
+            guard scalar == "@" || scalar == "#", previous.properties.isWhitespace || previous == "(" else { continue }
+            var end = index
+            while end < scalars.count, Tags.normalize(String(scalars[end])) != nil || ["_", "-"].contains(scalars[end])
+                    || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalars[end].properties.generalCategory) { end += 1 }
+            var wordEnd = end
+            while wordEnd > index, scalars[wordEnd - 1] == "-" { wordEnd -= 1 }
+            if wordEnd > index, let tag = Tags.normalize(String(String.UnicodeScalarView(scalars[index..<wordEnd]))), !found.contains(tag) {
+                found.append(tag)
+            }
+            index = max(index, end)
+        }
+        return found
     }
 
     @Test(arguments: [

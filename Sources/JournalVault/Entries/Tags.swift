@@ -22,27 +22,51 @@ public enum Tags {
 
     /// Inline tags in the order they first appear, normalised, without repeats.
     public static func inline(in content: String) -> [String] {
-        guard content.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "#") }) else { return [] }
-        let scalars = Array(content.unicodeScalars)
-        var found: [String] = []
-        var seen = Set<String>()
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            let previous: Unicode.Scalar = index == 0 ? " " : scalars[index - 1]
-            index += 1
-            guard scalar == "@" || scalar == "#", previous.properties.isWhitespace || previous == "(" else { continue }
-            var end = index
-            while end < scalars.count, isWordScalar(scalars[end]) { end += 1 }
-            var wordEnd = end
-            while wordEnd > index, scalars[wordEnd - 1] == "-" { wordEnd -= 1 }
-            if wordEnd > index, let tag = normalize(String(String.UnicodeScalarView(scalars[index..<wordEnd]))),
-               seen.insert(tag).inserted {
-                found.append(tag)
+        var content = content
+        return content.withUTF8 { utf8 in
+            var found: [String] = []
+            var seen = Set<String>()
+            // `@` and `#` are ASCII, so a byte search finds them and never lands inside a
+            // multi-byte scalar; only the scalars around each candidate are decoded.
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                index += 1
+                guard byte == UInt8(ascii: "@") || byte == UInt8(ascii: "#") else { continue }
+                let previous = index == 1 ? " " : scalar(endingAt: index - 1, in: utf8)
+                guard previous.properties.isWhitespace || previous == "(" else { continue }
+                var end = index
+                var wordEnd = index
+                while end < utf8.count {
+                    let (scalar, length) = scalar(startingAt: end, in: utf8)
+                    guard isWordScalar(scalar) else { break }
+                    end += length
+                    if scalar != "-" { wordEnd = end }
+                }
+                if wordEnd > index, let tag = normalize(String(decoding: UnsafeBufferPointer(rebasing: utf8[index..<wordEnd]), as: UTF8.self)),
+                   seen.insert(tag).inserted {
+                    found.append(tag)
+                }
+                index = end
             }
-            index = max(index, end)
+            return found
         }
-        return found
+    }
+
+    /// The scalar whose UTF-8 starts at `start` in valid UTF-8, and its length in bytes.
+    private static func scalar(startingAt start: Int, in utf8: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int) {
+        let lead = utf8[start]
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0x7F >> length)
+        for offset in 1..<length { value = value << 6 | UInt32(utf8[start + offset] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    /// The scalar whose UTF-8 ends just before `end` in valid UTF-8.
+    private static func scalar(endingAt end: Int, in utf8: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar {
+        var start = end - 1
+        while start > 0, utf8[start] & 0xC0 == 0x80 { start -= 1 }
+        return scalar(startingAt: start, in: utf8).0
     }
 
     /// Inline tags then explicit ones, without repeats.

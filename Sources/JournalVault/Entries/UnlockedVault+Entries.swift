@@ -80,28 +80,34 @@ extension UnlockedVault {
         let limit = query.limit ?? Int.max
         var result: [Entry] = []
         guard limit > 0 else { return result }
+        // A row that cannot be read is an error of its batch, so errors still come in row order.
+        let pipeline = BatchPipeline(transform: { (stored: Result<EncryptedEntryRow, any Error>) -> Entry? in
+            let row = try stored.get()
+            if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
+            return try row.decrypt(keys: keys)
+        }, deliver: { entries in
+            result += entries.lazy.compactMap { $0 }.prefix(limit - result.count)
+        })
         try database.read { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                 SELECT \(EncryptedEntryRow.selection) FROM entry WHERE \(condition.sql)
                 ORDER BY created_at \(order), id \(order)
                 """), arguments: condition.arguments)
-            // Rows are read in order and decrypted a batch at a time on all cores; memory stays
-            // bounded by the batch, and a limit stops the walk early.
+            // Rows are read in order, a batch at a time, and decrypted on all cores while the
+            // next batch is read; memory stays bounded by two batches.
             let batchSize = query.limit.map { min($0, 512) } ?? 2048
-            var batch: [EncryptedEntryRow] = []
-            func flush() throws {
-                let decrypted = try ParallelMap.map(batch) { row -> Entry? in
-                    if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
-                    return try row.decrypt(keys: keys)
-                }
-                result += decrypted.compactMap { $0 }.prefix(limit - result.count)
-                batch.removeAll(keepingCapacity: true)
-            }
+            var batch: [Result<EncryptedEntryRow, any Error>] = []
+            batch.reserveCapacity(batchSize)
             while result.count < limit, let row = try rows.next() {
-                batch.append(try EncryptedEntryRow(row: row))
-                if batch.count == batchSize { try flush() }
+                batch.append(Result { try EncryptedEntryRow(row: row) })
+                guard batch.count == batchSize else { continue }
+                try pipeline.submit(batch)
+                batch.removeAll(keepingCapacity: true)
+                // With a limit, this batch may complete the result: do not read ahead of it.
+                if query.limit != nil { try pipeline.finish() }
             }
-            if result.count < limit { try flush() }
+            try pipeline.submit(batch)
+            try pipeline.finish()
         }
         return query.limit == nil ? result : result.reversed()
     }

@@ -48,69 +48,120 @@ public struct TextMatcher: Sendable {
         return false
     }
 
-    static func fold<Bytes: Collection>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8, Bytes.Index == Int {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let lead = bytes[index]
-            if lead < 0x80 {
-                output.append(lead &- 0x41 < 26 ? lead | 0x20 : lead)
-                index += 1
-                continue
+    static func fold(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBufferPointer(fold)
+    }
+
+    /// The folded form of UTF-8 `bytes`; a truncated last sequence is dropped, other invalid
+    /// bytes pass through (decrypted fields are valid UTF-8; this only must not crash).
+    static func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let table = FoldTable.shared
+        let count = bytes.count
+        return [UInt8](unsafeUninitializedCapacity: count * table.maximumExpansion) { output, written in
+            guard let out = output.baseAddress else { return }
+            table.withLookup { lookup in
+                var index = 0
+                while index < count {
+                    let lead = bytes[index]
+                    if lead < 0x80 {
+                        out[written] = lead &- 0x41 < 26 ? lead | 0x20 : lead
+                        written += 1
+                        index += 1
+                        continue
+                    }
+                    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                    guard index + length <= count else { break }
+                    var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                    for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                    written += lookup.fold(value, encodedAs: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), into: out + written)
+                    index += length
+                }
             }
-            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-            guard index + length <= bytes.endIndex else { break }
-            var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-            for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
-            if let folded = FoldTable.shared.folding(of: value) {
-                output += folded
-            } else {
-                output += bytes[index..<index + length]
-            }
-            index += length
         }
-        return output
     }
 }
 
-/// Per-scalar foldings for the scalars that need one, computed once.
-private final class FoldTable: Sendable {
+/// Per-scalar foldings, computed once: a flat table over the Basic Multilingual Plane, so the
+/// search loop does one array read per scalar and allocates nothing.
+final class FoldTable: Sendable {
     static let shared = FoldTable()
 
-    /// Blocks folded by table: Latin-1 Supplement to Cyrillic, Latin Extended Additional,
-    /// general punctuation (for width), and the half/fullwidth forms.
-    private static let ranges: [ClosedRange<UInt32>] = [0x80...0x52F, 0x1E00...0x1FFF, 0xFF00...0xFFEF]
-    private let table: [ClosedRange<UInt32>: [[UInt8]?]]
+    /// Blocks folded by Foundation: Latin-1 Supplement to Cyrillic, Latin Extended Additional,
+    /// general punctuation (for width), and the half/fullwidth forms. Other scalars follow
+    /// their Unicode properties (see `propertyFolding`).
+    private static let foundationRanges: [ClosedRange<UInt32>] = [0x80...0x52F, 0x1E00...0x1FFF, 0xFF00...0xFFEF]
+    /// Above the BMP, this range (symbols, emoji, CJK extensions, unassigned planes) holds no
+    /// scalar that changes when folded; a test checks it against the Unicode data in use.
+    static let unchangedAstralRange: Range<UInt32> = 0x1F000..<0xE0000
+    static let unchanged = UInt32.max
+
+    /// For each BMP scalar: ``unchanged``, or the folding's offset in `pool` << 8 | its length.
+    private let bmp: [UInt32]
+    private let pool: [UInt8]
+    /// The most output bytes one input byte can become.
+    let maximumExpansion: Int
 
     private init() {
-        var table: [ClosedRange<UInt32>: [[UInt8]?]] = [:]
-        for range in Self.ranges {
+        var foldings: [UInt32: [UInt8]] = [:]
+        for range in Self.foundationRanges {
             let scalars = range.map { Unicode.Scalar($0) }
             // One Foundation call per block: the scalars separated by newlines, which folding keeps.
             let joined = scalars.map { $0.map { String($0) } ?? "" }.joined(separator: "\n")
             let folded = joined.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
                 .split(separator: "\n", omittingEmptySubsequences: false)
-            table[range] = zip(scalars, folded.count == scalars.count ? folded.map(Optional.some) : Array(repeating: nil, count: scalars.count))
-                .map { scalar, folding -> [UInt8]? in
-                    guard let scalar else { return nil }
-                    let result = folding.map { Array($0.utf8) } ?? Self.fallback(scalar)
-                    return result == Array(String(scalar).utf8) ? nil : result
+            for (offset, scalar) in scalars.enumerated() {
+                guard let scalar else { continue }
+                foldings[scalar.value] = folded.count == scalars.count ? Array(folded[offset].utf8) : Self.propertyFolding(scalar)
+            }
+        }
+        var bmp = [UInt32](repeating: Self.unchanged, count: 0x10000)
+        var pool: [UInt8] = []
+        var expansion = 1
+        for value in UInt32(0x80)..<0x10000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let source = Array(String(scalar).utf8)
+            guard let folding = foldings[value] ?? Self.propertyFolding(scalar), folding != source else { continue }
+            bmp[Int(value)] = UInt32(pool.count) << 8 | UInt32(folding.count)
+            pool += folding
+            expansion = max(expansion, (folding.count + source.count - 1) / source.count)
+        }
+        self.bmp = bmp
+        self.pool = pool
+        maximumExpansion = expansion
+    }
+
+    /// The table as raw buffers, for the length of one fold: no reference counting per scalar.
+    func withLookup<Result>(_ body: (Lookup) -> Result) -> Result {
+        bmp.withUnsafeBufferPointer { bmp in pool.withUnsafeBufferPointer { pool in body(Lookup(bmp: bmp, pool: pool)) } }
+    }
+
+    struct Lookup {
+        let bmp: UnsafeBufferPointer<UInt32>
+        let pool: UnsafeBufferPointer<UInt8>
+
+        /// Writes the folding of `value` (whose UTF-8 is `source`) at `output`; returns its length.
+        @inline(__always)
+        func fold(_ value: UInt32, encodedAs source: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Int {
+            if value < 0x10000 {
+                let entry = bmp[Int(value)]
+                if entry != FoldTable.unchanged {
+                    let length = Int(entry & 0xFF)
+                    output.initialize(from: pool.baseAddress! + Int(entry >> 8), count: length)
+                    return length
                 }
+            } else if !FoldTable.unchangedAstralRange.contains(value), let scalar = Unicode.Scalar(value),
+                      let folding = FoldTable.propertyFolding(scalar), folding.count <= source.count {
+                // Astral foldings never grow (a test checks it), so the output's capacity holds.
+                output.initialize(from: folding, count: folding.count)
+                return folding.count
+            }
+            output.initialize(from: source.baseAddress!, count: source.count)
+            return source.count
         }
-        self.table = table
     }
 
-    /// The folded UTF-8 of `value`, or nil if it folds to itself.
-    func folding(of value: UInt32) -> [UInt8]? {
-        for (range, foldings) in table where range.contains(value) {
-            return foldings[Int(value - range.lowerBound)]
-        }
-        guard let scalar = Unicode.Scalar(value) else { return nil }
-        return Self.fallback(scalar)
-    }
-
-    private static func fallback(_ scalar: Unicode.Scalar) -> [UInt8]? {
+    /// A scalar outside Foundation's blocks: combining marks are dropped, others lower-cased.
+    static func propertyFolding(_ scalar: Unicode.Scalar) -> [UInt8]? {
         let properties = scalar.properties
         if properties.generalCategory == .nonspacingMark { return [] }
         guard properties.changesWhenLowercased else { return nil }

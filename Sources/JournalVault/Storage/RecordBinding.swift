@@ -55,6 +55,57 @@ extension UUID {
         withUnsafeBytes(of: uuid) { Array($0) }
     }
 
-    /// Lower-case canonical text, the form stored in `id` columns.
-    var storageText: String { uuidString.lowercased() }
+    /// Lower-case canonical text, the form stored in `id` columns. Written out by hand: rows are
+    /// read and written by the hundred thousand, and Foundation's formatter goes through printf.
+    var storageText: String {
+        let hex: StaticString = "0123456789abcdef"
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var end = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[end] = UInt8(ascii: "-")
+                        end += 1
+                    }
+                    text[end] = hex.utf8Start[Int(byte >> 4)]
+                    text[end + 1] = hex.utf8Start[Int(byte & 0x0F)]
+                    end += 2
+                }
+                return end
+            }
+        }
+    }
+
+    /// Parses exactly the ``storageText`` form (36 characters, lower-case hex); nil for anything else.
+    init?(storageText text: String) {
+        var text = text
+        let parsed: uuid_t? = text.withUTF8 { utf8 -> uuid_t? in
+            guard utf8.count == 36 else { return nil }
+            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let valid = withUnsafeMutableBytes(of: &bytes) { output -> Bool in
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        guard utf8[position] == UInt8(ascii: "-") else { return false }
+                        position += 1
+                    }
+                    guard let high = Self.lowerHexValue(utf8[position]), let low = Self.lowerHexValue(utf8[position + 1]) else { return false }
+                    output[index] = high << 4 | low
+                    position += 2
+                }
+                return true
+            }
+            return valid ? bytes : nil
+        }
+        guard let parsed else { return nil }
+        self.init(uuid: parsed)
+    }
+
+    private static func lowerHexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
 }

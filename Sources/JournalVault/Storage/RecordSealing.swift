@@ -22,7 +22,7 @@ extension VaultKeys {
 extension RecordID {
     /// The UUID in a stored `id` column; anything else is reported as tampering.
     static func parse(_ text: String, table: String) throws -> UUID {
-        guard let id = UUID(uuidString: text), id.storageText == text else {
+        guard let id = UUID(storageText: text) else {
             throw VaultError.tamperedRecord(table: table, id: text, detail: "the id is not a UUID")
         }
         return id
@@ -63,9 +63,23 @@ extension Row {
         do {
             return try decode(Value.self, atIndex: index)
         } catch {
-            let id = (try? decode(String.self, atIndex: 0)) ?? "?"
-            throw VaultError.tamperedRecord(table: table, id: id, detail: "column \(Array(columnNames)[index]) holds a value of the wrong type")
+            throw wrongType(index, table: table)
         }
+    }
+
+    /// The same for the column types SQLite hands over directly (integers, text, blobs), which
+    /// skips GRDB's intermediate `DatabaseValue`: the read path of every listing and search.
+    func stored<Value: DatabaseValueConvertible & StatementColumnConvertible>(_ index: Int, table: String) throws -> Value {
+        do {
+            return try decode(Value.self, atIndex: index)
+        } catch {
+            throw wrongType(index, table: table)
+        }
+    }
+
+    private func wrongType(_ index: Int, table: String) -> VaultError {
+        let id = (try? decode(String.self, atIndex: 0)) ?? "?"
+        return VaultError.tamperedRecord(table: table, id: id, detail: "column \(Array(columnNames)[index]) holds a value of the wrong type")
     }
 }
 
