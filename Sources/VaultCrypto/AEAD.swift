@@ -51,14 +51,16 @@ public enum AEAD {
         return try box.withUnsafeBytes { raw in
             guard raw.count >= overhead else { throw CryptoError.malformedCiphertext }
             let bytes = raw.bindMemory(to: UInt8.self)
-            var plaintext = [UInt8](repeating: 0, count: raw.count - overhead)
-            var written: UInt64 = 0
-            let status = plaintext.withUnsafeMutableBufferPointer { out in
-                crypto_aead_xchacha20poly1305_ietf_decrypt(
+            var status: Int32 = -1
+            // Uninitialised: libsodium writes every byte, and only after the tag has verified.
+            let plaintext = [UInt8](unsafeUninitializedCapacity: raw.count - overhead) { out, count in
+                var written: UInt64 = 0
+                status = crypto_aead_xchacha20poly1305_ietf_decrypt(
                     out.baseAddress, &written, nil,
                     bytes.baseAddress! + nonceLength, UInt64(raw.count - nonceLength),
                     associatedData, UInt64(associatedData.count),
                     bytes.baseAddress!, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                count = status == 0 ? Int(written) : 0
             }
             guard status == 0 else { throw CryptoError.authenticationFailed }
             return plaintext

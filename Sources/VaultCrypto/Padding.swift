@@ -16,9 +16,16 @@ public enum Padding {
     }
 
     public static func unpad(_ bytes: [UInt8]) throws -> [UInt8] {
+        var bytes = bytes
+        try unpad(&bytes)
+        return bytes
+    }
+
+    /// Removes the padding in place, keeping the storage (no copy on the decryption path).
+    public static func unpad(_ bytes: inout [UInt8]) throws {
         guard let marker = bytes.lastIndex(where: { $0 != 0 }), bytes[marker] == 0x80 else {
             throw CryptoError.invalidPadding
         }
-        return Array(bytes[..<marker])
+        bytes.removeSubrange(marker...)
     }
 }

@@ -152,6 +152,29 @@ import VaultCrypto
         #expect(try names(query(limit: 2, starred: true)) == ["E3", "E5"])
         #expect(try names(query(limit: 1, tags: ["night"])) == ["E3"])
     }
+
+    /// Day bounds also bound created_at by the widest offset (±18 h) so SQLite can walk the
+    /// time index; entries at the very edges of a local-day range, written at the extreme
+    /// offsets, must still be in it, and their neighbours outside it must not.
+    @Test func dayRangeHoldsItsEdgesAtTheExtremeOffsets() throws {
+        let widest = Instant.offsetRange.upperBound
+        let jan5 = Int64(day(2026, 1, 5).daysSinceEpoch) * 86_400_000
+        let jan7 = jan5 + 2 * 86_400_000
+        func local(_ millis: Int64, offset: Int) -> Instant {
+            Instant(millis: millis - Int64(offset) * 1000, utcOffsetSeconds: offset)
+        }
+        let edges = [
+            ("in: first moment, east", local(jan5, offset: widest)),
+            ("in: first moment, west", local(jan5, offset: -widest)),
+            ("in: last moment, west", local(jan7 - 1, offset: -widest)),
+            ("in: last moment, east", local(jan7 - 1, offset: widest)),
+            ("out: before, west", local(jan5 - 1, offset: -widest)),
+            ("out: after, east", local(jan7, offset: widest)),
+        ]
+        for (text, at) in edges { try journal.addEntry(text, at: at) }
+        let found = try journal.entries(query(from: .day(day(2026, 1, 5)), to: .day(day(2026, 1, 6)))).map(\.content)
+        #expect(Set(found.filter { $0.hasPrefix("in:") || $0.hasPrefix("out:") }) == Set(edges.map(\.0).filter { $0.hasPrefix("in:") }))
+    }
 }
 
 /// Calendar counts read only plaintext columns: they work on a locked vault.

@@ -6,6 +6,7 @@ import VaultCrypto
 /// `tags` fields (FORMAT.md §entry). Encryption and decryption happen here and nowhere else.
 struct EncryptedEntryRow: Sendable {
     static let table = "entry"
+    private static let noTags = Array("[]".utf8)
     static let selection = "id, created_at, modified_at, utc_offset, local_day, version, starred, enc_meta, content, tags"
 
     var id: UUID
@@ -63,9 +64,10 @@ struct EncryptedEntryRow: Sendable {
         let fields = try keys.open([("content", content), ("tags", tags)], table: Self.table, id: id,
                                    encMeta: encMeta, columns: boundColumns)
         let text = try String(decrypted: fields[0], table: Self.table, id: id)
-        guard let explicitTags = try JSONValue(decrypted: fields[1], table: Self.table, id: id).arrayValue?.compactMap(\.stringValue) else {
-            throw tampered("the tags field is not a list")
-        }
+        // Most entries have no explicit tags; their field is `[]`, not worth a JSON parser.
+        let explicitTags = fields[1] == Self.noTags ? []
+            : try JSONValue(decrypted: fields[1], table: Self.table, id: id).arrayValue?.compactMap(\.stringValue)
+        guard let explicitTags else { throw tampered("the tags field is not a list") }
         return Entry(id: id, content: text, created: Instant(millis: createdAt, utcOffsetSeconds: utcOffset),
                      modifiedAt: modifiedAt, starred: starred, explicitTags: explicitTags, version: version)
     }

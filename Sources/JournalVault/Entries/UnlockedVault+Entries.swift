@@ -95,14 +95,16 @@ extension UnlockedVault {
                 """), arguments: condition.arguments)
             // Rows are read in order, a batch at a time, and decrypted on all cores while the
             // next batch is read; memory stays bounded by two batches.
-            let batchSize = query.limit.map { min($0, 512) } ?? 2048
+            // Batches start small, so even a month's listing overlaps reading with decryption,
+            // and double up to 2,048 rows, so a search over everything pays little per batch.
+            var batchSize = query.limit.map { min($0, 512) } ?? 256
             var batch: [Result<EncryptedEntryRow, any Error>] = []
-            batch.reserveCapacity(batchSize)
             while result.count < limit, let row = try rows.next() {
                 batch.append(Result { try EncryptedEntryRow(row: row) })
                 guard batch.count == batchSize else { continue }
                 try pipeline.submit(batch)
-                batch.removeAll(keepingCapacity: true)
+                batch = []
+                batchSize = min(batchSize * 2, 2048)
                 // With a limit, this batch may complete the result: do not read ahead of it.
                 if query.limit != nil { try pipeline.finish() }
             }

@@ -13,28 +13,48 @@ struct TimeBounds {
     }
 
     /// Conditions over `millisColumn` and the SQL expression `localDay`, matching ``arguments``.
+    ///
+    /// A day bound also bounds the moment, with the widest UTC offset as margin: the condition
+    /// is the same, but SQLite can then walk the time index in order instead of collecting and
+    /// sorting every row of the range (a month of entries is megabytes of ciphertext).
     func clauses(millisColumn: String, localDay: String) -> [String] {
-        var clauses: [String] = []
-        switch from {
-        case .day?: clauses.append("\(localDay) >= ?")
-        case .instant?: clauses.append("\(millisColumn) >= ?")
-        case nil: break
+        terms.map { term in
+            switch term {
+            case .dayFrom: "\(localDay) >= ?"
+            case .dayTo: "\(localDay) <= ?"
+            case .millisFrom: "\(millisColumn) >= ?"
+            case .millisTo: "\(millisColumn) <= ?"
+            }
         }
-        switch to {
-        case .day?: clauses.append("\(localDay) <= ?")
-        case .instant?: clauses.append("\(millisColumn) <= ?")
-        case nil: break
-        }
-        return clauses
     }
 
     var arguments: StatementArguments {
-        StatementArguments([from, to].compactMap { bound -> DatabaseValueConvertible? in
-            switch bound {
-            case .day(let day)?: day.description
-            case .instant(let instant)?: instant.millis
-            case nil: nil
+        StatementArguments(terms.map { term -> DatabaseValueConvertible in
+            switch term {
+            case .dayFrom(let day), .dayTo(let day): day.description
+            case .millisFrom(let millis), .millisTo(let millis): millis
             }
         })
+    }
+
+    private enum Term {
+        case dayFrom(CivilDay), dayTo(CivilDay), millisFrom(Int64), millisTo(Int64)
+    }
+
+    private var terms: [Term] {
+        let dayMillis: Int64 = 86_400_000
+        let widestOffset = Int64(Instant.offsetRange.upperBound) * 1000
+        var terms: [Term] = []
+        switch from {
+        case .day(let day)?: terms += [.dayFrom(day), .millisFrom(Int64(day.daysSinceEpoch) * dayMillis - widestOffset)]
+        case .instant(let instant)?: terms.append(.millisFrom(instant.millis))
+        case nil: break
+        }
+        switch to {
+        case .day(let day)?: terms += [.dayTo(day), .millisTo(Int64(day.daysSinceEpoch + 1) * dayMillis + widestOffset)]
+        case .instant(let instant)?: terms.append(.millisTo(instant.millis))
+        case nil: break
+        }
+        return terms
     }
 }

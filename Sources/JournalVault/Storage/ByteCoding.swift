@@ -2,6 +2,8 @@
 struct ByteWriter {
     private(set) var bytes: [UInt8] = []
 
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
     mutating func u8(_ value: UInt8) { bytes.append(value) }
     mutating func u16(_ value: UInt16) { append(UInt64(value), width: 2) }
     mutating func u32(_ value: UInt32) { append(UInt64(value), width: 4) }
@@ -43,7 +45,8 @@ struct ByteReader {
     }
 
     private mutating func read(_ width: Int) -> UInt64? {
-        guard let slice = raw(width) else { return nil }
-        return slice.reduce(0) { $0 << 8 | UInt64($1) }
+        guard remaining >= width else { return nil }
+        defer { offset += width }
+        return bytes[offset..<offset + width].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

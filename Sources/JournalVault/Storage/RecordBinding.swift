@@ -22,7 +22,7 @@ struct RecordBinding: Sendable {
     let columns: [Value]
 
     func associatedData(field: String) -> [UInt8] {
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: 128)
         writer.raw("JV".utf8)
         writer.u8(RecordMeta.format)
         writer.shortString(table)

@@ -34,8 +34,9 @@ struct RecordCipher: Sendable {
         return try withSubkey(for: binding) { subkey in
             try fields.map { field in
                 do {
-                    let padded = try AEAD.open(field.box, key: subkey, associatedData: binding.associatedData(field: field.name))
-                    return try Padding.unpad(padded)
+                    var plaintext = try AEAD.open(field.box, key: subkey, associatedData: binding.associatedData(field: field.name))
+                    try Padding.unpad(&plaintext)
+                    return plaintext
                 } catch {
                     throw VaultError.tamperedRecord(table: binding.table, id: binding.id.storageText,
                                                     detail: "field \(field.name) does not authenticate")
