@@ -97,7 +97,11 @@ struct JVBench {
         tagged.tags = ["garden"]
         let reads: [(String, EntryQuery, () throws -> [Entry], String, Duration?)] = [
             ("list one day", onDay, { try baseline.entries(where: "local_day = ?", [busiest.key.description]) }, "", nil),
-            ("list one month", inMonth, { try baseline.entries(where: "local_day BETWEEN ? AND ?", [monthStart.description, monthEnd.description]) }, "≤ 10 ms", .milliseconds(10)),
+            // The vault's own SQL for a day range: local_day bounds plus a created_at window.
+            ("list one month", inMonth, { try baseline.entries(where: "local_day BETWEEN ? AND ? AND created_at BETWEEN ? AND ?",
+                                                              [monthStart.description, monthEnd.description,
+                                                               Int64(monthStart.daysSinceEpoch) * 86_400_000 - 64_800_000,
+                                                               Int64(monthEnd.daysSinceEpoch + 1) * 86_400_000 + 64_800_000]) }, "≤ 10 ms", .milliseconds(10)),
             ("list last 10", lastTen, { try baseline.entries(where: "1", order: "DESC", limit: 10).reversed() }, "", nil),
             ("tag query", tagged, { try baseline.tagged("garden") }, "", nil),
         ]
