@@ -107,6 +107,27 @@ import Testing
         #expect(try target.journal.entries().count == 3)
     }
 
+    /// Analyses and messages are rewritten whole, under the next revision of their metadata.
+    @Test func aChangedAnalysisOrMessageIsRewrittenUnderTheNextRevision() throws {
+        let source = try Self.populatedVault()
+        let document = try Self.export(source.journal)
+        let target = try TemporaryVault()
+        try target.journal.importSnapshot(try ImportFormat.json.read(Array(document.utf8)))
+        let changed = document.replacingOccurrences(of: #""sentiment": "calm""#, with: #""sentiment": "stormy""#)
+            .replacingOccurrences(of: #""content": "Calm.""#, with: #""content": "Rough.""#)
+        #expect(changed != document)
+        let summary = try target.journal.importSnapshot(try ImportFormat.json.read(Array(changed.utf8)))
+        #expect(summary.updated == ["analyses": 1, "messages": 1])
+        #expect(try target.journal.analyses(AnalysisQuery()).compactMap(\.sentiment).contains("stormy"))
+        #expect(try target.journal.messages().map(\.content).contains("Rough."))
+        let revisions = try target.journal.database.read { db in
+            try Data.fetchAll(db, sql: "SELECT enc_meta FROM analysis UNION ALL SELECT enc_meta FROM chat_message")
+                .map { RecordMeta(encoded: $0)?.revision }
+        }
+        #expect(revisions.sorted { ($0 ?? 0) < ($1 ?? 0) } == [1, 1, 2, 2])
+        #expect(try target.journal.check().isClean)
+    }
+
     @Test func snapshotFromToLimitsEntriesAndWhatBelongsToThem() throws {
         let vault = try Self.populatedVault()
         let firstDay = DateExpression.day(day(2026, 1, 5))

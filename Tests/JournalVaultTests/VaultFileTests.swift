@@ -55,7 +55,7 @@ import VaultCrypto
             Entry(content: String(repeating: "Entry \(index). ", count: 20), created: moment(hoursAfterJan5UTC: Double(index), offsetHours: 0),
                   modifiedAt: jan5UTCMillis)
         })
-        try vault.journal.database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try vault.journal.database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         let whole = try Data(contentsOf: URL(fileURLWithPath: vault.path))
         #expect(whole.count > 3 * 4096)
         for length in [4096, 2 * 4096, whole.count / 2] {
@@ -190,7 +190,7 @@ import VaultCrypto
             + [journal.keys.masterKey, journal.keys.records.recordKey, vault.recoveryKey.secret].map { $0.withUnsafeBytes { Data($0) } }
         // While the vault is open (WAL and -shm present) and after a checkpoint.
         try expectAbsent(needles, in: vault.path)
-        try journal.database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try journal.database.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try expectAbsent(needles, in: vault.path)
         // And the text is really in there, readable with the key.
         #expect(try journal.entry(id: kept.id).content.contains("zebracorn"))

@@ -109,9 +109,13 @@ public enum BackupFile {
             throw VaultError.backupCorrupt("the vault inside fails its check (\(report.problems.first ?? "")")
         }
         let info = try vault.info()
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
         return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: header.createdAt, utcOffsetSeconds: 0),
-                             bytes: size ?? 0, counts: info.counts)
+                             bytes: Self.fileSize(path), counts: info.counts)
+    }
+
+    /// The size of the backup written at `path`, for the summary.
+    static func fileSize(_ path: String) -> Int64 {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
     }
 }
 
@@ -153,8 +157,7 @@ extension UnlockedVault {
         try output.synchronize()
         try output.close()
         try PrivateFiles.commit(temporary, to: path, replace: replace)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
         return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: backupHeader.createdAt, utcOffsetSeconds: 0),
-                             bytes: size ?? 0, counts: try vault.info().counts)
+                             bytes: BackupFile.fileSize(path), counts: try vault.info().counts)
     }
 }

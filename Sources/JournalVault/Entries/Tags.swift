@@ -55,10 +55,7 @@ public enum Tags {
 
     /// The scalar whose UTF-8 starts at `start` in valid UTF-8, and its length in bytes.
     private static func scalar(startingAt start: Int, in utf8: UnsafeBufferPointer<UInt8>) -> (Unicode.Scalar, Int) {
-        let lead = utf8[start]
-        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-        var value = length == 1 ? UInt32(lead) : UInt32(lead) & (0x7F >> length)
-        for offset in 1..<length { value = value << 6 | UInt32(utf8[start + offset] & 0x3F) }
+        guard let (value, length) = UTF8Scalar.decode(at: start, in: utf8) else { return ("\u{FFFD}", utf8.count - start) }
         return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
     }
 

@@ -88,14 +88,7 @@ extension UnlockedVault {
     }
 
     private func upsert(_ analysis: Analysis, _ db: Database) throws -> Outcome {
-        if let existing = try Row.fetchOne(db, sql: "SELECT \(AnalysisRow.selection) FROM analysis WHERE id = ?", arguments: [analysis.id.storageText]) {
-            if try AnalysisRow(row: existing).decrypt(keys: keys) == analysis { return .unchanged }
-            try db.execute(sql: "DELETE FROM analysis WHERE id = ?", arguments: [analysis.id.storageText])
-            try AnalysisRow(analysis, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
-            return .updated
-        }
-        try AnalysisRow(analysis, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
-        return .added
+        try replaceWhole(analysis, as: AnalysisRow.self, db)
     }
 
     private func upsert(_ relation: KnowledgeRelation, _ db: Database) throws -> Outcome {
@@ -134,13 +127,35 @@ extension UnlockedVault {
 
     private func upsert(_ message: ChatMessage, _ db: Database) throws -> Outcome {
         if let entryID = message.entryID { try requireEntry(entryID, db) }
-        if let existing = try Row.fetchOne(db, sql: "SELECT \(MessageRow.selection) FROM chat_message WHERE id = ?", arguments: [message.id.storageText]) {
-            if try MessageRow(row: existing).decrypt(keys: keys) == message { return .unchanged }
-            try db.execute(sql: "DELETE FROM chat_message WHERE id = ?", arguments: [message.id.storageText])
-            try MessageRow(message, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
-            return .updated
+        return try replaceWhole(message, as: MessageRow.self, db)
+    }
+
+    /// A record stored as one row and rewritten whole (analyses, messages): left alone if it
+    /// decrypts to the same, else written again under the next revision of its metadata.
+    private func replaceWhole<Stored: WholeRecordRow>(_ record: Stored.Record, as _: Stored.Type, _ db: Database) throws -> Outcome {
+        let id = record.id.storageText
+        let existing = try Row.fetchOne(db, sql: "SELECT \(Stored.selection) FROM \(Stored.table) WHERE id = ?", arguments: [id])
+            .map(Stored.init(row:))
+        if let existing {
+            if try existing.decrypt(keys: keys) == record { return .unchanged }
+            try db.execute(sql: "DELETE FROM \(Stored.table) WHERE id = ?", arguments: [id])
         }
-        try MessageRow(message, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
-        return .added
+        try Stored(record, meta: .rewriting(existing?.encMeta, keyVersion: keys.keyVersion), keys: keys).insert(db)
+        return existing == nil ? .added : .updated
     }
 }
+
+/// The stored form of a record that import replaces whole.
+private protocol WholeRecordRow {
+    associatedtype Record: Equatable & Identifiable<UUID>
+    static var table: String { get }
+    static var selection: String { get }
+    var encMeta: Data { get }
+    init(row: Row) throws
+    init(_ record: Record, meta: RecordMeta, keys: VaultKeys) throws
+    func decrypt(keys: VaultKeys) throws -> Record
+    func insert(_ db: Database) throws
+}
+
+extension AnalysisRow: WholeRecordRow {}
+extension MessageRow: WholeRecordRow {}

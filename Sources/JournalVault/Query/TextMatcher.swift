@@ -69,10 +69,7 @@ public struct TextMatcher: Sendable {
                         index += 1
                         continue
                     }
-                    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
-                    guard index + length <= count else { break }
-                    var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                    for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+                    guard let (value, length) = UTF8Scalar.decode(at: index, in: bytes) else { break }
                     written += lookup.fold(value, encodedAs: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), into: out + written)
                     index += length
                 }
