@@ -27,6 +27,7 @@ let package = Package(
                 .embedInCode("0001_entries.sql"),
                 .embedInCode("0002_ai.sql"),
                 .embedInCode("0003_chats.sql"),
+                .embedInCode("0004_entry_seq.sql"),
             ]
         ),
         .target(

@@ -6,6 +6,8 @@ import JournalVault
 /// stored as text and no encryption. Run beside the vault so every ratio compares like with like.
 final class PlainBaseline {
     let pool: DatabasePool
+    /// The columns ``entry(_:)`` reads, in its order.
+    private static let columns = "id, created_at, modified_at, utc_offset, local_day, version, starred, content, tags"
 
     init(path: String) throws {
         var configuration = Configuration()
@@ -19,27 +21,28 @@ final class PlainBaseline {
         try pool.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS entry (
-                    id TEXT NOT NULL PRIMARY KEY, created_at INTEGER NOT NULL, modified_at INTEGER NOT NULL,
+                    seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL, modified_at INTEGER NOT NULL,
                     utc_offset INTEGER NOT NULL, local_day TEXT NOT NULL, version INTEGER NOT NULL, starred INTEGER NOT NULL,
                     content TEXT NOT NULL, tags TEXT NOT NULL);
                 CREATE INDEX IF NOT EXISTS entry_by_day ON entry (local_day, created_at);
                 CREATE INDEX IF NOT EXISTS entry_by_time ON entry (created_at);
-                CREATE TABLE IF NOT EXISTS entry_tag (entry_id TEXT NOT NULL REFERENCES entry (id) ON DELETE CASCADE,
-                    tag TEXT NOT NULL, PRIMARY KEY (tag, entry_id)) WITHOUT ROWID;
-                CREATE INDEX IF NOT EXISTS entry_tag_by_entry ON entry_tag (entry_id);
+                CREATE TABLE IF NOT EXISTS entry_tag (tag TEXT NOT NULL,
+                    entry_seq INTEGER NOT NULL REFERENCES entry (seq) ON DELETE CASCADE, PRIMARY KEY (tag, entry_seq)) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS entry_tag_by_entry ON entry_tag (entry_seq);
                 """)
         }
     }
 
     func add(_ entries: [Entry]) throws {
         try pool.write { db in
-            let insert = try db.cachedStatement(sql: "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            let insert = try db.cachedStatement(sql: "INSERT INTO entry VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
             let tag = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag VALUES (?, ?)")
             for entry in entries {
                 try insert.execute(arguments: [entry.id.uuidString.lowercased(), entry.created.millis, entry.modifiedAt,
                                                entry.created.utcOffsetSeconds, entry.localDay.description, entry.version,
                                                entry.starred, entry.content, JSONValue.strings(entry.explicitTags).serialized()])
-                for name in entry.tags { try tag.execute(arguments: [entry.id.uuidString.lowercased(), name]) }
+                let seq = db.lastInsertedRowID
+                for name in entry.tags { try tag.execute(arguments: [name, seq]) }
             }
         }
     }
@@ -54,13 +57,13 @@ final class PlainBaseline {
 
     func entries(where condition: String, _ arguments: StatementArguments = [], order: String = "ASC", limit: Int? = nil) throws -> [Entry] {
         try pool.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM entry WHERE \(condition) ORDER BY created_at \(order), id \(order)\(limit.map { " LIMIT \($0)" } ?? "")"),
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM entry WHERE \(condition) ORDER BY created_at \(order), id \(order)\(limit.map { " LIMIT \($0)" } ?? "")"),
                              arguments: arguments).map(Self.entry)
         }
     }
 
     func tagged(_ tag: String) throws -> [Entry] {
-        try entries(where: "id IN (SELECT entry_id FROM entry_tag WHERE tag = ?)", [tag])
+        try entries(where: "seq IN (SELECT entry_seq FROM entry_tag WHERE tag = ?)", [tag])
     }
 
     func calendar(year: Int) throws -> [String: Int] {
@@ -79,7 +82,7 @@ final class PlainBaseline {
         let matcher = TextMatcher(text)
         var found: [Entry] = []
         try pool.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM entry ORDER BY created_at, id")
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM entry ORDER BY created_at, id")
             var batch: [Entry] = []
             func flush() {
                 found += Self.parallelFilter(batch) { matcher.matches($0.content) }
@@ -98,7 +101,7 @@ final class PlainBaseline {
     func check() throws -> Int {
         try pool.read { db in
             _ = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            return try Row.fetchAll(db, sql: "SELECT * FROM entry").map(Self.entry).count
+            return try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM entry").map(Self.entry).count
         }
     }
 

@@ -73,8 +73,8 @@ import VaultCrypto
                 VALUES (?, ?, ?, 32400, '2026-01-05', 1, 0, ?, ?, ?)
                 """, arguments: [Self.entryID.storageText, Self.createdAt, Self.createdAt, Data(hex: Self.entryEncMeta),
                                  Data(hex: Self.entryContent), Data(hex: Self.entryTags)])
-            try db.execute(sql: "INSERT INTO entry_tag (entry_id, bidx) VALUES (?, ?)",
-                           arguments: [Self.entryID.storageText, Data(hex: Self.travelBlindIndex)])
+            try db.execute(sql: "INSERT INTO entry_tag (bidx, entry_seq) VALUES (?, (SELECT seq FROM entry WHERE id = ?))",
+                           arguments: [Data(hex: Self.travelBlindIndex), Self.entryID.storageText])
         }
         let vault = try Vault.open(at: path)
         let journal = try vault.unlock(passphrase: SecureBytes(copying: Array(Self.passphrase.utf8)))

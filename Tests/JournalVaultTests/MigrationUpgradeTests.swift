@@ -40,7 +40,12 @@ import VaultCrypto
         let journal = try vault.unlock(passphrase: SecureBytes(copying: Array(Self.passphrase.utf8)))
         let expected = try JSONParser.parse(Array(Data(contentsOf: Self.fixtures.appendingPathComponent("version1.entries.json"))))
         #expect(JSONValue.array(try journal.entries().map(\.json)) == expected)
+        // check() compares every entry's tag index with its decrypted tags: migration 0004
+        // moved the index onto `entry.seq`, and a tag query must find the same entries.
         #expect(try journal.check().isClean)
+        var spring = EntryQuery()
+        spring.tags = ["spring"]
+        #expect(try journal.entries(spring).map(\.content) == ["First entry of the fixture. Written in Berlin with #spring in the air and @mira."])
 
         // The new tables work on the upgraded vault.
         let entry = try #require(try journal.entries().first)

@@ -8,6 +8,9 @@ import VaultCrypto
 /// flips" and "swaps"): each must be reported as tampering by `entry(id:)`, `entries()` and
 /// `check()`, never returned as data.
 @Suite struct RecordTamperTests {
+    /// Arguments: the blind index, then the UUID text of the entry the row should name.
+    static let insertTagIndexRow = "INSERT INTO entry_tag (bidx, entry_seq) VALUES (?, (SELECT seq FROM entry WHERE id = ?))"
+
     /// Two entries, written at fixed moments.
     struct Fixture {
         let vault: TemporaryVault
@@ -146,15 +149,10 @@ import VaultCrypto
     }
 
     @Test func relabelledIDIsReported() throws {
-        // The attacker renames the row (and its tag index rows) to another valid UUID.
+        // The attacker renames the row to another valid UUID (its tag index rows follow its `seq`).
         let fixture = try Fixture()
         let newID = UUID()
-        try fixture.vault.journal.database.write { db in
-            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            try db.execute(sql: "UPDATE entry SET id = ? WHERE id = ?", arguments: [newID.storageText, fixture.first.id.storageText])
-            try db.execute(sql: "UPDATE entry_tag SET entry_id = ? WHERE entry_id = ?",
-                           arguments: [newID.storageText, fixture.first.id.storageText])
-        }
+        try fixture.vault.execute("UPDATE entry SET id = ? WHERE id = ?", [newID.storageText, fixture.first.id.storageText])
         expectTampered { try fixture.vault.journal.entry(id: newID) }
         expectTampered { try fixture.vault.journal.entries() }
         #expect(throws: VaultError.notFound(kind: "entry", id: fixture.first.id.storageText)) {
@@ -173,9 +171,7 @@ import VaultCrypto
             relabelled[index] = original[index] == "0" ? "1" : "0"
             let newID = try #require(UUID(uuidString: String(relabelled)))
             try fixture.vault.withRolledBackTransaction { db in
-                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                 try db.execute(sql: "UPDATE entry SET id = ? WHERE id = ?", arguments: [newID.storageText, fixture.first.id.storageText])
-                try db.execute(sql: "DELETE FROM entry_tag WHERE entry_id = ?", arguments: [fixture.first.id.storageText])
                 expectTampered("id character \(index)") { try journal.fetchEntry(id: newID, db) }
             }
         }
@@ -183,11 +179,7 @@ import VaultCrypto
 
     @Test func idNotInCanonicalFormIsReported() throws {
         let fixture = try Fixture()
-        try fixture.vault.journal.database.write { db in
-            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            try db.execute(sql: "UPDATE entry SET id = upper(id) WHERE id = ?", arguments: [fixture.first.id.storageText])
-            try db.execute(sql: "UPDATE entry_tag SET entry_id = upper(entry_id) WHERE entry_id = ?", arguments: [fixture.first.id.storageText])
-        }
+        try fixture.vault.execute("UPDATE entry SET id = upper(id) WHERE id = ?", [fixture.first.id.storageText])
         expectTampered { try fixture.vault.journal.entries() }
         #expect(!(try fixture.vault.journal.check().isClean))
     }
@@ -281,9 +273,9 @@ import VaultCrypto
         try fixture.vault.journal.updateEntry(id: id, content: "Edited: the walk was cancelled.")
         try fixture.vault.execute("UPDATE entry SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
                                   StatementArguments(columns.map { old[$0] as DatabaseValue } + [id.storageText]))
-        try fixture.vault.execute("DELETE FROM entry_tag WHERE entry_id = ?", [id.storageText])
+        try fixture.vault.execute("DELETE FROM entry_tag WHERE entry_seq = (SELECT seq FROM entry WHERE id = ?)", [id.storageText])
         for bidx in fixture.vault.journal.tagIndexes(of: fixture.first) {
-            try fixture.vault.execute("INSERT INTO entry_tag (entry_id, bidx) VALUES (?, ?)", [id.storageText, bidx])
+            try fixture.vault.execute(Self.insertTagIndexRow, [bidx, id.storageText])
         }
         #expect(!(try fixture.vault.journal.check().isClean))
     }
@@ -310,7 +302,7 @@ import VaultCrypto
             """, StatementArguments(["id", "created_at", "modified_at", "utc_offset", "local_day", "version", "starred",
                                      "enc_meta", "content", "tags"].map { row[$0] as DatabaseValue }))
         for (entryID, bidx) in tags {
-            try fixture.vault.execute("INSERT INTO entry_tag (entry_id, bidx) VALUES (?, ?)", [entryID, bidx])
+            try fixture.vault.execute(Self.insertTagIndexRow, [bidx, entryID])
         }
         #expect(!(try fixture.vault.journal.check().isClean))
     }
@@ -321,23 +313,24 @@ import VaultCrypto
         let fixture = try Fixture()
         let rows = try fixture.vault.tagIndexRows().filter { $0.0 == fixture.first.id.storageText }
         #expect(rows.count == 2)  // #outside and the explicit "walk"
-        try fixture.vault.execute("DELETE FROM entry_tag WHERE entry_id = ? AND bidx = ?", [rows[0].0, rows[0].1])
+        try fixture.vault.execute("DELETE FROM entry_tag WHERE entry_seq = (SELECT seq FROM entry WHERE id = ?) AND bidx = ?",
+                                  [rows[0].0, rows[0].1])
         let report = try fixture.vault.journal.check()
         #expect(report.problems.contains { $0.contains(fixture.first.id.storageText) && $0.contains("tag") })
     }
 
     @Test func bogusTagIndexRowIsReportedByCheck() throws {
         let fixture = try Fixture()
-        try fixture.vault.execute("INSERT INTO entry_tag (entry_id, bidx) VALUES (?, ?)",
-                                  [fixture.second.id.storageText, Data(repeating: 0xab, count: 8)])
+        try fixture.vault.execute(Self.insertTagIndexRow, [Data(repeating: 0xab, count: 8), fixture.second.id.storageText])
         let report = try fixture.vault.journal.check()
         #expect(report.problems.contains { $0.contains(fixture.second.id.storageText) && $0.contains("tag") })
     }
 
     @Test func tagIndexRowMovedToAnotherEntryIsReportedForBoth() throws {
         let fixture = try Fixture()
-        try fixture.vault.execute("UPDATE entry_tag SET entry_id = ? WHERE entry_id = ?",
-                                  [fixture.second.id.storageText, fixture.first.id.storageText])
+        try fixture.vault.execute("""
+            UPDATE entry_tag SET entry_seq = (SELECT seq FROM entry WHERE id = ?) WHERE entry_seq = (SELECT seq FROM entry WHERE id = ?)
+            """, [fixture.second.id.storageText, fixture.first.id.storageText])
         let problems = try fixture.vault.journal.check().problems
         #expect(problems.contains { $0.contains(fixture.first.id.storageText) })
         #expect(problems.contains { $0.contains(fixture.second.id.storageText) })

@@ -94,10 +94,13 @@ final class TemporaryVault: Sendable {
         try execute("UPDATE keyslot SET data = ? WHERE slot = ?", [data, slot])
     }
 
-    /// Every `(entry_id, bidx)` row of the tag index.
+    /// Every row of the tag index, as (the entry's UUID text, bidx).
     func tagIndexRows() throws -> [(String, Data)] {
         try journal.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT entry_id, bidx FROM entry_tag ORDER BY entry_id, bidx").map { ($0[0], $0[1]) }
+            try Row.fetchAll(db, sql: """
+                SELECT entry.id, entry_tag.bidx FROM entry_tag JOIN entry ON entry.seq = entry_tag.entry_seq
+                ORDER BY entry.id, entry_tag.bidx
+                """).map { ($0[0], $0[1]) }
         }
     }
 }

@@ -147,13 +147,16 @@ struct CheckTests {
     func tamperedTagIndex() throws {
         let (sandbox, ids) = try journal()
         // Entry 0 has the inline tag #tag; entry 1 has none.
-        try sandbox.sqlite("DELETE FROM entry_tag WHERE entry_id = '\(ids[0])'")
+        try sandbox.sqlite("DELETE FROM entry_tag WHERE entry_seq = (SELECT seq FROM entry WHERE id = '\(ids[0])')")
         var check = try sandbox.run(["check"])
         #expect(check.status == 65, "\(check)")
         #expect(check.out.contains(ids[0]) && !check.out.contains(ids[1]), "\(check)")
 
         let (other, otherIDs) = try journal()
-        try other.sqlite("INSERT INTO entry_tag SELECT '\(otherIDs[1])', bidx FROM entry_tag WHERE entry_id = '\(otherIDs[0])'")
+        try other.sqlite("""
+            INSERT INTO entry_tag SELECT bidx, (SELECT seq FROM entry WHERE id = '\(otherIDs[1])') FROM entry_tag
+            WHERE entry_seq = (SELECT seq FROM entry WHERE id = '\(otherIDs[0])')
+            """)
         check = try other.run(["check"])
         #expect(check.status == 65, "\(check)")
         #expect(check.out.contains(otherIDs[1]) && !check.out.contains(otherIDs[0]), "\(check)")
@@ -179,8 +182,8 @@ struct CheckTests {
             ATTACH '\(snapshot)' AS old;
             UPDATE entry SET \(columns.map { "\($0) = (SELECT \($0) FROM old.entry WHERE id = '\(rolledIDs[0])')" }.joined(separator: ", "))
             WHERE id = '\(rolledIDs[0])';
-            DELETE FROM entry_tag WHERE entry_id = '\(rolledIDs[0])';
-            INSERT INTO entry_tag SELECT * FROM old.entry_tag WHERE entry_id = '\(rolledIDs[0])';
+            DELETE FROM entry_tag WHERE entry_seq = (SELECT seq FROM entry WHERE id = '\(rolledIDs[0])');
+            INSERT INTO entry_tag SELECT * FROM old.entry_tag WHERE entry_seq = (SELECT seq FROM old.entry WHERE id = '\(rolledIDs[0])');
             """)
         #expect(try rolled.show(rolledIDs[0])["content"] as? String == "Alpha entry with #tag", "the old version is back")
         check = try rolled.run(["check"])

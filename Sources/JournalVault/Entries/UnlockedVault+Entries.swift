@@ -28,7 +28,7 @@ extension UnlockedVault {
         try database.write { db in
             for (row, tagIndexes) in prepared {
                 try row.insert(db)
-                try Self.insertTagIndexes(tagIndexes, entryID: row.id, db)
+                try Self.insertTagIndexes(tagIndexes, entrySeq: db.lastInsertedRowID, db)
             }
         }
     }
@@ -130,13 +130,19 @@ extension UnlockedVault {
     func store(_ entry: Entry, replacing stored: EncryptedEntryRow?, _ db: Database) throws {
         let meta = try stored?.parsedMeta().next(keyVersion: keys.keyVersion) ?? .fresh(keyVersion: keys.keyVersion)
         let row = try EncryptedEntryRow(entry, meta: meta, keys: keys)
+        let seq: Int64
         if stored == nil {
             try row.insert(db)
+            seq = db.lastInsertedRowID
         } else {
             try row.update(db)
-            try db.execute(sql: "DELETE FROM entry_tag WHERE entry_id = ?", arguments: [entry.id.storageText])
+            guard let storedSeq = try Int64.fetchOne(db, sql: "SELECT seq FROM entry WHERE id = ?", arguments: [entry.id.storageText]) else {
+                throw VaultError.notFound(kind: "entry", id: entry.id.storageText)
+            }
+            seq = storedSeq
+            try db.execute(sql: "DELETE FROM entry_tag WHERE entry_seq = ?", arguments: [seq])
         }
-        try Self.insertTagIndexes(tagIndexes(of: entry), entryID: entry.id, db)
+        try Self.insertTagIndexes(tagIndexes(of: entry), entrySeq: seq, db)
     }
 
     private func storedRow(id: UUID, _ db: Database) throws -> EncryptedEntryRow {
@@ -156,8 +162,9 @@ extension UnlockedVault {
         Set(entry.tags.map { Data(keys.blindIndex.value(domain: "tag", parts: [$0])) })
     }
 
-    private static func insertTagIndexes(_ indexes: Set<Data>, entryID: UUID, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag (entry_id, bidx) VALUES (?, ?)")
-        for bidx in indexes { try statement.execute(arguments: [entryID.storageText, bidx]) }
+    /// `entrySeq` is the entry's row key (`entry.seq`, FORMAT.md §1.3), not its UUID.
+    private static func insertTagIndexes(_ indexes: Set<Data>, entrySeq: Int64, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag (bidx, entry_seq) VALUES (?, ?)")
+        for bidx in indexes { try statement.execute(arguments: [bidx, entrySeq]) }
     }
 }

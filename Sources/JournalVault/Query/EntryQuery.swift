@@ -39,7 +39,7 @@ public struct EntryQuery: Sendable {
         if starredOnly { clauses.append("starred = 1") }
         for tag in tags {
             guard let normal = Tags.normalize(tag) else { throw VaultError.invalidTag(tag) }
-            clauses.append("id IN (SELECT entry_id FROM entry_tag WHERE bidx = ?)")
+            clauses.append("seq IN (SELECT entry_seq FROM entry_tag WHERE bidx = ?)")
             _ = arguments.append(contentsOf: [Data(blindIndex(normal))])
         }
         return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)

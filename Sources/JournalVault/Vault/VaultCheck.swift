@@ -73,37 +73,40 @@ extension UnlockedVault {
 
     /// Every entry decrypted (a batch at a time on all cores) and its tag index compared.
     private func checkEntries(_ db: Database, into report: inout CheckReport) throws {
-        var storedTags: [String: Set<Data>] = [:]
-        let tagRows = try Row.fetchCursor(db, sql: "SELECT entry_id, bidx FROM entry_tag")
+        var storedTags: [Int64: Set<Data>] = [:]
+        let tagRows = try Row.fetchCursor(db, sql: "SELECT entry_seq, bidx FROM entry_tag")
         while let row = try tagRows.next() {
             storedTags[try row.stored(0, table: "entry_tag"), default: []].insert(try row.stored(1, table: "entry_tag"))
         }
         let keys = self.keys
         var count = 0
-        var batch: [(id: String, row: Result<EncryptedEntryRow, Error>)] = []
+        var batch: [(seq: Int64, id: String, row: Result<EncryptedEntryRow, Error>)] = []
         func flush() throws {
             let problems = try ParallelMap.map(batch) { item -> String? in
                 do {
                     let entry = try item.row.get().decrypt(keys: keys)
                     let expected = Self.tagIndexes(of: entry, keys: keys)
-                    return (storedTags[item.id] ?? []) == expected ? nil : "Entry \(item.id): its tag index does not match its tags."
+                    return (storedTags[item.seq] ?? []) == expected ? nil : "Entry \(item.id): its tag index does not match its tags."
                 } catch let error as VaultError {
                     return error.description
                 }
             }
             report.problems += problems.compactMap { $0 }
-            for item in batch { storedTags.removeValue(forKey: item.id) }
+            for item in batch { storedTags.removeValue(forKey: item.seq) }
             batch.removeAll(keepingCapacity: true)
         }
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry ORDER BY created_at")
+        // `seq` comes after the selection, so EncryptedEntryRow reads its columns where it expects them.
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(EncryptedEntryRow.selection), seq FROM entry ORDER BY created_at")
+        let seqColumn = 10
         while let row = try rows.next() {
             count += 1
-            batch.append(((try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", Result { try EncryptedEntryRow(row: row) }))
+            batch.append((try row.stored(seqColumn, table: EncryptedEntryRow.table),
+                          (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", Result { try EncryptedEntryRow(row: row) }))
             if batch.count == 2048 { try flush() }
         }
         try flush()
         for orphan in storedTags.keys.sorted() {
-            report.problems.append("Tag index rows name entry \(orphan), which does not exist.")
+            report.problems.append("Tag index rows name entry row \(orphan), which does not exist.")
         }
         report.checked[EncryptedEntryRow.table] = count
     }
