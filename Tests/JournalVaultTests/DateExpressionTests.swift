@@ -357,18 +357,6 @@ import Testing
 
     // MARK: Fuzz
 
-    /// SplitMix64: deterministic, so a failure reproduces.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func fuzzedInputsOnlyReturnOrThrowDateExpressionError() {
         var random = SeededGenerator(state: 0x6A76_2D64_6174_6573)
         let seeds = ["2026-01-05", "2026-01-05T21:30:15.123+09:00", "2026-01-05 21:30Z", "today", "yesterday at 9:30 pm",

@@ -37,7 +37,7 @@ extension RecordID {
 extension String {
     /// The UTF-8 of decrypted bytes, or a tampering error (an authenticated field is always UTF-8).
     init(decrypted bytes: [UInt8], table: String, id: UUID) throws {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard let text = bytes.withUnsafeBufferPointer(UTF8Validation.string) else {
             throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "a decrypted field is not UTF-8")
         }
         self = text
