@@ -97,7 +97,7 @@ extension UnlockedVault {
             // next batch is read; memory stays bounded by two batches.
             // Batches start small, so even a month's listing overlaps reading with decryption,
             // and double up to 2,048 rows, so a search over everything pays little per batch.
-            var batchSize = query.limit.map { min($0, 512) } ?? 256
+            var batchSize = query.limit.map { min($0, 512) } ?? 128
             var batch: [Result<EncryptedEntryRow, any Error>] = []
             while result.count < limit, let row = try rows.next() {
                 batch.append(Result { try EncryptedEntryRow(row: row) })

@@ -1,12 +1,16 @@
 import Foundation
+import Synchronization
 
 /// Transforms batches of items on all cores, in order, while the caller reads the next batch.
 ///
 /// Reading rows from SQLite is serial; decrypting them is not. A listing, search or check
 /// over the whole vault hands each batch of rows to the pipeline and goes on reading while
 /// the batch before is decrypted, so the reader never waits for the cipher or the cipher for
-/// the reader. At most two batches are in memory at once, and outputs are delivered in
-/// submission order on the caller's thread.
+/// the reader. While the caller reads, the batch has every core but the caller's; when the
+/// caller comes back for it, the caller takes items from the same batch until none are left,
+/// so no core sits idle at either end and no more threads run than there are cores. At most
+/// two batches are in memory at once, and outputs are delivered in submission order on the
+/// caller's thread.
 ///
 /// ```swift
 /// let pipeline = BatchPipeline(transform: { (row: EncryptedEntryRow) in try row.decrypt(keys: keys) }) { entries in
@@ -18,44 +22,83 @@ import Foundation
 final class BatchPipeline<Item: Sendable, Output: Sendable> {
     private let transform: @Sendable (Item) throws -> Output
     private let deliver: ([Output]) throws -> Void
-    private var running: (group: DispatchGroup, outcome: Outcome)?
+    private var running: Job?
 
-    /// A running batch's result: written by its job before the job leaves its group, read only
-    /// after `wait()` on that group, so the two never overlap.
-    private final class Outcome: @unchecked Sendable {
-        var result: Result<[Output], any Error> = .success([])
-    }
+    /// Background workers per batch: the caller's own core is busy reading meanwhile.
+    private static var helpers: Int { max(1, ParallelMap.workers - 1) }
 
     init(transform: @escaping @Sendable (Item) throws -> Output, deliver: @escaping ([Output]) throws -> Void) {
         self.transform = transform
         self.deliver = deliver
     }
 
-    /// Delivers the batch submitted before (waiting for it if need be), then starts `batch`.
+    /// Delivers the batch submitted before (finishing it on this thread too), then starts `batch`.
     func submit(_ batch: [Item]) throws {
         try finish()
         guard !batch.isEmpty else { return }
-        let group = DispatchGroup()
-        let outcome = Outcome()
-        let transform = self.transform
-        DispatchQueue.global().async(group: group) {
-            outcome.result = Result { try ParallelMap.map(batch, transform) }
+        let job = Job(items: batch, transform: transform)
+        for _ in 0..<Self.helpers {
+            DispatchQueue.global().async(group: job.group) { job.work() }
         }
-        running = (group, outcome)
+        running = job
     }
 
-    /// Waits for the last batch and delivers it; the first error of a transform (in item order)
-    /// or of `deliver` is thrown.
+    /// Takes part in the last batch until it is done, then delivers it; the first error of a
+    /// transform (in item order) or of `deliver` is thrown.
     func finish() throws {
-        guard let (group, outcome) = running else { return }
+        guard let job = running else { return }
         running = nil
-        group.wait()
-        try deliver(try outcome.result.get())
+        job.work()
+        job.group.wait()
+        try deliver(try job.outputs())
     }
 
     /// A caller that stops early (an error while reading) still never leaves a job running
     /// behind it with the vault's keys.
     deinit {
         running?.group.wait()
+    }
+
+    /// One batch: its items, a slot per output, and the index of the next items to take.
+    /// Each slot is written by the one thread that took its index, and read only after
+    /// `group.wait()` (or on that thread), so no two threads touch a slot at once.
+    private final class Job: @unchecked Sendable {
+        /// Items taken at a time: small enough to share a month's listing evenly, large enough
+        /// that the shared counter is rarely touched.
+        private static var grab: Int { 8 }
+
+        let items: [Item]
+        let transform: @Sendable (Item) throws -> Output
+        let group = DispatchGroup()
+        private let next = Atomic<Int>(0)
+        private let slots: UnsafeMutableBufferPointer<Result<Output, any Error>?>
+
+        init(items: [Item], transform: @escaping @Sendable (Item) throws -> Output) {
+            self.items = items
+            self.transform = transform
+            slots = .allocate(capacity: items.count)
+            slots.initialize(repeating: nil)
+        }
+
+        /// Transforms items until none are left to take.
+        func work() {
+            while true {
+                let start = next.add(Self.grab, ordering: .relaxed).oldValue
+                guard start < items.count else { return }
+                for index in start..<min(start + Self.grab, items.count) {
+                    slots[index] = Result { try transform(items[index]) }
+                }
+            }
+        }
+
+        /// Every output in item order, or the first error. Call after `group.wait()` and `work()`.
+        func outputs() throws -> [Output] {
+            try slots.map { try $0!.get() }
+        }
+
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
     }
 }

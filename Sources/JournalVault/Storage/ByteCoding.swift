@@ -13,9 +13,8 @@ struct ByteWriter {
 
     /// A u8 length then the bytes; for short names (table, field) only.
     mutating func shortString(_ text: String) {
-        let utf8 = Array(text.utf8)
-        u8(UInt8(truncatingIfNeeded: utf8.count))
-        raw(utf8)
+        u8(UInt8(truncatingIfNeeded: text.utf8.count))
+        raw(text.utf8)
     }
 
     private mutating func append(_ value: UInt64, width: Int) {

@@ -26,7 +26,7 @@ struct RecordBinding: Sendable {
         writer.raw("JV".utf8)
         writer.u8(RecordMeta.format)
         writer.shortString(table)
-        writer.raw(id.bytes)
+        withUnsafeBytes(of: id.uuid) { writer.raw($0) }
         writer.shortString(field)
         writer.u32(meta.keyVersion)
         writer.u32(meta.revision)
@@ -40,9 +40,8 @@ struct RecordBinding: Sendable {
                 writer.i64(value)
             case .text(let text):
                 writer.u8(2)
-                let utf8 = Array(text.utf8)
-                writer.u32(UInt32(utf8.count))
-                writer.raw(utf8)
+                writer.u32(UInt32(text.utf8.count))
+                writer.raw(text.utf8)
             }
         }
         return writer.bytes
