@@ -336,6 +336,23 @@ import VaultCrypto
         #expect(problems.contains { $0.contains(fixture.second.id.storageText) })
     }
 
+    /// Rows whose `entry_seq` names no entry (written with foreign keys off) are reported by
+    /// both SQLite's foreign-key check and the tag-index comparison.
+    @Test func tagIndexRowOfAMissingEntryIsReportedByCheck() throws {
+        let fixture = try Fixture()
+        let missingSeq: Int64 = 1_000_000
+        try fixture.vault.journal.database.pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "INSERT INTO entry_tag (bidx, entry_seq) VALUES (?, ?)",
+                           arguments: [Data(repeating: 0xcd, count: 8), missingSeq])
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        let problems = try fixture.vault.journal.check().problems
+        #expect(problems.contains("Tag index rows name entry row \(missingSeq), which does not exist."), "\(problems)")
+        #expect(problems.contains { $0.contains("entry_tag") && $0.contains("missing") }, "\(problems)")
+        #expect(problems.count == 2, "\(problems)")
+    }
+
     // MARK: Values of the wrong type or range (SPEC §6: a tampered file gets a clear error, never a crash)
 
     static let wrongTypes = [

@@ -14,10 +14,16 @@ public enum Tags {
     public static func normalize(_ tag: String) -> String? {
         var text = tag.trimmingCharacters(in: .whitespacesAndNewlines)
         if let first = text.first, first == "@" || first == "#" { text.removeFirst() }
-        guard !text.isEmpty, text.unicodeScalars.allSatisfy(isWordScalar),
-              text.unicodeScalars.contains(where: isLetterOrDigit) else { return nil }
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        return text.precomposedStringWithCanonicalMapping.lowercased()
+        guard !text.isEmpty, text.unicodeScalars.allSatisfy(isWordScalar) else { return nil }
+        return normalForm(ofWord: text)
+    }
+
+    /// The normal form of `word`, which is made of word scalars only (so there is nothing to
+    /// trim); nil when it has no letter or digit. Inline tags come here straight from the scan.
+    private static func normalForm(ofWord word: String) -> String? {
+        guard word.unicodeScalars.contains(where: isLetterOrDigit) else { return nil }
+        if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
+        return word.precomposedStringWithCanonicalMapping.lowercased()
     }
 
     /// Inline tags in the order they first appear, normalised, without repeats.
@@ -43,7 +49,7 @@ public enum Tags {
                     end += length
                     if scalar != "-" { wordEnd = end }
                 }
-                if wordEnd > index, let tag = normalize(String(decoding: UnsafeBufferPointer(rebasing: utf8[index..<wordEnd]), as: UTF8.self)),
+                if wordEnd > index, let tag = normalForm(ofWord: String(decoding: UnsafeBufferPointer(rebasing: utf8[index..<wordEnd]), as: UTF8.self)),
                    seen.insert(tag).inserted {
                     found.append(tag)
                 }

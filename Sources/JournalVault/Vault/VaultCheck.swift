@@ -71,7 +71,8 @@ extension UnlockedVault {
         report.checked[table] = count
     }
 
-    /// Every entry decrypted (a batch at a time on all cores) and its tag index compared.
+    /// Every entry decrypted (read and decrypted side by side, ``BatchPipeline``) and its tag
+    /// index compared.
     private func checkEntries(_ db: Database, into report: inout CheckReport) throws {
         var storedTags: [Int64: Set<Data>] = [:]
         let tagRows = try Row.fetchCursor(db, sql: "SELECT entry_seq, bidx FROM entry_tag")
@@ -79,35 +80,36 @@ extension UnlockedVault {
             storedTags[try row.stored(0, table: "entry_tag"), default: []].insert(try row.stored(1, table: "entry_tag"))
         }
         let keys = self.keys
-        var count = 0
-        var batch: [(seq: Int64, id: String, row: Result<EncryptedEntryRow, Error>)] = []
-        func flush() throws {
-            let problems = try ParallelMap.map(batch) { item -> String? in
-                do {
-                    let entry = try item.row.get().decrypt(keys: keys)
-                    let expected = Self.tagIndexes(of: entry, keys: keys)
-                    return (storedTags[item.seq] ?? []) == expected ? nil : "Entry \(item.id): its tag index does not match its tags."
-                } catch let error as VaultError {
-                    return error.description
-                }
+        var problems: [String] = []
+        let pipeline = BatchPipeline(transform: { [storedTags] (item: (seq: Int64, id: String, row: Result<EncryptedEntryRow, any Error>)) -> String? in
+            do {
+                let entry = try item.row.get().decrypt(keys: keys)
+                let expected = Self.tagIndexes(of: entry, keys: keys)
+                return (storedTags[item.seq] ?? []) == expected ? nil : "Entry \(item.id): its tag index does not match its tags."
+            } catch let error as VaultError {
+                return error.description
             }
-            report.problems += problems.compactMap { $0 }
-            for item in batch { storedTags.removeValue(forKey: item.seq) }
-            batch.removeAll(keepingCapacity: true)
-        }
+        }, deliver: { problems += $0.compactMap { $0 } })
+        var entrySeqs: Set<Int64> = []
         // `seq` comes after the selection, so EncryptedEntryRow reads its columns where it expects them.
         let rows = try Row.fetchCursor(db, sql: "SELECT \(EncryptedEntryRow.selection), seq FROM entry ORDER BY created_at")
         let seqColumn = 10
+        var batch: [(seq: Int64, id: String, row: Result<EncryptedEntryRow, any Error>)] = []
         while let row = try rows.next() {
-            count += 1
-            batch.append((try row.stored(seqColumn, table: EncryptedEntryRow.table),
-                          (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", Result { try EncryptedEntryRow(row: row) }))
-            if batch.count == 2048 { try flush() }
+            let seq: Int64 = try row.stored(seqColumn, table: EncryptedEntryRow.table)
+            entrySeqs.insert(seq)
+            batch.append((seq, (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", Result { try EncryptedEntryRow(row: row) }))
+            if batch.count == 1024 {
+                try pipeline.submit(batch)
+                batch = []
+            }
         }
-        try flush()
-        for orphan in storedTags.keys.sorted() {
+        try pipeline.submit(batch)
+        try pipeline.finish()
+        report.problems += problems
+        for orphan in storedTags.keys.sorted() where !entrySeqs.contains(orphan) {
             report.problems.append("Tag index rows name entry row \(orphan), which does not exist.")
         }
-        report.checked[EncryptedEntryRow.table] = count
+        report.checked[EncryptedEntryRow.table] = entrySeqs.count
     }
 }
