@@ -107,6 +107,39 @@ import Testing
         #expect(try target.journal.entries().count == 3)
     }
 
+    /// New entries go in through the bulk path, known ones one by one; an id the snapshot
+    /// repeats is added once and then updated, the last version winning, as in file order.
+    @Test func newKnownAndRepeatedEntriesInOneSnapshot() throws {
+        let target = try TemporaryVault()
+        let known = try target.journal.addEntry("Known entry, old text.", at: moment(hoursAfterJan5UTC: 1, offsetHours: 0))
+        let repeated = UUID()
+        func entry(_ id: UUID, _ text: String, hours: Double) -> Entry {
+            Entry(id: id, content: text, created: moment(hoursAfterJan5UTC: hours, offsetHours: 2), modifiedAt: 1_767_600_000_000 + Int64(hours))
+        }
+        var snapshot = VaultSnapshot()
+        let fresh = (0..<700).map { entry(UUID(), "Fresh entry \($0) #bulk", hours: 2 + Double($0) / 100) }
+        snapshot.entries = [entry(repeated, "First version", hours: 20)] + fresh
+            + [entry(known.id, "Known entry, new text.", hours: 1), entry(repeated, "Second version #kept", hours: 21)]
+        var reported = 0
+        let summary = try target.journal.importSnapshot(snapshot) { done, total in
+            #expect(done == reported + 1 && total == 703)
+            reported = done
+        }
+        #expect(summary.added == ["entries": 701])
+        #expect(summary.updated == ["entries": 2])
+        #expect(reported == 703)
+        #expect(try target.journal.entry(id: repeated).content == "Second version #kept")
+        #expect(try target.journal.entry(id: known.id).content == "Known entry, new text.")
+        var bulk = EntryQuery()
+        bulk.tags = ["bulk"]
+        #expect(try target.journal.entries(bulk).count == 700)
+        #expect(try target.journal.check().isClean)
+        // Again: only the repeated id changes, to its first version and back to its last.
+        let again = try target.journal.importSnapshot(snapshot)
+        #expect(again.updated == ["entries": 2] && again.unchanged == ["entries": 701])
+        #expect(try target.journal.entry(id: repeated).content == "Second version #kept")
+    }
+
     /// Analyses and messages are rewritten whole, under the next revision of their metadata.
     @Test func aChangedAnalysisOrMessageIsRewrittenUnderTheNextRevision() throws {
         let source = try Self.populatedVault()

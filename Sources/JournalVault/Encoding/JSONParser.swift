@@ -106,26 +106,29 @@ public struct JSONParser {
         }
     }
 
+    /// The string's UTF-8 is gathered as bytes (escapes encoded in place) and made a `String`
+    /// once: appending scalar by scalar made parsing an export most of an import's time.
     private mutating func parseString() throws(Error) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
         var runStart = index
-        func flushRun() throws(Error) {
-            guard runStart < index else { return }
-            guard let text = String(validating: bytes[runStart..<index], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
-            scalars.append(contentsOf: text.unicodeScalars)
-        }
         while true {
             guard let byte = current else { throw error("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
-                try flushRun()
+                let run = runStart..<index
+                // Escapes always encode whole scalars, so the bytes are valid UTF-8 exactly
+                // when every run between them is.
+                let text = utf8.isEmpty
+                    ? bytes.withUnsafeBufferPointer { UTF8Validation.string(UnsafeBufferPointer(rebasing: $0[run])) }
+                    : (utf8 + bytes[run]).withUnsafeBufferPointer(UTF8Validation.string)
+                guard let text else { throw error("invalid UTF-8 in a string") }
                 index += 1
-                return String(scalars)
+                return text
             case UInt8(ascii: "\\"):
-                try flushRun()
+                utf8 += bytes[runStart..<index]
                 index += 1
-                scalars.append(try parseEscape())
+                utf8 += try parseEscape().utf8
                 runStart = index
             case 0..<0x20:
                 throw error("control character in a string")

@@ -12,7 +12,7 @@ import Foundation
 public enum Tags {
     /// The normal form of a tag, or nil if it is not one word.
     public static func normalize(_ tag: String) -> String? {
-        var text = tag.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = ContentRules.trimmed(tag)
         if let first = text.first, first == "@" || first == "#" { text.removeFirst() }
         guard !text.isEmpty, text.unicodeScalars.allSatisfy(isWordScalar) else { return nil }
         return normalForm(ofWord: text)
@@ -160,8 +160,10 @@ public enum ContentRules {
 
     /// `text` trimmed, if it is not blank and within `limit` characters.
     public static func validated(_ text: String, limit: Int = Entry.maximumCharacters) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(text)
         guard !trimmed.isEmpty else { throw VaultError.contentBlank }
+        // Every character is at least one byte, so most texts need no counting.
+        guard trimmed.utf8.count > limit else { return trimmed }
         // Count lazily: a multi-megabyte paste should fail fast, not be counted in full.
         var characters = 0
         for _ in trimmed {
@@ -169,6 +171,15 @@ public enum ContentRules {
             if characters > limit { throw VaultError.contentTooLong(characters: trimmed.count, limit: limit) }
         }
         return trimmed
+    }
+
+    /// `text` without white space and line breaks at either end. Most text has none, and
+    /// Foundation's trim costs enough to notice in an import of many entries, so it runs only
+    /// when an end needs it.
+    static func trimmed(_ text: String) -> String {
+        let ends = [text.unicodeScalars.first, text.unicodeScalars.last].compactMap { $0 }
+        guard ends.contains(where: CharacterSet.whitespacesAndNewlines.contains) else { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Explicit tags normalised, without repeats; throws on one that is not a word.

@@ -18,19 +18,9 @@ extension UnlockedVault {
         return entry
     }
 
-    /// Adds many entries in one transaction (imports, benchmarks). Entries are stored as given;
-    /// they are encrypted on all cores before the transaction starts, so it stays short.
+    /// Adds many entries in one transaction (imports, benchmarks); they are stored as given.
     public func addEntries(_ entries: [Entry]) throws {
-        let keys = self.keys
-        let prepared = try ParallelMap.map(entries) { entry in
-            (try EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys), Self.tagIndexes(of: entry, keys: keys))
-        }
-        try database.write { db in
-            for (row, tagIndexes) in prepared {
-                try row.insert(db)
-                try Self.insertTagIndexes(tagIndexes, entrySeq: db.lastInsertedRowID, db)
-            }
-        }
+        try database.write { db in try insertNew(entries, db) }
     }
 
     /// The entry `text` names: a full id or a unique prefix of at least 4 characters.
@@ -143,6 +133,27 @@ extension UnlockedVault {
             try db.execute(sql: "DELETE FROM entry_tag WHERE entry_seq = ?", arguments: [seq])
         }
         try Self.insertTagIndexes(tagIndexes(of: entry), entrySeq: seq, db)
+    }
+
+    /// Inserts entries whose ids are not in the vault, in the caller's transaction: each batch
+    /// is encrypted on the other cores while the batch before is written (``BatchPipeline``).
+    /// `inserted` is told after each entry.
+    func insertNew(_ entries: [Entry], _ db: Database, inserted: (() -> Void)? = nil) throws {
+        let keys = self.keys
+        let pipeline = BatchPipeline(transform: { (entry: Entry) in
+            (try EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys), Self.tagIndexes(of: entry, keys: keys))
+        }, deliver: { prepared in
+            for (row, tagIndexes) in prepared {
+                try row.insert(db)
+                try Self.insertTagIndexes(tagIndexes, entrySeq: db.lastInsertedRowID, db)
+                inserted?()
+            }
+        })
+        let batchSize = 512
+        for start in stride(from: 0, to: entries.count, by: batchSize) {
+            try pipeline.submit(Array(entries[start..<min(start + batchSize, entries.count)]))
+        }
+        try pipeline.finish()
     }
 
     private func storedRow(id: UUID, _ db: Database) throws -> EncryptedEntryRow {

@@ -31,7 +31,22 @@ extension UnlockedVault {
             }
         }
         try database.write { db in
-            for entry in snapshot.entries { count("entries", try upsert(entry, db)) }
+            // Entries new to the vault (most of a first import) are encrypted on all cores and
+            // inserted in bulk; the rest, and any id the snapshot repeats, go one by one after.
+            var seen = Set<UUID>()
+            var new: [Entry] = []
+            var known: [Entry] = []
+            let exists = try db.cachedStatement(sql: "SELECT 1 FROM entry WHERE id = ?")
+            for entry in snapshot.entries {
+                let firstInSnapshot = seen.insert(entry.id).inserted
+                if firstInSnapshot, try Int.fetchOne(exists, arguments: [entry.id.storageText]) == nil {
+                    new.append(entry)
+                } else {
+                    known.append(entry)
+                }
+            }
+            try insertNew(new, db) { count("entries", .added) }
+            for entry in known { count("entries", try upsert(entry, db)) }
             var nodeIDs: [UUID: UUID] = [:]
             for node in snapshot.nodes {
                 let (id, outcome) = try upsert(node, db)
