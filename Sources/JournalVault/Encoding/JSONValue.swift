@@ -57,20 +57,39 @@ public enum JSONValue: Sendable, Hashable {
         output += close
     }
 
+    /// Runs that need no escape are copied whole; only `"`, `\`, control characters and
+    /// U+2028/U+2029 are written as escapes (exports are mostly long runs of text).
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                output += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: output.unicodeScalars.append(scalar)
+        let utf8 = text.utf8
+        var runStart = utf8.startIndex
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            var length = 1
+            let escape: String
+            switch byte {
+            case UInt8(ascii: "\""): escape = "\\\""
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case UInt8(ascii: "\n"): escape = "\\n"
+            case UInt8(ascii: "\r"): escape = "\\r"
+            case UInt8(ascii: "\t"): escape = "\\t"
+            case 0..<0x20: escape = "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+            // U+2028 and U+2029 (E2 80 A8, E2 80 A9): valid JSON, but not inside JavaScript strings.
+            case 0xE2 where utf8[utf8.index(after: index)...].starts(with: [0x80, 0xA8]): escape = "\\u2028"; length = 3
+            case 0xE2 where utf8[utf8.index(after: index)...].starts(with: [0x80, 0xA9]): escape = "\\u2029"; length = 3
+            default:
+                index = utf8.index(after: index)
+                continue
             }
+            // Slices of the scalar view: an escape may sit inside a grapheme cluster, where a
+            // slice of the string itself would round to the cluster's start.
+            output += Substring(text.unicodeScalars[runStart..<index])
+            output += escape
+            index = utf8.index(index, offsetBy: length)
+            runStart = index
         }
+        output += Substring(text.unicodeScalars[runStart..<index])
         output += "\""
     }
 

@@ -82,25 +82,24 @@ public enum Tags {
 
     /// The title: the first line when the text has several, else its first sentence —
     /// jrnl's `split_title`, so titles agree with jrnl's own for the same text.
-    static func title(of content: String) -> String { split(content).title }
+    static func title(of content: String) -> String {
+        ContentRules.trimmed(String(content.unicodeScalars[..<titleEnd(in: content.unicodeScalars)]))
+    }
 
     /// jrnl's `split_title`: the text up to the first line break, or if there is none, up to the
     /// first sentence terminal (`.!?…` and kin, an optional closing quote and brackets, then
     /// white space; or a CJK full stop) — and the rest, both trimmed.
     static func split(_ text: String) -> (title: String, body: String) {
-        let scalars = Array(text.unicodeScalars)
-        let end: Int
-        if let newline = scalars.firstIndex(of: "\n") {
-            end = newline + 1
-        } else if let sentenceEnd = sentenceBreak(in: scalars) {
-            end = sentenceEnd
-        } else {
-            return (text.trimmingCharacters(in: .whitespacesAndNewlines), "")
-        }
-        func string(_ slice: ArraySlice<Unicode.Scalar>) -> String {
-            String(String.UnicodeScalarView(slice)).trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        return (string(scalars[..<end]), string(scalars[end...]))
+        let scalars = text.unicodeScalars
+        let end = titleEnd(in: scalars)
+        return (ContentRules.trimmed(String(scalars[..<end])), ContentRules.trimmed(String(scalars[end...])))
+    }
+
+    /// Where the title ends: just past the first line break, else past the first sentence break,
+    /// else at the end of the text.
+    private static func titleEnd(in scalars: String.UnicodeScalarView) -> String.UnicodeScalarView.Index {
+        if let newline = scalars.firstIndex(of: "\n") { return scalars.index(after: newline) }
+        return sentenceBreak(in: scalars) ?? scalars.endIndex
     }
 
     private static let terminals: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}",
@@ -108,16 +107,26 @@ public enum Tags {
     private static let cjkTerminals: Set<Unicode.Scalar> = ["\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{FF61}", "\u{3002}"]
     private static let closingQuotes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\"", "\u{201D}"]
 
-    /// The index just past jrnl's first SENTENCE_SPLITTER match, if any.
-    private static func sentenceBreak(in scalars: [Unicode.Scalar]) -> Int? {
-        for start in scalars.indices {
-            if cjkTerminals.contains(scalars[start]) { return start + 1 }
-            guard terminals.contains(scalars[start]) else { continue }
-            var index = start + 1
-            if index < scalars.count, closingQuotes.contains(scalars[index]) { index += 1 }
-            while index < scalars.count, scalars[index] == "]" || scalars[index] == ")" { index += 1 }
+    /// The index just past jrnl's first SENTENCE_SPLITTER match, if any. Walks the text's own
+    /// scalars (no copy), and decides ASCII without a set look-up: entries are long, and
+    /// every listing, export and JSON line asks for titles.
+    private static func sentenceBreak(in scalars: String.UnicodeScalarView) -> String.UnicodeScalarView.Index? {
+        var start = scalars.startIndex
+        while start < scalars.endIndex {
+            let scalar = scalars[start]
+            var index = scalars.index(after: start)
+            start = index
+            if scalar.isASCII {
+                guard scalar == "." || scalar == "!" || scalar == "?" else { continue }
+            } else if cjkTerminals.contains(scalar) {
+                return index
+            } else if !terminals.contains(scalar) {
+                continue
+            }
+            if index < scalars.endIndex, closingQuotes.contains(scalars[index]) { index = scalars.index(after: index) }
+            while index < scalars.endIndex, scalars[index] == "]" || scalars[index] == ")" { index = scalars.index(after: index) }
             let spaces = index
-            while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+            while index < scalars.endIndex, scalars[index].properties.isWhitespace { index = scalars.index(after: index) }
             if index > spaces { return index }
         }
         return nil
