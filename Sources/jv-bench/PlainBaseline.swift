@@ -77,24 +77,27 @@ final class PlainBaseline {
         }
     }
 
-    /// Reads every row in batches and matches on all cores, like the vault's search.
+    /// The vault's search without the decryption: the stored text's bytes matched on all cores
+    /// a batch at a time, and whole rows read only for the hits.
     func search(_ text: String) throws -> [Entry] {
         let matcher = TextMatcher(text)
-        var found: [Entry] = []
+        var hits: [Int64] = []
         try pool.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.columns) FROM entry ORDER BY created_at, id")
-            var batch: [Entry] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT seq, content FROM entry ORDER BY created_at, id")
+            var batch: [(seq: Int64, content: Data)] = []
             func flush() {
-                found += Self.parallelFilter(batch) { matcher.matches($0.content) }
+                hits += Self.parallelFilter(batch) { row in
+                    row.content.withUnsafeBytes { matcher.matches(utf8: $0.bindMemory(to: UInt8.self)) }
+                }.map(\.seq)
                 batch.removeAll(keepingCapacity: true)
             }
             while let row = try rows.next() {
-                batch.append(try Self.entry(row))
+                batch.append((row[0], row[1]))
                 if batch.count == 2048 { flush() }
             }
             flush()
         }
-        return found
+        return try entries(where: "seq IN (\(hits.map(String.init).joined(separator: ",")))")
     }
 
     /// Integrity check and every row read back.
@@ -109,7 +112,7 @@ final class PlainBaseline {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
     }
 
-    static func parallelFilter(_ items: [Entry], _ keep: (Entry) -> Bool) -> [Entry] {
+    static func parallelFilter<Item: Sendable>(_ items: [Item], _ keep: (Item) -> Bool) -> [Item] {
         let workers = ProcessInfo.processInfo.activeProcessorCount
         let slice = (items.count + workers - 1) / max(workers, 1)
         let results = UnsafeMutableBufferPointer<Bool>.allocate(capacity: items.count)
