@@ -46,24 +46,38 @@ public enum AEAD {
     /// Opens a sealed box; throws ``CryptoError/authenticationFailed`` on any change to the box,
     /// the key or the associated data.
     public static func open<Box: ContiguousBytes>(_ box: Box, key: UnsafeRawBufferPointer, associatedData: [UInt8]) throws -> [UInt8] {
-        Sodium.ready()
-        guard key.count == keyLength else { throw CryptoError.invalidKeyLength }
-        return try box.withUnsafeBytes { raw in
-            guard raw.count >= overhead else { throw CryptoError.malformedCiphertext }
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var status: Int32 = -1
+        try box.withUnsafeBytes { box in
+            guard box.count >= overhead else { throw CryptoError.malformedCiphertext }
             // Uninitialised: libsodium writes every byte, and only after the tag has verified.
-            let plaintext = [UInt8](unsafeUninitializedCapacity: raw.count - overhead) { out, count in
-                var written: UInt64 = 0
-                status = crypto_aead_xchacha20poly1305_ietf_decrypt(
-                    out.baseAddress, &written, nil,
-                    bytes.baseAddress! + nonceLength, UInt64(raw.count - nonceLength),
-                    associatedData, UInt64(associatedData.count),
-                    bytes.baseAddress!, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                count = status == 0 ? Int(written) : 0
+            var failure: (any Error)?
+            let plaintext = [UInt8](unsafeUninitializedCapacity: box.count - overhead) { out, count in
+                do {
+                    count = try associatedData.withUnsafeBytes { try open(box, key: key, associatedData: $0, into: UnsafeMutableRawBufferPointer(out)) }
+                } catch {
+                    failure = error
+                    count = 0
+                }
             }
-            guard status == 0 else { throw CryptoError.authenticationFailed }
+            if let failure { throw failure }
             return plaintext
         }
+    }
+
+    /// Opens a sealed box into `output` (at least `box.count - overhead` bytes) and returns the
+    /// plaintext's length: for callers that use the plaintext in place and never keep it.
+    public static func open(_ box: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer,
+                            into output: UnsafeMutableRawBufferPointer) throws -> Int {
+        Sodium.ready()
+        guard key.count == keyLength else { throw CryptoError.invalidKeyLength }
+        guard box.count >= overhead, output.count >= box.count - overhead else { throw CryptoError.malformedCiphertext }
+        let bytes = box.bindMemory(to: UInt8.self)
+        var written: UInt64 = 0
+        let status = crypto_aead_xchacha20poly1305_ietf_decrypt(
+            output.baseAddress?.assumingMemoryBound(to: UInt8.self), &written, nil,
+            bytes.baseAddress! + nonceLength, UInt64(box.count - nonceLength),
+            associatedData.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(associatedData.count),
+            bytes.baseAddress!, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        guard status == 0 else { throw CryptoError.authenticationFailed }
+        return Int(written)
     }
 }

@@ -23,9 +23,15 @@ public enum Padding {
 
     /// Removes the padding in place, keeping the storage (no copy on the decryption path).
     public static func unpad(_ bytes: inout [UInt8]) throws {
-        guard let marker = bytes.lastIndex(where: { $0 != 0 }), bytes[marker] == 0x80 else {
+        let count = try bytes.withUnsafeBufferPointer(unpaddedCount)
+        bytes.removeSubrange(count...)
+    }
+
+    /// How many bytes of `padded` come before its padding.
+    public static func unpaddedCount(_ padded: UnsafeBufferPointer<UInt8>) throws -> Int {
+        guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else {
             throw CryptoError.invalidPadding
         }
-        bytes.removeSubrange(marker...)
+        return marker
     }
 }

@@ -35,6 +35,30 @@ import VaultCrypto
         #expect(try open(Self.nonce + Self.ciphertext + Self.tag) == Self.plaintext)
     }
 
+    /// The in-place variant the read paths use: the same plaintext into the caller's buffer,
+    /// its length returned, and a buffer too small refused before libsodium writes anything.
+    @Test func openIntoABufferDecryptsTheVectorAndChecksTheBuffer() throws {
+        let box = Self.nonce + Self.ciphertext + Self.tag
+        var output = [UInt8](repeating: 0xEE, count: box.count)
+        let length = try Self.key.withUnsafeBytes { key in
+            try box.withUnsafeBytes { box in
+                try Self.associatedData.withUnsafeBytes { associatedData in
+                    try output.withUnsafeMutableBytes { try AEAD.open(box, key: key, associatedData: associatedData, into: $0) }
+                }
+            }
+        }
+        #expect(Array(output.prefix(length)) == Self.plaintext)
+        var small = [UInt8](repeating: 0, count: Self.plaintext.count - 1)
+        #expect(throws: CryptoError.malformedCiphertext) {
+            try Self.key.withUnsafeBytes { key in
+                try box.withUnsafeBytes { box in
+                    try small.withUnsafeMutableBytes { try AEAD.open(box, key: key, associatedData: UnsafeRawBufferPointer(start: nil, count: 0), into: $0) }
+                }
+            }
+        }
+        #expect(small.allSatisfy { $0 == 0 })
+    }
+
     @Test func layoutAndSizes() {
         #expect(AEAD.keyLength == 32)
         #expect(AEAD.nonceLength == 24)

@@ -61,12 +61,18 @@ struct EncryptedEntryRow: Sendable {
         guard CivilDay(iso: localDay) == Instant(millis: createdAt, utcOffsetSeconds: utcOffset).localDay else {
             throw tampered("local_day does not match created_at")
         }
-        let fields = try keys.open([("content", content), ("tags", tags)], table: Self.table, id: id,
-                                   encMeta: encMeta, columns: boundColumns)
-        let text = try String(decrypted: fields[0], table: Self.table, id: id)
-        // Most entries have no explicit tags; their field is `[]`, not worth a JSON parser.
-        let explicitTags = fields[1] == Self.noTags ? []
-            : try JSONValue(decrypted: fields[1], table: Self.table, id: id).arrayValue?.compactMap(\.stringValue)
+        var text = ""
+        var explicitTags: [String]?
+        try keys.open([("content", content), ("tags", tags)], table: Self.table, id: id, encMeta: encMeta,
+                      columns: boundColumns) { field, plaintext in
+            if field == 0 {
+                text = try String(decrypted: plaintext, table: Self.table, id: id)
+            } else {
+                // Most entries have no explicit tags; their field is `[]`, not worth a JSON parser.
+                explicitTags = plaintext.elementsEqual(Self.noTags) ? []
+                    : try JSONValue(decrypted: Array(plaintext), table: Self.table, id: id).arrayValue?.compactMap(\.stringValue)
+            }
+        }
         guard let explicitTags else { throw tampered("the tags field is not a list") }
         return Entry(id: id, content: text, created: Instant(millis: createdAt, utcOffsetSeconds: utcOffset),
                      modifiedAt: modifiedAt, starred: starred, explicitTags: explicitTags, version: version)
@@ -75,8 +81,11 @@ struct EncryptedEntryRow: Sendable {
     /// Whether the decrypted content matches, without decrypting the rest of the row or making
     /// a `String` of it: the search path for the many rows that do not match.
     func contentMatches(_ matcher: TextMatcher, keys: VaultKeys) throws -> Bool {
-        let content = try keys.open([("content", content)], table: Self.table, id: id, encMeta: encMeta, columns: boundColumns)[0]
-        return content.withUnsafeBufferPointer { matcher.matches(utf8: $0) }
+        var matches = false
+        try keys.open([("content", content)], table: Self.table, id: id, encMeta: encMeta, columns: boundColumns) { _, plaintext in
+            matches = matcher.matches(utf8: plaintext)
+        }
+        return matches
     }
 
     func parsedMeta() throws -> RecordMeta {

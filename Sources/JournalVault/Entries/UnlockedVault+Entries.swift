@@ -89,12 +89,14 @@ extension UnlockedVault {
             // and double up to 2,048 rows, so a search over everything pays little per batch.
             var batchSize = query.limit.map { min($0, 512) } ?? 128
             var batch: [Result<EncryptedEntryRow, any Error>] = []
+            batch.reserveCapacity(batchSize)
             while result.count < limit, let row = try rows.next() {
                 batch.append(Result { try EncryptedEntryRow(row: row) })
                 guard batch.count == batchSize else { continue }
                 try pipeline.submit(batch)
-                batch = []
                 batchSize = min(batchSize * 2, 2048)
+                batch = []
+                batch.reserveCapacity(batchSize)
                 // With a limit, this batch may complete the result: do not read ahead of it.
                 if query.limit != nil { try pipeline.finish() }
             }

@@ -27,19 +27,38 @@ struct RecordCipher: Sendable {
 
     /// Opens each `(field, box)`; a failure names the table, record and field.
     func open(_ fields: [(name: String, box: Data)], binding: RecordBinding) throws -> [[UInt8]] {
+        var plaintexts: [[UInt8]] = []
+        try open(fields, binding: binding) { _, plaintext in plaintexts.append(Array(plaintext)) }
+        return plaintexts
+    }
+
+    /// Opens each `(field, box)` into temporary memory and hands its plaintext to `use` with the
+    /// field's index, then wipes it: the read paths (listing, search) make their `String` or
+    /// match straight from it, with no array per field. Errors of `use` pass through as they are.
+    func open(_ fields: [(name: String, box: Data)], binding: RecordBinding,
+              _ use: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         guard binding.meta.keyVersion == keyVersion else {
             throw VaultError.tamperedRecord(table: binding.table, id: binding.id.storageText,
                                             detail: "written under key version \(binding.meta.keyVersion), the vault is at \(keyVersion)")
         }
-        return try withSubkey(for: binding) { subkey in
-            try fields.map { field in
-                do {
-                    var plaintext = try AEAD.open(field.box, key: subkey, associatedData: binding.associatedData(field: field.name))
-                    try Padding.unpad(&plaintext)
-                    return plaintext
-                } catch {
-                    throw VaultError.tamperedRecord(table: binding.table, id: binding.id.storageText,
-                                                    detail: "field \(field.name) does not authenticate")
+        try withSubkey(for: binding) { subkey in
+            for (index, field) in fields.enumerated() {
+                try withUnsafeTemporaryAllocation(byteCount: max(field.box.count, 1), alignment: 1) { buffer in
+                    defer { Sodium.wipe(buffer) }
+                    let plaintext: UnsafeBufferPointer<UInt8>
+                    do {
+                        let length = try field.box.withUnsafeBytes { box in
+                            try binding.associatedData(field: field.name).withUnsafeBytes { associatedData in
+                                try AEAD.open(box, key: subkey, associatedData: associatedData, into: buffer)
+                            }
+                        }
+                        let opened = UnsafeBufferPointer(buffer.prefix(length).bindMemory(to: UInt8.self))
+                        plaintext = UnsafeBufferPointer(rebasing: opened.prefix(try Padding.unpaddedCount(opened)))
+                    } catch {
+                        throw VaultError.tamperedRecord(table: binding.table, id: binding.id.storageText,
+                                                        detail: "field \(field.name) does not authenticate")
+                    }
+                    try use(index, plaintext)
                 }
             }
         }

@@ -41,10 +41,12 @@ struct RecordMeta: Hashable, Sendable {
     /// Parses stored metadata; nil when it is not of the documented form.
     init?(encoded data: Data) {
         guard data.count == Self.length, data.first == Self.format else { return nil }
-        var reader = ByteReader(Array(data))
-        _ = reader.u8()
-        guard let kv = reader.u32(), let rev = reader.u32(), let salt = reader.raw(Self.saltLength) else { return nil }
-        self.init(keyVersion: kv, revision: rev, salt: salt)
+        // Read in place: every decryption starts here.
+        (keyVersion, revision, salt) = data.withUnsafeBytes { bytes in
+            (UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self)),
+             UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: 5, as: UInt32.self)),
+             Array(bytes[9..<Self.length]))
+        }
     }
 
     init(keyVersion: UInt32, revision: UInt32, salt: [UInt8]) {

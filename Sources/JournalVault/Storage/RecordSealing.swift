@@ -12,10 +12,20 @@ extension VaultKeys {
     /// Opens the fields of one stored row; any failure is ``VaultError/tamperedRecord(table:id:detail:)``.
     func open(_ fields: [(name: String, box: Data)], table: String, id: UUID, encMeta: Data,
               columns: [RecordBinding.Value]) throws -> [[UInt8]] {
+        try records.open(fields, binding: binding(table: table, id: id, encMeta: encMeta, columns: columns))
+    }
+
+    /// The same, handing each plaintext to `use` in place (see ``RecordCipher/open(_:binding:_:)``).
+    func open(_ fields: [(name: String, box: Data)], table: String, id: UUID, encMeta: Data,
+              columns: [RecordBinding.Value], _ use: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try records.open(fields, binding: binding(table: table, id: id, encMeta: encMeta, columns: columns), use)
+    }
+
+    private func binding(table: String, id: UUID, encMeta: Data, columns: [RecordBinding.Value]) throws -> RecordBinding {
         guard let meta = RecordMeta(encoded: encMeta) else {
             throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "enc_meta is malformed")
         }
-        return try records.open(fields, binding: RecordBinding(table: table, id: id, meta: meta, columns: columns))
+        return RecordBinding(table: table, id: id, meta: meta, columns: columns)
     }
 }
 
@@ -37,7 +47,11 @@ extension RecordID {
 extension String {
     /// The UTF-8 of decrypted bytes, or a tampering error (an authenticated field is always UTF-8).
     init(decrypted bytes: [UInt8], table: String, id: UUID) throws {
-        guard let text = bytes.withUnsafeBufferPointer(UTF8Validation.string) else {
+        self = try bytes.withUnsafeBufferPointer { try String(decrypted: $0, table: table, id: id) }
+    }
+
+    init(decrypted bytes: UnsafeBufferPointer<UInt8>, table: String, id: UUID) throws {
+        guard let text = UTF8Validation.string(bytes) else {
             throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "a decrypted field is not UTF-8")
         }
         self = text
