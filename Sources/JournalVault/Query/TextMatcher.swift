@@ -1,4 +1,5 @@
 import Foundation
+import VaultCrypto
 
 /// Case- and diacritic-insensitive substring matching ("cafe" finds "Café", "STRASSE" finds
 /// "straße"), on UTF-8 bytes so a search over 100,000 entries never builds their `String`s.
@@ -25,11 +26,14 @@ public struct TextMatcher: Sendable {
     }
 
     /// Matches valid UTF-8 bytes.
+    /// The folded text lives in temporary memory, wiped afterwards: a search must not leave
+    /// the rows it rejects behind in freed memory.
     public func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !needle.isEmpty else { return true }
-        let folded = Self.fold(bytes)
-        return folded.withUnsafeBytes { haystack in
-            needle.withUnsafeBytes { needle in Self.contains(haystack, needle) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count * FoldTable.shared.maximumExpansion)) { buffer in
+            let count = Self.fold(bytes, into: buffer.baseAddress!)
+            defer { Sodium.wipe(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<count])) }
+            return needle.withUnsafeBytes { needle in Self.contains(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), needle) }
         }
     }
 
@@ -55,26 +59,32 @@ public struct TextMatcher: Sendable {
     /// The folded form of UTF-8 `bytes`; a truncated last sequence is dropped, other invalid
     /// bytes pass through (decrypted fields are valid UTF-8; this only must not crash).
     static func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        let table = FoldTable.shared
-        let count = bytes.count
-        return [UInt8](unsafeUninitializedCapacity: count * table.maximumExpansion) { output, written in
+        [UInt8](unsafeUninitializedCapacity: bytes.count * FoldTable.shared.maximumExpansion) { output, written in
             guard let out = output.baseAddress else { return }
-            table.withLookup { lookup in
-                var index = 0
-                while index < count {
-                    let lead = bytes[index]
-                    if lead < 0x80 {
-                        out[written] = lead &- 0x41 < 26 ? lead | 0x20 : lead
-                        written += 1
-                        index += 1
-                        continue
-                    }
-                    guard let (value, length) = UTF8Scalar.decode(at: index, in: bytes) else { break }
-                    written += lookup.fold(value, encodedAs: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), into: out + written)
-                    index += length
+            written = fold(bytes, into: out)
+        }
+    }
+
+    /// Folds into `out` (room for `bytes.count × maximumExpansion`) and returns the length.
+    private static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let count = bytes.count
+        var written = 0
+        FoldTable.shared.withLookup { lookup in
+            var index = 0
+            while index < count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    out[written] = lead &- 0x41 < 26 ? lead | 0x20 : lead
+                    written += 1
+                    index += 1
+                    continue
                 }
+                guard let (value, length) = UTF8Scalar.decode(at: index, in: bytes) else { break }
+                written += lookup.fold(value, encodedAs: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), into: out + written)
+                index += length
             }
         }
+        return written
     }
 }
 
