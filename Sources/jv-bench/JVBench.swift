@@ -8,6 +8,8 @@ import VaultCrypto
 @main
 struct JVBench {
     static let passphrase = "benchmark passphrase"
+    /// The vault size SPEC §7's targets are set on.
+    static let targetSize = 100_000
 
     static func main() {
         let arguments = CommandLine.arguments.dropFirst()
@@ -169,6 +171,12 @@ struct JVBench {
         rows.append(ReportRow(workload: "restore (verified)", entries: size, vault: restore,
                               target: "≤ 5 s", met: restore.median <= .seconds(5)))
 
+        if size != Self.targetSize {
+            // SPEC §7 sets its targets on a vault of 100,000 entries: other sizes are reported
+            // with their ratios but without a verdict (the README gives their ranges).
+            for index in rows.indices { (rows[index].target, rows[index].met) = ("", nil) }
+        }
+        // Issue 3 sets these on a 10,000-entry vault, against jrnl's figures at that size.
         if size <= 10_000 { rows += try processRows(vaultPath: vaultPath, day: busiest.key, year: year) }
         return rows
     }
