@@ -25,7 +25,7 @@ final class BatchPipeline<Item: Sendable, Output: Sendable> {
     private var running: Job?
 
     /// Background workers per batch: the caller's own core is busy reading meanwhile.
-    private static var helpers: Int { max(1, ParallelMap.workers - 1) }
+    private static var helpers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }
 
     init(transform: @escaping @Sendable (Item) throws -> Output, deliver: @escaping ([Output]) throws -> Void) {
         self.transform = transform
