@@ -17,6 +17,9 @@ enum FuzzTargets {
             _ = try? DateExpression.parse(String(decoding: bytes, as: UTF8.self), now: now, zone: TimeZone(identifier: "Europe/Berlin")!)
         case "json":
             if let value = try? JSONParser.parse(bytes) {
+                // Outside strings a document is ASCII, and strings are checked by jv's own UTF-8
+                // validator: an accepted document must be UTF-8 by the standard library's too.
+                if String(validating: bytes, as: UTF8.self) == nil { crash("JSON accepted bytes that are not UTF-8") }
                 let again = try? JSONParser.parse(Array(value.serialized().utf8))
                 if again != value { crash("JSON round trip changed a document") }
             }
