@@ -48,18 +48,11 @@ public enum AEAD {
     public static func open<Box: ContiguousBytes>(_ box: Box, key: UnsafeRawBufferPointer, associatedData: [UInt8]) throws -> [UInt8] {
         try box.withUnsafeBytes { box in
             guard box.count >= overhead else { throw CryptoError.malformedCiphertext }
-            // Uninitialised: libsodium writes every byte, and only after the tag has verified.
-            var failure: (any Error)?
-            let plaintext = [UInt8](unsafeUninitializedCapacity: box.count - overhead) { out, count in
-                do {
-                    count = try associatedData.withUnsafeBytes { try open(box, key: key, associatedData: $0, into: UnsafeMutableRawBufferPointer(out)) }
-                } catch {
-                    failure = error
-                    count = 0
-                }
+            // Uninitialised: libsodium writes every byte, and only after the tag has verified
+            // (on a throw the count stays 0).
+            return try [UInt8](unsafeUninitializedCapacity: box.count - overhead) { out, count in
+                count = try associatedData.withUnsafeBytes { try open(box, key: key, associatedData: $0, into: UnsafeMutableRawBufferPointer(out)) }
             }
-            if let failure { throw failure }
-            return plaintext
         }
     }
 

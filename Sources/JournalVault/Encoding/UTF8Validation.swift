@@ -1,6 +1,6 @@
 /// Strings from UTF-8 bytes (decrypted fields, JSON strings), validated about three times
-/// faster than the standard library does it on mixed-script text (measured: 1 KiB of the benchmark's text in 0.55 µs, against
-/// 1.5 µs), and as fast on ASCII.
+/// faster than the standard library does it on mixed-script text (measured: 1 KiB of the
+/// benchmark's text in 0.55 µs, against 1.5 µs), and as fast on ASCII.
 ///
 /// Listing a month of entries spent almost half of its decryption time in the standard
 /// library's validation, whose byte-at-a-time branches mispredict on text that changes script
