@@ -28,6 +28,7 @@ let package = Package(
                 .embedInCode("0002_ai.sql"),
                 .embedInCode("0003_chats.sql"),
                 .embedInCode("0004_entry_seq.sql"),
+                .embedInCode("0005_manifest.sql"),
             ]
         ),
         .target(

@@ -38,4 +38,12 @@ extension Sodium {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         sodium_memzero(base, buffer.count)
     }
+
+    /// Whether two byte strings are equal, in time that depends only on their length
+    /// (`sodium_memcmp`): for comparing MACs.
+    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard !lhs.isEmpty else { return true }
+        return sodium_memcmp(lhs, rhs, lhs.count) == 0
+    }
 }

@@ -19,7 +19,7 @@ struct JV: ParsableCommand {
             Init.self, Info.self, Add.self, List.self, Show.self, Edit.self, Delete.self,
             Search.self, CalendarCommand.self, Chat.self, AnalysisCommand.self, Analyze.self, Graph.self,
             BackupCommand.self, Restore.self, VerifyBackup.self, Export.self, Import.self,
-            Check.self, Passwd.self, RecoveryKeyCommand.self,
+            Check.self, Passwd.self, RecoveryKeyCommand.self, Rekey.self,
         ]
     )
 }

@@ -25,7 +25,7 @@ fileprivate final class AITamperVault: Sendable {
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     func execute(_ sql: String, _ arguments: StatementArguments = []) throws {
-        try journal.database.write { db in try db.execute(sql: sql, arguments: arguments) }
+        try journal.writeBehindTheVaultsBack { db in try db.execute(sql: sql, arguments: arguments) }
     }
 
     func blob(_ table: String, _ column: String, id: UUID) throws -> Data {
@@ -349,7 +349,7 @@ fileprivate func aiContains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
             // node_key is UNIQUE: go through a temporary value.
             let mine = try vault.blob(table, "node_key", id: id)
             let theirs = try vault.blob(table, "node_key", id: fixture.lisbon.id)
-            try vault.journal.database.write { db in
+            try vault.journal.writeBehindTheVaultsBack { db in
                 try db.execute(sql: "UPDATE knowledge_node SET node_key = x'0000000000000000' WHERE id = ?", arguments: [id.storageText])
                 try db.execute(sql: "UPDATE knowledge_node SET node_key = ? WHERE id = ?", arguments: [mine, fixture.lisbon.id.storageText])
                 try db.execute(sql: "UPDATE knowledge_node SET node_key = ? WHERE id = ?", arguments: [theirs, id.storageText])
@@ -365,23 +365,26 @@ fileprivate func aiContains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         }
     }
 
-    // MARK: Relations (no encrypted fields: check() covers their rules)
+    // MARK: Relations (type and strength sealed, bound to the nodes and entry they join)
 
-    @Test func checkReportsARelationWithAStrengthOutsideZeroToOne() throws {
-        let fixture = try AITamperFixture()
-        try fixture.vault.journal.database.pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
-            try db.execute(sql: "UPDATE knowledge_relation SET strength = 1.5")
+    @Test func aRelationMovedToOtherNodesOrWithAnotherTypeIndexIsReported() throws {
+        for edit in ["to_node = from_node", "relation_key = x'0102030405060708'", "created_at = created_at + 1", "entry_id = NULL"] {
+            let fixture = try AITamperFixture()
+            let relation = try #require(try fixture.vault.journal.allRelations().first)
+            try fixture.vault.journal.writeWithoutTransactionBehindTheVaultsBack { db in
+                try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+                try db.execute(sql: "UPDATE knowledge_relation SET \(edit) WHERE id = ?", arguments: [relation.id.storageText])
+            }
+            expectAITampered("\(edit)", sourceLocation: #_sourceLocation) { try fixture.vault.journal.allRelations() }
+            let report = try fixture.vault.journal.check()
+            #expect(report.problems.contains { $0.contains(relation.id.storageText) }, "\(edit): \(report.problems)")
         }
-        let report = try fixture.vault.journal.check()
-        #expect(!report.isClean)
-        #expect(report.problems.contains { $0.contains("strength") }, "\(report.problems)")
     }
 
     @Test func checkReportsARelationToAMissingNodeAndAMessageInAMissingThread() throws {
         let fixture = try AITamperFixture()
-        try fixture.vault.journal.database.pool.writeWithoutTransaction { db in
+        try fixture.vault.journal.writeWithoutTransactionBehindTheVaultsBack { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
             try db.execute(sql: "UPDATE knowledge_relation SET to_node = ?", arguments: [UUID().storageText])
@@ -389,7 +392,7 @@ fileprivate func aiContains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         var report = try fixture.vault.journal.check()
         #expect(report.problems.contains { $0.contains("knowledge_relation") }, "\(report.problems)")
 
-        try fixture.vault.journal.database.pool.writeWithoutTransaction { db in
+        try fixture.vault.journal.writeWithoutTransactionBehindTheVaultsBack { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
             try db.execute(sql: "DELETE FROM chat_thread WHERE id = ?", arguments: [fixture.quietThread.id.storageText])

@@ -224,11 +224,12 @@ import VaultCrypto
         let vault = try TemporaryVault()
         let passphrase = try vault.keyslotData(slot: 0)
         #expect(passphrase.count == 108)
-        #expect(Array(passphrase.prefix(16)) == [1, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0x04, 0, 0, 0])
+        // Format 2: the vault keeps a row-set manifest (FORMAT.md §3).
+        #expect(Array(passphrase.prefix(16)) == [2, 0, 1, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0x04, 0, 0, 0])
         #expect(Array(passphrase[32..<36]) == [0, 0, 0, 1])
         let recovery = try vault.keyslotData(slot: 1)
         #expect(recovery.count == 108)
-        #expect(Array(recovery.prefix(16)) == [1, 1, 2, 2] + [UInt8](repeating: 0, count: 12))
+        #expect(Array(recovery.prefix(16)) == [2, 1, 2, 2] + [UInt8](repeating: 0, count: 12))
         // Fresh random salt and nonce per slot.
         #expect(passphrase[16..<32] != recovery[16..<32])
         #expect(passphrase[36..<60] != recovery[36..<60])

@@ -58,13 +58,13 @@ final class TemporaryVault: Sendable {
 
     /// Runs `sql` in one committed transaction.
     func execute(_ sql: String, _ arguments: StatementArguments = []) throws {
-        try journal.database.write { db in try db.execute(sql: sql, arguments: arguments) }
+        try journal.writeBehindTheVaultsBack { db in try db.execute(sql: sql, arguments: arguments) }
     }
 
     /// Runs `body` in a transaction that is always rolled back: for many tamper-and-read rounds
     /// without a durable commit each.
     func withRolledBackTransaction(_ body: (Database) throws -> Void) throws {
-        try journal.database.pool.writeWithoutTransaction { db in
+        try journal.writeWithoutTransactionBehindTheVaultsBack { db in
             try db.inTransaction {
                 try body(db)
                 return .rollback
@@ -179,5 +179,22 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension UnlockedVault {
+    /// Writes as someone editing the file would: the row-set manifest hears nothing of it (the
+    /// recorder is set aside, as an editor's own connection would stub out `jv_manifest`).
+    func writeBehindTheVaultsBack<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        database.manifestRecorder.suspend()
+        defer { _ = database.manifestRecorder.finish() }
+        return try database.write(body)
+    }
+
+    /// The same outside a transaction (for pragmas such as `foreign_keys`).
+    func writeWithoutTransactionBehindTheVaultsBack<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        database.manifestRecorder.suspend()
+        defer { _ = database.manifestRecorder.finish() }
+        return try database.pool.writeWithoutTransaction(body)
     }
 }

@@ -13,13 +13,7 @@ fileprivate let analysisCLISQLite3: String? = ["/usr/bin/sqlite3", "/bin/sqlite3
 
 /// Runs `sql` on the vault file with the sqlite3 shell, behind jv's back.
 fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(analysisCLISQLite3))
-    process.arguments = [jv.vaultPath, sql]
-    process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "sqlite3 failed: \(sql)", sourceLocation: sourceLocation)
+    _ = try SQLiteShell.run(try #require(analysisCLISQLite3, sourceLocation: sourceLocation), vault: jv.vaultPath, sql)
 }
 
 @Suite struct AnalysisCommandTests {

@@ -162,8 +162,7 @@ struct CheckTests {
         #expect(check.out.contains(otherIDs[1]) && !check.out.contains(otherIDs[0]), "\(check)")
     }
 
-    @Test("a deleted row, or a row rolled back to an older version, is detected (row-set manifest)",
-          .disabled("not built yet: SPEC §3.8 row-set manifest; SECURITY.md says so and FORMAT.md reserves its domain"))
+    @Test("a deleted row, or a row rolled back to an older version, is detected (row-set manifest)")
     func deletedOrRolledBackRow() throws {
         let (sandbox, ids) = try journal()
         let old = sandbox.folder.file("old.vault")

@@ -8,7 +8,7 @@ extension UnlockedVault {
     public func addAnalysis(_ analysis: Analysis, nodes: [NodeReference] = [], relations: [RelationDraft] = []) throws -> Analysis {
         let row = try AnalysisRow(analysis, meta: .fresh(keyVersion: keys.keyVersion), keys: keys)
         try Self.validate(nodes: nodes, relations: relations)
-        try database.write { db in
+        try write { db in
             guard try Int.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [analysis.entryID.storageText]) != nil else {
                 throw VaultError.notFound(kind: "entry", id: analysis.entryID.storageText)
             }
@@ -17,12 +17,8 @@ extension UnlockedVault {
             for relation in relations {
                 let from = try findOrCreateNode(relation.from, db)
                 let to = try findOrCreateNode(relation.to, db)
-                try db.execute(sql: """
-                    INSERT INTO knowledge_relation (id, from_node, to_node, type, strength, entry_id, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (from_node, to_node, type, entry_id) DO UPDATE SET strength = excluded.strength
-                    """, arguments: [UUID().storageText, from.storageText, to.storageText, relation.type,
-                                     relation.strength, analysis.entryID.storageText, analysis.processedAt.millis])
+                _ = try upsertRelation(KnowledgeRelation(id: UUID(), from: from, to: to, type: relation.type, strength: relation.strength,
+                                                         entryID: analysis.entryID), createdAt: analysis.processedAt.millis, db)
             }
         }
         return analysis
@@ -71,7 +67,7 @@ extension UnlockedVault {
 
     /// Deletes one analysis (its nodes and relations stay: they may come from other analyses).
     public func deleteAnalysis(id: UUID) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM analysis WHERE id = ?", arguments: [id.storageText])
             guard db.changesCount == 1 else { throw VaultError.notFound(kind: "analysis", id: id.storageText) }
         }
@@ -92,7 +88,7 @@ extension UnlockedVault {
 /// The stored form of an analysis (FORMAT.md §analysis).
 struct AnalysisRow {
     static let table = "analysis"
-    static let selection = "id, entry_id, model, processed_at, utc_offset, version, enc_meta, payload"
+    static let selection = SealedTable.analysis.selection
 
     var id: UUID
     var entryID: UUID

@@ -33,20 +33,55 @@ extension UnlockedVault {
 
     /// Relations from or to `node`.
     public func relations(of node: UUID) throws -> [KnowledgeRelation] {
-        try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT id, from_node, to_node, type, strength, entry_id FROM knowledge_relation
-                WHERE from_node = ?1 OR to_node = ?1 ORDER BY created_at, id
-                """, arguments: [node.storageText]).map(Self.relation)
-        }
+        try relations(where: "from_node = ?1 OR to_node = ?1", arguments: [node.storageText])
     }
 
     /// Every relation, oldest first.
     public func allRelations() throws -> [KnowledgeRelation] {
+        try relations(where: "1", arguments: [])
+    }
+
+    /// Sealed relations, and — in a vault not yet upgraded to the manifest (FORMAT.md §11.4) —
+    /// the relations written before relations were sealed.
+    private func relations(where condition: String, arguments: StatementArguments) throws -> [KnowledgeRelation] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, from_node, to_node, type, strength, entry_id FROM knowledge_relation ORDER BY created_at, id")
-                .map(Self.relation)
+            var result = try RelationRow.fetchAll(db, where: condition, arguments: arguments).map { try $0.decrypt(keys: keys) }
+            if try !Manifest.isStored(db) {
+                result += try Row.fetchAll(db, sql: """
+                    SELECT id, from_node, to_node, type, strength, entry_id FROM legacy_relation WHERE \(condition) ORDER BY created_at, id
+                    """, arguments: arguments).map(Self.legacyRelation)
+            }
+            return result
         }
+    }
+
+    /// Stores `relation`, or changes the strength of the relation of the same type between the
+    /// same nodes learnt from the same entry (matched through the type's blind index).
+    func upsertRelation(_ relation: KnowledgeRelation, createdAt: Int64, _ db: Database) throws -> UpsertOutcome {
+        let key = relationKey(relation.type)
+        let existing = try RelationRow.fetchAll(db, where: "id = ? OR (from_node = ? AND to_node = ? AND relation_key = ? AND entry_id IS ?)",
+                                                arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText,
+                                                            key, relation.entryID?.storageText]).first
+        guard let existing else {
+            try RelationRow(relation, createdAt: createdAt, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+            return .added
+        }
+        var stored = try existing.decrypt(keys: keys)
+        guard stored.strength != relation.strength || stored.type != relation.type else { return .unchanged }
+        stored.strength = relation.strength
+        stored.type = relation.type
+        try RelationRow(stored, createdAt: existing.createdAt, key: key,
+                        meta: .rewriting(existing.encMeta, keyVersion: keys.keyVersion), keys: keys).update(db)
+        return .updated
+    }
+
+    /// The blind index of a relation type: FORMAT.md §5 with domain `relation`.
+    func relationKey(_ type: String) -> Data {
+        Self.relationKey(type, keys: keys)
+    }
+
+    static func relationKey(_ type: String, keys: VaultKeys) -> Data {
+        Data(keys.blindIndex.value(domain: "relation", parts: [type]))
     }
 
     public func node(id: UUID) throws -> KnowledgeNode {
@@ -78,12 +113,17 @@ extension UnlockedVault {
 
     /// The blind index of a (type, name): FORMAT.md §5 with domain `node`.
     func nodeKey(_ reference: NodeReference) -> Data {
+        Self.nodeKey(reference, keys: keys)
+    }
+
+    static func nodeKey(_ reference: NodeReference, keys: VaultKeys) -> Data {
         Data(keys.blindIndex.value(domain: "node", parts: [KnowledgeNode.normalizedType(reference.type) ?? reference.type,
                                                          KnowledgeNode.comparableName(reference.name)]))
     }
 
-    private static func relation(_ row: Row) throws -> KnowledgeRelation {
-        let table = "knowledge_relation"
+    /// A row of `legacy_relation` (schema 4 and before: plaintext type and strength).
+    static func legacyRelation(_ row: Row) throws -> KnowledgeRelation {
+        let table = "legacy_relation"
         return KnowledgeRelation(id: try RecordID.parse(try row.stored(0, table: table), table: table), from: try RecordID.parse(try row.stored(1, table: table), table: table),
                                  to: try RecordID.parse(try row.stored(2, table: table), table: table), type: try row.stored(3, table: table), strength: try row.stored(4, table: table),
                                  entryID: try RecordID.parse(optional: try row.stored(5, table: table), table: table))
@@ -93,7 +133,7 @@ extension UnlockedVault {
 /// The stored form of a knowledge node (FORMAT.md §knowledge_node).
 struct NodeRow {
     static let table = "knowledge_node"
-    static let selection = "id, type, created_at, node_key, enc_meta, name, metadata"
+    static let selection = SealedTable.knowledgeNode.selection
 
     var id: UUID
     var type: String

@@ -69,7 +69,7 @@ public enum BackupFile {
         }
         defer { try? input.close() }
         let header = try BackupHeader.read(from: input)
-        let (_, masterKey) = try Keyslot.unwrap(header.slots, with: credential, vaultID: header.vaultID)
+        let masterKey = try Keyslot.unwrap(header.slots, with: credential, vaultID: header.vaultID).masterKey
         let fileKey = try header.openFileKey(masterKey: masterKey)
         let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
         let stream = try SecretStream.Reader(key: streamKey, header: header.streamHeader)

@@ -9,7 +9,7 @@ extension UnlockedVault {
         let thread = ChatThread(id: UUID(), title: title.trimmingCharacters(in: .whitespacesAndNewlines), isActive: true,
                                 created: now, updatedAt: now.millis, lastMessageAt: nil, messageCount: 0,
                                 metadata: entryID.map { .object([("entry_id", .string($0.storageText))]) } ?? .null)
-        try database.write { db in
+        try write { db in
             if let entryID { try requireEntry(entryID, db) }
             try db.execute(sql: "UPDATE chat_thread SET is_active = 0 WHERE is_active = 1")
             try ThreadRow(thread, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
@@ -23,7 +23,7 @@ extension UnlockedVault {
     public func addMessage(_ draft: ChatMessageDraft) throws -> ChatMessage {
         let content = try ContentRules.validated(draft.content)
         let timestamp = draft.timestamp ?? .now()
-        return try database.write { db in
+        return try write { db in
             if let entryID = draft.entryID { try requireEntry(entryID, db) }
             var thread: ChatThread
             var storedMeta: Data?
@@ -83,7 +83,7 @@ extension UnlockedVault {
 
     /// Deletes a thread and all its messages.
     public func deleteThread(id: UUID) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM chat_thread WHERE id = ?", arguments: [id.storageText])
             guard db.changesCount == 1 else { throw VaultError.notFound(kind: "chat thread", id: id.storageText) }
         }
@@ -109,7 +109,7 @@ extension UnlockedVault {
 /// The stored form of a chat thread (FORMAT.md §chat_thread).
 struct ThreadRow {
     static let table = "chat_thread"
-    static let selection = "id, is_active, created_at, utc_offset, updated_at, last_message_at, enc_meta, title, metadata"
+    static let selection = SealedTable.chatThread.selection
 
     var id: UUID
     var isActive: Bool
@@ -193,7 +193,7 @@ struct ThreadRow {
 /// The stored form of a chat message (FORMAT.md §chat_message).
 struct MessageRow {
     static let table = "chat_message"
-    static let selection = "id, thread_id, role, timestamp, utc_offset, entry_id, enc_meta, content, metadata"
+    static let selection = SealedTable.chatMessage.selection
 
     var id: UUID
     var threadID: UUID

@@ -7,7 +7,9 @@ import VaultCrypto
 struct EncryptedEntryRow: Sendable {
     static let table = "entry"
     private static let noTags = Array("[]".utf8)
-    static let selection = "id, created_at, modified_at, utc_offset, local_day, version, starred, enc_meta, content, tags"
+    static let selection = SealedTable.entry.selection
+    /// Where `seq` is when selected as `selection, seq` (after the columns this type reads).
+    static let seqColumn = SealedTable.entry.columns.count
 
     var id: UUID
     var createdAt: Int64

@@ -14,13 +14,13 @@ extension UnlockedVault {
         let now = Instant.now()
         let entry = Entry(content: try ContentRules.validated(content), created: at ?? now, modifiedAt: now.millis,
                           starred: starred, explicitTags: try ContentRules.tags(tags))
-        try database.write { db in try store(entry, replacing: nil, db) }
+        try write { db in try store(entry, replacing: nil, db) }
         return entry
     }
 
     /// Adds many entries in one transaction (imports, benchmarks); they are stored as given.
     public func addEntries(_ entries: [Entry]) throws {
-        try database.write { db in try insertNew(entries, db) }
+        try write { db in try insertNew(entries, db) }
     }
 
     /// The entry `text` names: a full id or a unique prefix of at least 4 characters.
@@ -38,7 +38,7 @@ extension UnlockedVault {
     @discardableResult
     public func updateEntry(id: UUID, content: String? = nil, created: Instant? = nil, starred: Bool? = nil) throws -> Entry {
         let newContent = try content.map { try ContentRules.validated($0) }
-        return try database.write { db in
+        return try write { db in
             let stored = try storedRow(id: id, db)
             var entry = try stored.decrypt(keys: keys)
             if let newContent { entry.content = newContent }
@@ -53,7 +53,7 @@ extension UnlockedVault {
 
     /// Deletes an entry and its tag index (the file's freed pages are zeroed: secure_delete).
     public func deleteEntry(id: UUID) throws {
-        try database.write { db in
+        try write { db in
             try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id.storageText])
             guard db.changesCount == 1 else { throw VaultError.notFound(kind: "entry", id: id.storageText) }
         }
@@ -65,6 +65,9 @@ extension UnlockedVault {
         let keys = self.keys
         let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
         let matcher = query.contains.map(TextMatcher.init)
+        // The tag index is not what decides: each tag is confirmed from the decrypted entry, so a
+        // tag-index row added to the file cannot put an entry into a listing it does not belong in.
+        let wantedTags = Set(query.tags.compactMap(Tags.normalize))
         // With a limit, walk newest first so only the needed rows are decrypted.
         let order = query.limit == nil ? "ASC" : "DESC"
         let limit = query.limit ?? Int.max
@@ -74,7 +77,12 @@ extension UnlockedVault {
         let pipeline = BatchPipeline(transform: { (stored: Result<EncryptedEntryRow, any Error>) -> Entry? in
             let row = try stored.get()
             if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
-            return try row.decrypt(keys: keys)
+            let entry = try row.decrypt(keys: keys)
+            guard wantedTags.isEmpty || wantedTags.isSubset(of: entry.tags.compactMap(Tags.normalize)) else {
+                throw VaultError.tamperedRecord(table: EncryptedEntryRow.table, id: entry.id.storageText,
+                                                detail: "the tag index lists a tag the entry does not have")
+            }
+            return entry
         }, deliver: { entries in
             result += entries.lazy.compactMap { $0 }.prefix(limit - result.count)
         })
@@ -171,8 +179,34 @@ extension UnlockedVault {
         Self.tagIndexes(of: entry, keys: keys)
     }
 
+    /// Explicit tags are normalised again: they were stored in the normal form of the release
+    /// that wrote them, which may be older than today's (FORMAT.md §5).
     static func tagIndexes(of entry: Entry, keys: VaultKeys) -> Set<Data> {
-        Set(entry.tags.map { Data(keys.blindIndex.value(domain: "tag", parts: [$0])) })
+        let explicit = entry.explicitTags.compactMap(Tags.normalize)
+        return Set(Tags.all(inline: entry.content, explicit: explicit).map { Data(keys.blindIndex.value(domain: "tag", parts: [$0])) })
+    }
+
+    /// Recomputes the tag index of every entry from its decrypted tags, in the caller's
+    /// transaction: after a change of the tags' normal form, and under a new blind-index key.
+    func reindexAllTags(_ db: Database, keys: VaultKeys? = nil) throws {
+        let keys = keys ?? self.keys
+        var indexes: [(seq: Int64, tags: Set<Data>)] = []
+        let pipeline = BatchPipeline(transform: { (item: (seq: Int64, row: EncryptedEntryRow)) in
+            (item.seq, Self.tagIndexes(of: try item.row.decrypt(keys: keys), keys: keys))
+        }, deliver: { indexes += $0 })
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(EncryptedEntryRow.selection), seq FROM entry")
+        var batch: [(seq: Int64, row: EncryptedEntryRow)] = []
+        while let row = try rows.next() {
+            batch.append((try row.stored(EncryptedEntryRow.seqColumn, table: EncryptedEntryRow.table), try EncryptedEntryRow(row: row)))
+            if batch.count == 1024 {
+                try pipeline.submit(batch)
+                batch = []
+            }
+        }
+        try pipeline.submit(batch)
+        try pipeline.finish()
+        try db.execute(sql: "DELETE FROM entry_tag")
+        for (seq, tags) in indexes { try Self.insertTagIndexes(tags, entrySeq: seq, db) }
     }
 
     /// `entrySeq` is the entry's row key (`entry.seq`, FORMAT.md §1.3), not its UUID.

@@ -30,7 +30,7 @@ extension UnlockedVault {
             case .unchanged: summary.unchanged[kind, default: 0] += 1
             }
         }
-        try database.write { db in
+        try write { db in
             // Entries new to the vault (most of a first import) are encrypted on all cores and
             // inserted in bulk; the rest, and any id the snapshot repeats, go one by one after.
             var seen = Set<UUID>()
@@ -76,7 +76,7 @@ extension UnlockedVault {
         return summary
     }
 
-    private enum Outcome { case added, updated, unchanged }
+    private typealias Outcome = UpsertOutcome
 
     private func upsert(_ entry: Entry, _ db: Database) throws -> Outcome {
         let existing = try Row.fetchOne(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry WHERE id = ?", arguments: [entry.id.storageText])
@@ -107,20 +107,7 @@ extension UnlockedVault {
     }
 
     private func upsert(_ relation: KnowledgeRelation, _ db: Database) throws -> Outcome {
-        let existing = try Row.fetchOne(db, sql: """
-            SELECT id, strength FROM knowledge_relation WHERE id = ? OR (from_node = ? AND to_node = ? AND type = ? AND entry_id IS ?)
-            """, arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText, relation.type, relation.entryID?.storageText])
-        if let existing {
-            if try existing.stored(1, table: "knowledge_relation") as Double == relation.strength { return .unchanged }
-            try db.execute(sql: "UPDATE knowledge_relation SET strength = ? WHERE id = ?",
-                           arguments: [relation.strength, try existing.stored(0, table: "knowledge_relation") as String])
-            return .updated
-        }
-        try db.execute(sql: """
-            INSERT INTO knowledge_relation (id, from_node, to_node, type, strength, entry_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText, relation.type,
-                             relation.strength, relation.entryID?.storageText, Instant.now().millis])
-        return .added
+        try upsertRelation(relation, createdAt: Instant.now().millis, db)
     }
 
     private func upsert(_ thread: ChatThread, _ db: Database) throws -> Outcome {
@@ -159,6 +146,9 @@ extension UnlockedVault {
         return existing == nil ? .added : .updated
     }
 }
+
+/// What writing a record that may already be stored did.
+enum UpsertOutcome { case added, updated, unchanged }
 
 /// The stored form of a record that import replaces whole.
 private protocol WholeRecordRow {

@@ -7,21 +7,25 @@ import Migrations
 final class VaultDatabase: Sendable {
     let path: String
     let pool: DatabasePool
+    /// What this transaction's writes change in the row-set manifest (see ``UnlockedVault/write(_:)``).
+    let manifestRecorder: ManifestRecorder
 
     /// The schema version this binary writes: the number of migrations it knows.
     static let supportedSchemaVersion = SchemaMigrations.all.count
 
-    private init(path: String, pool: DatabasePool) {
+    private init(path: String, pool: DatabasePool, manifestRecorder: ManifestRecorder) {
         self.path = path
         self.pool = pool
+        self.manifestRecorder = manifestRecorder
     }
 
     /// Opens an existing vault file, migrating it forward; refuses a newer schema.
     static func open(path: String) throws -> VaultDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultNotFound(path: path) }
         try checkSQLiteMagic(path: path)
+        let recorder = ManifestRecorder()
         let database = try translatingErrors(path: path) {
-            VaultDatabase(path: path, pool: try openPool(path: path))
+            VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder), manifestRecorder: recorder)
         }
         try database.migrate()
         return database
@@ -108,13 +112,13 @@ final class VaultDatabase: Sendable {
     /// A pool whose commits are durable. GRDB puts WAL pools in `synchronous = NORMAL` after the
     /// configuration's own set-up (a commit could be lost to a power cut, though never to a
     /// crash); only the writer commits, so FULL is set on it afterwards.
-    private static func openPool(path: String) throws -> DatabasePool {
-        let pool = try DatabasePool(path: path, configuration: configuration())
+    private static func openPool(path: String, recorder: ManifestRecorder? = nil) throws -> DatabasePool {
+        let pool = try DatabasePool(path: path, configuration: configuration(recorder: recorder))
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         return pool
     }
 
-    private static func configuration() -> Configuration {
+    private static func configuration(recorder: ManifestRecorder?) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.foreignKeysEnabled = true
@@ -122,11 +126,14 @@ final class VaultDatabase: Sendable {
             // secure_delete: deleted or overwritten ciphertext is zeroed, not left in free pages.
             // cache_size 32 MiB (default 2 MiB): random-UUID keys touch pages all over the id
             // index, and a 100,000-entry vault's indexes do not fit the default cache.
+            // recursive_triggers: a row an `INSERT OR REPLACE` removes reaches the manifest too.
             try db.execute(sql: """
                 PRAGMA secure_delete = ON;
                 PRAGMA temp_store = MEMORY;
                 PRAGMA cache_size = -32768;
+                PRAGMA recursive_triggers = ON;
                 """)
+            if let recorder { db.add(function: recorder.function) }
         }
         return configuration
     }

@@ -3,12 +3,16 @@ import VaultCrypto
 
 /// One wrapping of the vault master key (FORMAT.md §Keyslot), 108 bytes, all integers big-endian:
 ///
-/// `format u8 = 1 ‖ slot u8 ‖ kind u8 ‖ kdf u8 ‖ ops u32 ‖ mem u64 ‖ salt[16] ‖ key_version u32 ‖
+/// `format u8 ‖ slot u8 ‖ kind u8 ‖ kdf u8 ‖ ops u32 ‖ mem u64 ‖ salt[16] ‖ key_version u32 ‖
 ///  nonce[24] ‖ wrapped[48]`
 ///
 /// `wrapped` = XChaCha20-Poly1305(KEK, master key) with associated data
 /// `"JVLT-keyslot" ‖ vault_id[16] ‖ the 36 bytes before the nonce`, so editing any parameter
 /// (a KDF downgrade, a key-version change) or moving the slot to another vault fails to unwrap.
+///
+/// Format 2 is format 1 plus a promise the format byte authenticates: this vault keeps a
+/// row-set manifest (FORMAT.md §11), so a reader must find a valid one — deleting the manifest
+/// cannot pass for a vault from before it existed. Every slot jv writes now is format 2.
 struct Keyslot: Sendable, Equatable {
     enum Kind: UInt8, Sendable {
         case passphrase = 1
@@ -17,7 +21,9 @@ struct Keyslot: Sendable, Equatable {
         var name: String { self == .passphrase ? "passphrase" : "recovery" }
     }
 
-    static let format: UInt8 = 1
+    /// Format 1: written before the manifest existed. Format 2: the vault must have a manifest.
+    static let legacyFormat: UInt8 = 1
+    static let format: UInt8 = 2
     static let kdfArgon2id13: UInt8 = 1
     static let kdfRecoveryBlake2b: UInt8 = 2
     static let encodedLength = 108
@@ -28,6 +34,7 @@ struct Keyslot: Sendable, Equatable {
     static let passphraseSlot: UInt8 = 0
     static let recoverySlot: UInt8 = 1
 
+    var format: UInt8 = Keyslot.format
     var slot: UInt8
     var kind: Kind
     /// Argon2id parameters for a passphrase slot; zero for a recovery slot.
@@ -57,6 +64,11 @@ struct Keyslot: Sendable, Equatable {
 
     /// The master key, if `passphrase` is right. The KDF policy is checked before Argon2 runs.
     func unwrap(passphrase: SecureBytes, vaultID: UUID) throws -> SecureBytes {
+        try unwrapWithKEK(passphrase: passphrase, vaultID: vaultID).masterKey
+    }
+
+    /// The master key and the key-encryption key that opened it (kept to re-wrap this slot).
+    func unwrapWithKEK(passphrase: SecureBytes, vaultID: UUID) throws -> (masterKey: SecureBytes, kek: SecureBytes) {
         guard kind == .passphrase else { throw VaultError.wrongPassphrase }
         try kdf.validatePolicy()
         let kek: SecureBytes
@@ -66,15 +78,27 @@ struct Keyslot: Sendable, Equatable {
             throw VaultError.storage("Argon2id could not run with \(kdf.memoryBytes >> 20) MiB of memory; is enough memory free?")
         }
         guard let key = try open(kek: kek, vaultID: vaultID) else { throw VaultError.wrongPassphrase }
-        return key
+        return (key, kek)
     }
 
     /// The master key, if `recoveryKey` is right.
     func unwrap(recoveryKey: RecoveryKey, vaultID: UUID) throws -> SecureBytes {
+        try unwrapWithKEK(recoveryKey: recoveryKey, vaultID: vaultID).masterKey
+    }
+
+    func unwrapWithKEK(recoveryKey: RecoveryKey, vaultID: UUID) throws -> (masterKey: SecureBytes, kek: SecureBytes) {
         guard kind == .recovery else { throw VaultError.wrongRecoveryKey }
         let kek = try Self.recoveryKEK(recoveryKey, salt: salt)
         guard let key = try open(kek: kek, vaultID: vaultID) else { throw VaultError.wrongRecoveryKey }
-        return key
+        return (key, kek)
+    }
+
+    /// This slot (same kind, KDF parameters and salt, so the same secret opens it) wrapping
+    /// `masterKey` of `keyVersion` in the current format, under the `kek` that opened it.
+    /// (`format` is for tests that make a vault of an earlier release.)
+    func rewrapped(_ masterKey: SecureBytes, kek: SecureBytes, keyVersion: UInt32, vaultID: UUID,
+                   format: UInt8 = Keyslot.format) throws -> Keyslot {
+        try Self.seal(masterKey, kek: kek, format: format, slot: slot, kind: kind, kdf: kdf, salt: salt, keyVersion: keyVersion, vaultID: vaultID)
     }
 
     var encoded: Data { Data(parameterBytes + nonce + wrapped) }
@@ -83,7 +107,7 @@ struct Keyslot: Sendable, Equatable {
     init?(encoded data: Data) {
         guard data.count == Self.encodedLength else { return nil }
         var reader = ByteReader(Array(data))
-        guard reader.u8() == Self.format,
+        guard let format = reader.u8(), format == Self.legacyFormat || format == Self.format,
               let slot = reader.u8(), let kindByte = reader.u8(), let kind = Kind(rawValue: kindByte),
               let kdfByte = reader.u8(),
               kdfByte == (kind == .passphrase ? Self.kdfArgon2id13 : Self.kdfRecoveryBlake2b),
@@ -91,11 +115,12 @@ struct Keyslot: Sendable, Equatable {
               let salt = reader.raw(16), let kv = reader.u32(),
               let nonce = reader.raw(AEAD.nonceLength), let wrapped = reader.raw(48)
         else { return nil }
-        self.init(slot: slot, kind: kind, kdf: KDFParameters(operations: ops, memoryBytes: mem),
+        self.init(format: format, slot: slot, kind: kind, kdf: KDFParameters(operations: ops, memoryBytes: mem),
                   salt: salt, keyVersion: kv, nonce: nonce, wrapped: wrapped)
     }
 
-    private init(slot: UInt8, kind: Kind, kdf: KDFParameters, salt: [UInt8], keyVersion: UInt32, nonce: [UInt8], wrapped: [UInt8]) {
+    private init(format: UInt8 = Keyslot.format, slot: UInt8, kind: Kind, kdf: KDFParameters, salt: [UInt8], keyVersion: UInt32, nonce: [UInt8], wrapped: [UInt8]) {
+        self.format = format
         self.slot = slot
         self.kind = kind
         self.kdf = kdf
@@ -107,7 +132,7 @@ struct Keyslot: Sendable, Equatable {
 
     private var parameterBytes: [UInt8] {
         var writer = ByteWriter()
-        writer.u8(Self.format)
+        writer.u8(format)
         writer.u8(slot)
         writer.u8(kind.rawValue)
         writer.u8(kind == .passphrase ? Self.kdfArgon2id13 : Self.kdfRecoveryBlake2b)
@@ -122,9 +147,9 @@ struct Keyslot: Sendable, Equatable {
         Array("JVLT-keyslot".utf8) + vaultID.bytes + parameterBytes
     }
 
-    private static func seal(_ masterKey: SecureBytes, kek: SecureBytes, slot: UInt8, kind: Kind, kdf: KDFParameters,
-                             salt: [UInt8], keyVersion: UInt32, vaultID: UUID) throws -> Keyslot {
-        var keyslot = Keyslot(slot: slot, kind: kind, kdf: kdf, salt: salt, keyVersion: keyVersion, nonce: [], wrapped: [])
+    private static func seal(_ masterKey: SecureBytes, kek: SecureBytes, format: UInt8 = Keyslot.format, slot: UInt8, kind: Kind,
+                             kdf: KDFParameters, salt: [UInt8], keyVersion: UInt32, vaultID: UUID) throws -> Keyslot {
+        var keyslot = Keyslot(format: format, slot: slot, kind: kind, kdf: kdf, salt: salt, keyVersion: keyVersion, nonce: [], wrapped: [])
         let box = try masterKey.withUnsafeBytes { plain in
             try kek.withUnsafeBytes { key in
                 try AEAD.seal(Array(plain), key: key, associatedData: keyslot.associatedData(vaultID: vaultID))

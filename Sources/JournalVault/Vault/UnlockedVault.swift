@@ -15,10 +15,13 @@ public final class UnlockedVault: Sendable {
     /// The locked handle (path, info, calendar).
     public let vault: Vault
     let keys: VaultKeys
+    /// The keyslot this vault was unlocked through, when it was (so it can be re-wrapped).
+    let unlockedSlot: UnlockedSlot?
 
-    init(vault: Vault, keys: VaultKeys) {
+    init(vault: Vault, keys: VaultKeys, unlockedSlot: UnlockedSlot?) {
         self.vault = vault
         self.keys = keys
+        self.unlockedSlot = unlockedSlot
     }
 
     var database: VaultDatabase { vault.database }
@@ -31,7 +34,7 @@ public final class UnlockedVault: Sendable {
         try parameters.validatePolicy()
         let slot = try Keyslot.wrap(keys.masterKey, passphrase: try Passphrase.normalized(passphrase),
                                     parameters: parameters, keyVersion: keys.keyVersion, vaultID: keys.vaultID)
-        try database.write { db in try slot.save(db) }
+        try write { db in try slot.save(db) }
     }
 
     /// The Argon2id cost of the current passphrase keyslot (kept when none is asked for).
@@ -47,7 +50,7 @@ public final class UnlockedVault: Sendable {
     public func replaceRecoveryKey() throws -> RecoveryKey {
         let recoveryKey = try RecoveryKey.generate()
         let slot = try Keyslot.wrap(keys.masterKey, recoveryKey: recoveryKey, keyVersion: keys.keyVersion, vaultID: keys.vaultID)
-        try database.write { db in try slot.save(db) }
+        try write { db in try slot.save(db) }
         return recoveryKey
     }
 }

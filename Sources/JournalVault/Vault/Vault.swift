@@ -45,13 +45,14 @@ public final class Vault: Sendable {
                                               keyVersion: header.keyVersion, vaultID: header.vaultID)
         let recoverySlot = try Keyslot.wrap(masterKey, recoveryKey: recoveryKey,
                                             keyVersion: header.keyVersion, vaultID: header.vaultID)
+        let keys = try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: masterKey)
         let database = try VaultDatabase.create(path: path) { db in
             try header.insert(db)
             try passphraseSlot.save(db)
             try recoverySlot.save(db)
+            try Manifest.empty(keyVersion: header.keyVersion).save(db, keys: keys)
         }
-        let keys = try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: masterKey)
-        return (UnlockedVault(vault: Vault(database: database), keys: keys), recoveryKey)
+        return (UnlockedVault(vault: Vault(database: database), keys: keys, unlockedSlot: nil), recoveryKey)
     }
 
     /// Unlocks with the passphrase. Throws ``VaultError/wrongPassphrase`` (nothing changes) or
@@ -67,15 +68,16 @@ public final class Vault: Sendable {
 
     private func unlock(verifying credential: VaultCredential) throws -> UnlockedVault {
         let (header, slots) = try headerAndSlots()
-        let (slot, masterKey) = try Keyslot.unwrap(slots, with: credential, vaultID: header.vaultID)
-        guard slot.keyVersion == header.keyVersion else { throw VaultError.corruptKeyslot(slot: Int(slot.slot)) }
-        return try unlock(masterKey: masterKey)
+        let unlocked = try Keyslot.unwrap(slots, with: credential, vaultID: header.vaultID)
+        guard unlocked.slot.keyVersion == header.keyVersion else { throw VaultError.corruptKeyslot(slot: Int(unlocked.slot.slot)) }
+        return try unlock(masterKey: unlocked.masterKey, slot: unlocked)
     }
 
-    /// Unlocks with a master key obtained elsewhere (a backup's keyslots).
-    func unlock(masterKey: SecureBytes) throws -> UnlockedVault {
+    /// Unlocks with a master key obtained elsewhere (a backup's keyslots), or from `slot`.
+    func unlock(masterKey: SecureBytes, slot: UnlockedSlot? = nil) throws -> UnlockedVault {
         let header = try header()
-        return UnlockedVault(vault: self, keys: try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: masterKey))
+        return UnlockedVault(vault: self, keys: try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: masterKey),
+                             unlockedSlot: slot)
     }
 
     /// Closes the file: the write-ahead log is folded in and removed.

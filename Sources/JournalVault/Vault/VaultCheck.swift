@@ -7,14 +7,18 @@ public struct CheckReport: Sendable {
     public var checked: [String: Int] = [:]
     /// One sentence per problem found; empty when the vault is sound.
     public var problems: [String] = []
+    /// Things worth knowing that are not problems (e.g. a vault not yet upgraded).
+    public var notes: [String] = []
 
     public var isClean: Bool { problems.isEmpty }
 }
 
 extension UnlockedVault {
     /// Verifies everything that can be verified with the keys: SQLite's own integrity and
-    /// foreign-key checks, every keyslot's form, and every record: it must authenticate, its
-    /// local day must match its time of writing, and its tag index must match its tags.
+    /// foreign-key checks, every keyslot's form, every record — it must authenticate, its local
+    /// day must match its time of writing, its tag index must match its tags — and, in the same
+    /// pass, the row-set manifest: no record missing, rolled back or added (FORMAT.md §11).
+    /// Reads only: nothing is written, even to a vault that has no manifest yet.
     public func check() throws -> CheckReport {
         var report = CheckReport()
         try database.read { db in
@@ -25,80 +29,137 @@ extension UnlockedVault {
             for orphan in orphans {
                 report.problems.append("A row of \((try? orphan.stored(0, table: "") as String) ?? "?") refers to a missing \((try? orphan.stored(2, table: "") as String) ?? "?") record.")
             }
+            var requiresManifest = false
             do {
-                _ = try Keyslot.readAll(db)
+                requiresManifest = try Keyslot.readAll(db).contains { $0.format >= Keyslot.format }
             } catch let error as VaultError {
                 report.problems.append(error.description)
             }
-            try checkEntries(db, into: &report)
-            try checkRows(AnalysisRow.table, AnalysisRow.selection, db, into: &report) { row in
+            var found = Manifest(keyVersion: keys.keyVersion, counter: 0, tables: [:])
+            try checkEntries(db, into: &report, manifest: &found)
+            try checkRows(.analysis, db, into: &report, manifest: &found) { row in
                 _ = try AnalysisRow(row: row).decrypt(keys: keys)
             }
-            try checkRows(NodeRow.table, NodeRow.selection, db, into: &report) { row in
+            try checkRows(.knowledgeNode, db, into: &report, manifest: &found) { row in
                 let stored = try NodeRow(row: row)
                 let node = try stored.decrypt(keys: keys)
                 guard nodeKey(NodeReference(type: node.type, name: node.name)) == stored.nodeKey else {
                     throw VaultError.tamperedRecord(table: NodeRow.table, id: node.id.storageText, detail: "its name index does not match its name")
                 }
             }
-            try checkRows(ThreadRow.table, ThreadRow.selection, db, into: &report) { row in
+            try checkRows(.knowledgeRelation, db, into: &report, manifest: &found) { row in
+                let stored = try RelationRow(row: row)
+                let relation = try stored.decrypt(keys: keys)
+                guard relationKey(relation.type) == Data.fromDatabaseValue(stored.row["relation_key"]) else {
+                    throw stored.row.tampered("its type index does not match its type")
+                }
+            }
+            try checkRows(.chatThread, db, into: &report, manifest: &found) { row in
                 _ = try ThreadRow(row: row).decrypt(keys: keys, db: db)
             }
-            try checkRows(MessageRow.table, MessageRow.selection, db, into: &report) { row in
+            try checkRows(.chatMessage, db, into: &report, manifest: &found) { row in
                 _ = try MessageRow(row: row).decrypt(keys: keys)
             }
-            let badStrengths = try Int.fetchOne(db, sql: "SELECT count(*) FROM knowledge_relation WHERE NOT (strength BETWEEN 0 AND 1)") ?? 0
-            if badStrengths > 0 { report.problems.append("\(badStrengths) knowledge relations have a strength outside 0…1.") }
             let activeThreads = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_thread WHERE is_active = 1") ?? 0
             if activeThreads > 1 { report.problems.append("\(activeThreads) chat threads are marked active; at most one may be.") }
+            try compareManifest(found, requiresManifest: requiresManifest, db, into: &report)
         }
         return report
     }
 
-    /// Verifies every row of `table` with `verify`, recording each failure.
-    private func checkRows(_ table: String, _ selection: String, _ db: Database, into report: inout CheckReport,
+    /// Compares the manifest of the rows found with the stored one, naming per table what differs.
+    private func compareManifest(_ found: Manifest, requiresManifest: Bool, _ db: Database, into report: inout CheckReport) throws {
+        let stored: Manifest?
+        do {
+            stored = try Manifest.load(db, keys: keys)
+        } catch let error as VaultError {
+            report.problems.append(error.description)
+            return
+        }
+        let legacyRelations = try Int.fetchOne(db, sql: "SELECT count(*) FROM legacy_relation") ?? 0
+        guard let stored else {
+            if requiresManifest {
+                report.problems.append("The row-set manifest is missing: records may have been deleted, rolled back or added.")
+            } else {
+                report.notes.append("This vault was made before the row-set manifest; the next change to it builds one.")
+            }
+            return
+        }
+        if legacyRelations > 0 {
+            report.problems.append("\(legacyRelations) unsealed knowledge relations were added to the file after its upgrade.")
+        }
+        for table in ManifestedTable.all {
+            let expected = stored.tables[table.name] ?? Manifest.TableState()
+            let actual = found.tables[table.name] ?? Manifest.TableState()
+            guard expected != actual else { continue }
+            let what = table.name == "entry_tag" ? "tag index rows" : "\(table.name) records"
+            if actual.count < expected.count {
+                report.problems.append("\(expected.count - actual.count) \(what) are missing (the manifest lists \(expected.count), the file holds \(actual.count)).")
+            } else if actual.count > expected.count {
+                report.problems.append("\(actual.count - expected.count) \(what) should not exist (the manifest lists \(expected.count), the file holds \(actual.count)).")
+            } else {
+                report.problems.append("Some \(what) are not the ones the manifest lists: an older revision was put back, or rows were replaced.")
+            }
+        }
+    }
+
+    /// Verifies every row of `table` with `verify`, recording each failure, and adds each row's
+    /// digest to `manifest`.
+    private func checkRows(_ table: SealedTable, _ db: Database, into report: inout CheckReport, manifest: inout Manifest,
                            verify: (Row) throws -> Void) throws {
-        var count = 0
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(selection) FROM \(table)")
+        var state = Manifest.TableState()
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name)")
         while let row = try rows.next() {
-            count += 1
+            state.add(try Manifest.digest(of: row.databaseValues, in: table.name, key: keys.manifestKey))
             do {
                 try verify(row)
             } catch let error as VaultError {
                 report.problems.append(error.description)
             }
         }
-        report.checked[table] = count
+        manifest.tables[table.name] = state
+        report.checked[table.name] = Int(state.count)
     }
 
-    /// Every entry decrypted (read and decrypted side by side, ``BatchPipeline``) and its tag
-    /// index compared.
-    private func checkEntries(_ db: Database, into report: inout CheckReport) throws {
-        var storedTags: [Int64: Set<Data>] = [:]
-        let tagRows = try Row.fetchCursor(db, sql: "SELECT entry_seq, bidx FROM entry_tag")
-        while let row = try tagRows.next() {
-            storedTags[try row.stored(0, table: "entry_tag"), default: []].insert(try row.stored(1, table: "entry_tag"))
-        }
+    /// Every entry decrypted (read and decrypted side by side, ``BatchPipeline``), its tag index
+    /// compared, and the digests of entries and tag rows added to `manifest`.
+    private func checkEntries(_ db: Database, into report: inout CheckReport, manifest: inout Manifest) throws {
         let keys = self.keys
+        var storedTags: [Int64: Set<Data>] = [:]
+        var tagState = Manifest.TableState()
+        let tagRows = try Row.fetchCursor(db, sql: "SELECT bidx, entry_seq FROM entry_tag")
+        while let row = try tagRows.next() {
+            tagState.add(try Manifest.digest(of: row.databaseValues, in: "entry_tag", key: keys.manifestKey))
+            storedTags[try row.stored(1, table: "entry_tag"), default: []].insert(try row.stored(0, table: "entry_tag"))
+        }
+        manifest.tables["entry_tag"] = tagState
         var problems: [String] = []
-        let pipeline = BatchPipeline(transform: { [storedTags] (item: (seq: Int64, id: String, row: Result<EncryptedEntryRow, any Error>)) -> String? in
+        var entryState = Manifest.TableState()
+        typealias Item = (seq: Int64, id: String, values: [DatabaseValue], row: Result<EncryptedEntryRow, any Error>)
+        let pipeline = BatchPipeline(transform: { [storedTags] (item: Item) -> (DigestSum, String?) in
+            // The digest covers `seq` first, as the manifest's column list has it.
+            let digest = try Manifest.digest(of: [item.values[EncryptedEntryRow.seqColumn]] + item.values.dropLast(), in: "entry", key: keys.manifestKey)
             do {
                 let entry = try item.row.get().decrypt(keys: keys)
                 let expected = Self.tagIndexes(of: entry, keys: keys)
-                return (storedTags[item.seq] ?? []) == expected ? nil : "Entry \(item.id): its tag index does not match its tags."
+                return (digest, (storedTags[item.seq] ?? []) == expected ? nil : "Entry \(item.id): its tag index does not match its tags.")
             } catch let error as VaultError {
-                return error.description
+                return (digest, error.description)
             }
-        }, deliver: { problems += $0.compactMap { $0 } })
+        }, deliver: { results in
+            for (digest, problem) in results {
+                entryState.add(digest)
+                if let problem { problems.append(problem) }
+            }
+        })
         var entrySeqs: Set<Int64> = []
-        // `seq` comes after the selection, so EncryptedEntryRow reads its columns where it expects them.
         let rows = try Row.fetchCursor(db, sql: "SELECT \(EncryptedEntryRow.selection), seq FROM entry ORDER BY created_at")
-        let seqColumn = 10
-        var batch: [(seq: Int64, id: String, row: Result<EncryptedEntryRow, any Error>)] = []
+        var batch: [Item] = []
         while let row = try rows.next() {
-            let seq: Int64 = try row.stored(seqColumn, table: EncryptedEntryRow.table)
+            let seq: Int64 = try row.stored(EncryptedEntryRow.seqColumn, table: EncryptedEntryRow.table)
             entrySeqs.insert(seq)
-            batch.append((seq, (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", Result { try EncryptedEntryRow(row: row) }))
+            batch.append((seq, (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", row.databaseValues,
+                          Result { try EncryptedEntryRow(row: row) }))
             if batch.count == 1024 {
                 try pipeline.submit(batch)
                 batch = []
@@ -106,10 +167,16 @@ extension UnlockedVault {
         }
         try pipeline.submit(batch)
         try pipeline.finish()
+        manifest.tables["entry"] = entryState
         report.problems += problems
         for orphan in storedTags.keys.sorted() where !entrySeqs.contains(orphan) {
             report.problems.append("Tag index rows name entry row \(orphan), which does not exist.")
         }
         report.checked[EncryptedEntryRow.table] = entrySeqs.count
     }
+}
+
+extension Row {
+    /// Every column's value, in selection order.
+    var databaseValues: [DatabaseValue] { (0..<count).map { self[$0] as DatabaseValue } }
 }

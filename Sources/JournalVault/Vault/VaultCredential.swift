@@ -18,15 +18,17 @@ extension Vault {
 }
 
 extension Keyslot {
-    /// The master key from whichever of `slots` `credential` opens.
-    static func unwrap(_ slots: [Keyslot], with credential: VaultCredential, vaultID: UUID) throws -> (Keyslot, SecureBytes) {
+    /// The master key from whichever of `slots` `credential` opens, with that slot and the
+    /// key-encryption key that opened it.
+    static func unwrap(_ slots: [Keyslot], with credential: VaultCredential, vaultID: UUID) throws -> UnlockedSlot {
         switch credential {
         case .passphrase(let secret):
             guard secret.count > 0 else { throw VaultError.wrongPassphrase }
             let normalized = try Passphrase.normalized(secret)
             for slot in slots where slot.kind == .passphrase {
                 do {
-                    return (slot, try slot.unwrap(passphrase: normalized, vaultID: vaultID))
+                    let (masterKey, kek) = try slot.unwrapWithKEK(passphrase: normalized, vaultID: vaultID)
+                    return UnlockedSlot(slot: slot, masterKey: masterKey, kek: kek)
                 } catch VaultError.wrongPassphrase {
                     continue
                 }
@@ -35,7 +37,8 @@ extension Keyslot {
         case .recoveryKey(let key):
             for slot in slots where slot.kind == .recovery {
                 do {
-                    return (slot, try slot.unwrap(recoveryKey: key, vaultID: vaultID))
+                    let (masterKey, kek) = try slot.unwrapWithKEK(recoveryKey: key, vaultID: vaultID)
+                    return UnlockedSlot(slot: slot, masterKey: masterKey, kek: kek)
                 } catch VaultError.wrongRecoveryKey {
                     continue
                 }
@@ -43,4 +46,12 @@ extension Keyslot {
             throw VaultError.wrongRecoveryKey
         }
     }
+}
+
+/// The keyslot a credential opened: with its key-encryption key the slot can be re-wrapped
+/// (manifest upgrade, rekey) without asking for the secret again.
+struct UnlockedSlot: Sendable {
+    let slot: Keyslot
+    let masterKey: SecureBytes
+    let kek: SecureBytes
 }

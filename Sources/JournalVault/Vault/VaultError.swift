@@ -20,6 +20,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongRecoveryKey
     /// The recovery key text is not a recovery key (wrong length, characters or checksum).
     case malformedRecoveryKey
+    /// `rekey` was asked of a vault unlocked with the recovery key.
+    case rekeyNeedsPassphrase
     /// An empty passphrase was given where a new one is being set.
     case emptyPassphrase
     /// Stored key-derivation parameters are outside the policy; refused before any work.
@@ -28,6 +30,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptKeyslot(slot: Int)
     /// A record failed authentication or does not match its plaintext columns.
     case tamperedRecord(table: String, id: String, detail: String)
+    /// The row-set manifest is missing, malformed or does not authenticate: records may have
+    /// been deleted, rolled back or added behind jv's back. Writes are refused until it is resolved.
+    case manifestDamaged(String)
     /// SQLite reported the file as corrupt.
     case corruptDatabase(String)
     /// No record of that kind has that id or prefix.
@@ -67,6 +72,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "Wrong recovery key."
         case .malformedRecoveryKey:
             "That is not a valid recovery key (check for typos: it has 56 letters and digits after 'JVR1-')."
+        case .rekeyNeedsPassphrase:
+            "Rotating the master key needs the passphrase (to re-wrap it); if you forgot it, set a new one first with 'jv passwd --recovery-key-file FILE'."
         case .emptyPassphrase:
             "The passphrase must not be empty."
         case .kdfParametersRefused(let reason):
@@ -75,6 +82,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "Keyslot \(slot) is malformed or was modified."
         case .tamperedRecord(let table, let id, let detail):
             "Record \(id) in \(table) failed verification (\(detail)); it is corrupt or was tampered with."
+        case .manifestDamaged(let reason):
+            "The vault's list of records cannot be trusted (\(reason)); run 'jv check', and restore a backup if it reports problems."
         case .corruptDatabase(let message):
             "The vault file is corrupt: \(message)."
         case .notFound(let kind, let id):

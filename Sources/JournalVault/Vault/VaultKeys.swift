@@ -6,12 +6,15 @@ import VaultCrypto
 struct VaultKeys: Sendable {
     static let recordSubkey: (id: UInt64, context: String) = (1, "JVLTREC1")
     static let blindIndexSubkey: (id: UInt64, context: String) = (2, "JVLTBIDX")
+    static let manifestSubkey: (id: UInt64, context: String) = (3, "JVLTMANI")
 
     let vaultID: UUID
     let keyVersion: UInt32
     let masterKey: SecureBytes
     let records: RecordCipher
     let blindIndex: BlindIndex
+    /// `K_man`: row digests and the MAC of the row-set manifest (FORMAT.md §11).
+    let manifestKey: SecureBytes
 
     init(vaultID: UUID, keyVersion: UInt32, masterKey: SecureBytes) throws {
         self.vaultID = vaultID
@@ -22,5 +25,6 @@ struct VaultKeys: Sendable {
             keyVersion: keyVersion)
         blindIndex = BlindIndex(
             key: try SubkeyDerivation.derive(from: masterKey, id: Self.blindIndexSubkey.id, context: Self.blindIndexSubkey.context))
+        manifestKey = try SubkeyDerivation.derive(from: masterKey, id: Self.manifestSubkey.id, context: Self.manifestSubkey.context)
     }
 }

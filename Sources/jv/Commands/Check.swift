@@ -15,12 +15,14 @@ struct Check: VaultCommand {
                 ("ok", .bool(report.isClean)),
                 ("checked", .object(report.checked.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
                 ("problems", .strings(report.problems)),
+                ("notes", .strings(report.notes)),
             ]))
         } else {
             let output = options.output
             let counts = report.checked.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key) records" }.joined(separator: ", ")
             for problem in report.problems { Console.out(output.red("✗ ") + problem) }
-            Console.out(report.isClean ? output.green("✓ ") + "All good: \(counts) verified; SQLite integrity and foreign keys OK."
+            for note in report.notes { Console.out("• " + note) }
+            Console.out(report.isClean ? output.green("✓ ") + "All good: \(counts) verified; SQLite integrity, foreign keys\(report.notes.isEmpty ? " and the row-set manifest" : "") OK."
                                        : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") found (\(counts) checked).")
         }
         if !report.isClean { throw ExitCode(65) }

@@ -35,9 +35,9 @@ enum Failure {
             case .vaultNotFound, .notFound: 66
             case .vaultExists: 73
             case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: 77
-            case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .tamperedRecord,
+            case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .tamperedRecord, .manifestDamaged,
                  .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt: 65
-            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase: 64
+            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase: 64
             case .storage: 1
             }
         case is DateExpressionError: 64

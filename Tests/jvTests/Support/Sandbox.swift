@@ -188,9 +188,7 @@ final class Sandbox: @unchecked Sendable {
     @discardableResult
     func sqlite(_ sql: String) throws -> String {
         guard let sqlite3 = JV.tool("sqlite3") else { throw HarnessError("sqlite3 is not installed") }
-        let result = try runTool(sqlite3, [vault, sql])
-        guard result.status == 0 else { throw HarnessError("sqlite3 failed: \(result)") }
-        return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try SQLiteShell.run(sqlite3, vault: vault, sql)
     }
 
     static func requireSuccess(_ result: JVResult) throws {

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// One stored row of any sealed table, read through its ``SealedTable`` description: the
+/// generic form the whole-vault walks use (check, manifest, rekey). The feature code reads its
+/// own typed rows instead, which are faster to turn into records.
+struct SealedRow: Sendable {
+    let table: SealedTable
+    let id: UUID
+    /// Every column, in ``SealedTable/columns`` order.
+    var values: [DatabaseValue]
+
+    /// Reads a row selected with `table.selection`; a malformed id or column is tampering.
+    init(_ table: SealedTable, row: Row) throws {
+        self.table = table
+        values = (0..<table.columns.count).map { row[$0] as DatabaseValue }
+        guard let text = String.fromDatabaseValue(values[table.idIndex]) else {
+            throw VaultError.tamperedRecord(table: table.name, id: "?", detail: "the id is not text")
+        }
+        id = try RecordID.parse(text, table: table.name)
+    }
+
+    /// Every row of `table`, in storage order.
+    static func cursor(_ table: SealedTable, _ db: Database) throws -> RowCursor {
+        try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name)")
+    }
+
+    var encMeta: Data? { Data.fromDatabaseValue(values[table.encMetaIndex]) }
+
+    func meta() throws -> RecordMeta {
+        guard let encMeta, let meta = RecordMeta(encoded: encMeta) else { throw tampered("enc_meta is malformed") }
+        return meta
+    }
+
+    /// The associated-data binding of this row's fields (FORMAT.md §4.4).
+    func binding(meta: RecordMeta) throws -> RecordBinding {
+        RecordBinding(table: table.name, id: id, meta: meta, columns: try table.boundIndices.map { index, kind in
+            let value = values[index]
+            if value.isNull { return .null }
+            switch (kind, value.storage) {
+            case (.integer, .int64(let integer)): return .integer(integer)
+            case (.text, .string(let text)): return .text(text)
+            case (.hexText, .blob(let data)): return .text(data.lowerHex)
+            default: throw tampered("column \(table.columns[index]) holds a value of the wrong type")
+            }
+        })
+    }
+
+    /// Authenticates and decrypts every field; each plaintext is handed to `use` in temporary
+    /// memory that is wiped afterwards.
+    func open(keys: VaultKeys, _ use: (Int, UnsafeBufferPointer<UInt8>) throws -> Void = { _, _ in }) throws {
+        let boxes = try table.fieldIndices.enumerated().map { position, index in
+            guard let box = Data.fromDatabaseValue(values[index]) else { throw tampered("field \(table.fields[position]) is not a blob") }
+            return (name: table.fields[position], box: box)
+        }
+        try keys.records.open(boxes, binding: try binding(meta: try meta()), use)
+    }
+
+    /// Opens every field into ordinary arrays (rekey re-seals them at once).
+    func openedFields(keys: VaultKeys) throws -> [[UInt8]] {
+        var plaintexts: [[UInt8]] = []
+        try open(keys: keys) { _, plaintext in plaintexts.append(Array(plaintext)) }
+        return plaintexts
+    }
+
+    /// Seals `plaintexts` as this row's fields under `meta` with `keys`, after the caller has set
+    /// the plaintext columns (so the binding covers their new values).
+    mutating func seal(_ plaintexts: [[UInt8]], meta: RecordMeta, keys: VaultKeys) throws {
+        values[table.encMetaIndex] = meta.encoded.databaseValue
+        let sealed = try keys.records.seal(Array(zip(table.fields, plaintexts)).map { (name: $0.0, plaintext: $0.1) },
+                                           binding: try binding(meta: meta))
+        for (index, box) in zip(table.fieldIndices, sealed) { values[index] = box.databaseValue }
+    }
+
+    func set(_ column: String, _ value: DatabaseValueConvertible?) -> SealedRow {
+        var copy = self
+        copy.values[table.index(of: column)] = value?.databaseValue ?? .null
+        return copy
+    }
+
+    subscript(column: String) -> DatabaseValue { values[table.index(of: column)] }
+
+    /// Rewrites the stored row with the same id.
+    func update(_ db: Database) throws {
+        let assignments = table.columns.filter { $0 != "id" }.map { "\($0) = ?" }.joined(separator: ", ")
+        let arguments = table.columns.indices.filter { $0 != table.idIndex }.map { values[$0] } + [values[table.idIndex]]
+        try db.cachedStatement(sql: "UPDATE \(table.name) SET \(assignments) WHERE id = ?").execute(arguments: StatementArguments(arguments))
+    }
+
+    func insert(_ db: Database) throws {
+        try db.cachedStatement(sql: table.insertSQL).execute(arguments: StatementArguments(values))
+    }
+
+    func tampered(_ detail: String) -> VaultError {
+        VaultError.tamperedRecord(table: table.name, id: id.storageText, detail: detail)
+    }
+}
+
+extension Data {
+    /// Lower-case hexadecimal digits, as blind-index columns are bound (FORMAT.md §4.4).
+    var lowerHex: String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: count * 2) { text in
+            for (offset, byte) in enumerated() {
+                text[offset * 2] = digits.utf8Start[Int(byte >> 4)]
+                text[offset * 2 + 1] = digits.utf8Start[Int(byte & 0x0F)]
+            }
+            return count * 2
+        }
+    }
+}

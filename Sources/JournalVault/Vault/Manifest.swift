@@ -1,0 +1,223 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// The row-set manifest (FORMAT.md §11): a keyed commitment to the set of every row of every
+/// ``ManifestedTable``, so that a deleted row, a row rolled back to an older revision, or a
+/// deleted row put back is seen, which the per-record AEAD alone cannot see.
+///
+/// Per table it keeps the number of rows and the sum modulo 2²⁵⁶ of their keyed digests; a
+/// write adds the digest of each new row and subtracts that of each old one (O(1) per row), and
+/// the whole state carries a counter of write transactions and a MAC under the manifest key.
+///
+/// ```swift
+/// var manifest = Manifest.empty(keyVersion: 1)
+/// manifest.tables["entry"]?.add(Manifest.digest(of: values, in: .entry, key: key))
+/// ```
+struct Manifest: Equatable, Sendable {
+    static let format: UInt8 = 1
+    static let macLength = 32
+    private static let macDomain = Array("JVLT-manifest".utf8)
+    private static let rowDomain = Array("JVLT-row".utf8)
+
+    /// One table's part: how many rows, and the sum of their digests.
+    struct TableState: Equatable, Sendable {
+        var count: UInt64 = 0
+        var sum = DigestSum()
+
+        mutating func add(_ digest: DigestSum) {
+            count &+= 1
+            sum = sum.adding(digest)
+        }
+
+        mutating func remove(_ digest: DigestSum) {
+            count &-= 1
+            sum = sum.subtracting(digest)
+        }
+    }
+
+    var keyVersion: UInt32
+    /// Write transactions committed since the vault was made (or upgraded): the high-water mark.
+    var counter: UInt64
+    var tables: [String: TableState]
+
+    static func empty(keyVersion: UInt32) -> Manifest {
+        Manifest(keyVersion: keyVersion, counter: 0,
+                 tables: Dictionary(uniqueKeysWithValues: ManifestedTable.all.map { ($0.name, TableState()) }))
+    }
+
+    /// `format u8 ‖ kv u32 ‖ counter u64 ‖ n u8 ‖ n × (u8 len ‖ table ‖ count u64 ‖ sum[32])`, tables
+    /// in ``ManifestedTable/all`` order; the MAC follows these bytes.
+    private var body: [UInt8] {
+        var writer = ByteWriter(capacity: 400)
+        writer.u8(Self.format)
+        writer.u32(keyVersion)
+        writer.u64(counter)
+        writer.u8(UInt8(ManifestedTable.all.count))
+        for table in ManifestedTable.all {
+            let state = tables[table.name] ?? TableState()
+            writer.shortString(table.name)
+            writer.u64(state.count)
+            writer.raw(state.sum.bytes)
+        }
+        return writer.bytes
+    }
+
+    /// The stored form: the body and its MAC.
+    func encoded(key: SecureBytes, vaultID: UUID) throws -> Data {
+        let body = self.body
+        return Data(body + (try Self.mac(body, key: key, vaultID: vaultID)))
+    }
+
+    /// Parses and authenticates a stored manifest; nil when it is malformed or its MAC fails.
+    init?(encoded data: Data, key: SecureBytes, vaultID: UUID) throws {
+        let bytes = Array(data)
+        guard bytes.count > Self.macLength else { return nil }
+        let body = Array(bytes.dropLast(Self.macLength))
+        guard Sodium.constantTimeEquals(try Self.mac(body, key: key, vaultID: vaultID), Array(bytes.suffix(Self.macLength))) else { return nil }
+        var reader = ByteReader(body)
+        guard reader.u8() == Self.format, let keyVersion = reader.u32(), let counter = reader.u64(),
+              let n = reader.u8(), Int(n) == ManifestedTable.all.count else { return nil }
+        var tables: [String: TableState] = [:]
+        for table in ManifestedTable.all {
+            guard let length = reader.u8(), let name = reader.raw(Int(length)), name == Array(table.name.utf8),
+                  let count = reader.u64(), let sum = reader.raw(32) else { return nil }
+            tables[table.name] = TableState(count: count, sum: DigestSum(bytes: sum))
+        }
+        guard reader.remaining == 0 else { return nil }
+        self.init(keyVersion: keyVersion, counter: counter, tables: tables)
+    }
+
+    init(keyVersion: UInt32, counter: UInt64, tables: [String: TableState]) {
+        self.keyVersion = keyVersion
+        self.counter = counter
+        self.tables = tables
+    }
+
+    private static func mac(_ body: [UInt8], key: SecureBytes, vaultID: UUID) throws -> [UInt8] {
+        try key.withUnsafeBytes { try Blake2b.hash(macDomain + vaultID.bytes + body, key: $0, length: macLength) }
+    }
+
+    /// The keyed digest of one row: `BLAKE2b-256(key = K_man, "JVLT-row" ‖ u8 len ‖ table ‖ u8 n ‖
+    /// n × value)`, every column in ``ManifestedTable/columns`` order, each value encoded by its
+    /// SQLite storage class (so a column's type cannot change unseen).
+    static func digest(of values: some Collection<DatabaseValue>, in table: String, key: SecureBytes) throws -> DigestSum {
+        var writer = ByteWriter(capacity: 1200)
+        writer.raw(rowDomain)
+        writer.shortString(table)
+        writer.u8(UInt8(truncatingIfNeeded: values.count))
+        for value in values {
+            switch value.storage {
+            case .null:
+                writer.u8(0)
+            case .int64(let integer):
+                writer.u8(1)
+                writer.i64(integer)
+            case .string(let text):
+                writer.u8(2)
+                writer.u32(UInt32(truncatingIfNeeded: text.utf8.count))
+                writer.raw(text.utf8)
+            case .blob(let data):
+                writer.u8(3)
+                writer.u32(UInt32(truncatingIfNeeded: data.count))
+                writer.raw(data)
+            case .double(let double):
+                writer.u8(4)
+                writer.u64(double.bitPattern)
+            }
+        }
+        return DigestSum(bytes: try key.withUnsafeBytes { try Blake2b.hash(writer.bytes, key: $0, length: 32) })
+    }
+}
+
+/// A 256-bit unsigned integer, big-endian on disk, for sums of row digests modulo 2²⁵⁶.
+struct DigestSum: Equatable, Sendable {
+    /// Most significant limb first.
+    private var limbs: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    init() {}
+
+    init(bytes: [UInt8]) {
+        precondition(bytes.count == 32)
+        func limb(_ index: Int) -> UInt64 { bytes[index * 8..<index * 8 + 8].reduce(0) { $0 << 8 | UInt64($1) } }
+        limbs = (limb(0), limb(1), limb(2), limb(3))
+    }
+
+    var bytes: [UInt8] {
+        var writer = ByteWriter(capacity: 32)
+        for limb in [limbs.0, limbs.1, limbs.2, limbs.3] { writer.u64(limb) }
+        return writer.bytes
+    }
+
+    static func == (lhs: DigestSum, rhs: DigestSum) -> Bool { lhs.limbs == rhs.limbs }
+
+    func adding(_ other: DigestSum) -> DigestSum {
+        var result = DigestSum()
+        var carry = false
+        (result.limbs.3, carry) = Self.add(limbs.3, other.limbs.3, carry)
+        (result.limbs.2, carry) = Self.add(limbs.2, other.limbs.2, carry)
+        (result.limbs.1, carry) = Self.add(limbs.1, other.limbs.1, carry)
+        (result.limbs.0, _) = Self.add(limbs.0, other.limbs.0, carry)
+        return result
+    }
+
+    /// `self - other` modulo 2²⁵⁶: adding the two's complement.
+    func subtracting(_ other: DigestSum) -> DigestSum {
+        var complement = DigestSum()
+        complement.limbs = (~other.limbs.0, ~other.limbs.1, ~other.limbs.2, ~other.limbs.3)
+        var one = DigestSum()
+        one.limbs.3 = 1
+        return adding(complement.adding(one))
+    }
+
+    private static func add(_ a: UInt64, _ b: UInt64, _ carry: Bool) -> (UInt64, Bool) {
+        let (partial, overflow1) = a.addingReportingOverflow(b)
+        let (sum, overflow2) = partial.addingReportingOverflow(carry ? 1 : 0)
+        return (sum, overflow1 || overflow2)
+    }
+}
+
+extension Manifest {
+    /// The triggers of migration 0005 that hand every row change to ``ManifestRecorder``.
+    static let triggerNames: Set<String> = Set(ManifestedTable.all.flatMap { table in
+        ["insert", "delete", "update"].map { "\(table.name)_manifest_\($0)" }
+    })
+
+    /// Whether the vault has a manifest row (vaults from before schema 5 get one at their first write).
+    static func isStored(_ db: Database) throws -> Bool {
+        try Data.fetchOne(db, sql: "SELECT data FROM manifest WHERE singleton = 1") != nil
+    }
+
+    /// The stored manifest, authenticated; nil when there is none. A manifest that does not
+    /// authenticate, or is of another key version, is ``VaultError/manifestDamaged(_:)``.
+    static func load(_ db: Database, keys: VaultKeys) throws -> Manifest? {
+        guard let data = try Data.fetchOne(db, sql: "SELECT data FROM manifest WHERE singleton = 1") else { return nil }
+        guard let manifest = try Manifest(encoded: data, key: keys.manifestKey, vaultID: keys.vaultID) else {
+            throw VaultError.manifestDamaged("the manifest does not authenticate")
+        }
+        guard manifest.keyVersion == keys.keyVersion else {
+            throw VaultError.manifestDamaged("the manifest is of key version \(manifest.keyVersion), the vault of \(keys.keyVersion)")
+        }
+        return manifest
+    }
+
+    func save(_ db: Database, keys: VaultKeys) throws {
+        try db.execute(sql: "INSERT INTO manifest (singleton, data) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET data = excluded.data",
+                       arguments: [try encoded(key: keys.manifestKey, vaultID: keys.vaultID)])
+    }
+
+    /// The manifest of the rows as they are now, read in full (`counter` given by the caller).
+    /// `only` limits it to some tables (the others are left out of `tables`).
+    static func build(_ db: Database, keys: VaultKeys, counter: UInt64, only: Set<String>? = nil) throws -> Manifest {
+        var manifest = Manifest(keyVersion: keys.keyVersion, counter: counter, tables: [:])
+        for table in ManifestedTable.all where only?.contains(table.name) ?? true {
+            var state = TableState()
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name)")
+            while let row = try rows.next() {
+                state.add(try digest(of: row.databaseValues, in: table.name, key: keys.manifestKey))
+            }
+            manifest.tables[table.name] = state
+        }
+        return manifest
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// What ``UnlockedVault/rekey(keepingRecoveryKey:progress:)`` did.
+public struct RekeySummary: Sendable {
+    /// The new key version.
+    public let keyVersion: UInt32
+    /// Records re-encrypted, by table.
+    public let records: [String: Int]
+    /// The new recovery key, to show once; nil when the existing one was kept.
+    public let newRecoveryKey: RecoveryKey?
+}
+
+extension UnlockedVault {
+    /// Rotates the master key (SPEC §3.6, FORMAT.md §12): a new random key of version + 1;
+    /// every record of every table re-encrypted under it (new salts, nonces and associated
+    /// data), blind indexes and the manifest recomputed, the keyslots re-wrapped — all in one
+    /// transaction, so a process killed at any instant leaves the vault entirely under the old
+    /// key or entirely under the new one. The passphrase stays the same. The recovery key is
+    /// re-wrapped when it is given (and checked first); otherwise a new one is made, which the
+    /// caller shows once, and the old one stops working.
+    ///
+    /// Needs a vault unlocked with its passphrase. Returns the vault unlocked under the new key.
+    ///
+    /// ```swift
+    /// let (journal2, summary) = try journal.rekey()
+    /// if let key = summary.newRecoveryKey { print(key.text) }
+    /// ```
+    public func rekey(keepingRecoveryKey kept: RecoveryKey? = nil,
+                      progress: ((Int, Int) -> Void)? = nil) throws -> (UnlockedVault, RekeySummary) {
+        guard let unlockedSlot, unlockedSlot.slot.kind == .passphrase else { throw VaultError.rekeyNeedsPassphrase }
+        let newKeys = try VaultKeys(vaultID: keys.vaultID, keyVersion: keys.keyVersion + 1,
+                                    masterKey: try SecureBytes.random(count: SubkeyDerivation.keyLength))
+        let recorder = database.manifestRecorder
+        var counts: [String: Int] = [:]
+        let recoveryKey = try kept == nil ? RecoveryKey.generate() : nil
+        try database.write { db in
+            defer { _ = recorder.finish() }
+            // A damaged manifest stops the rekey (it would otherwise be rebuilt over the damage);
+            // a vault from before the manifest is upgraded first.
+            let manifest = try manifestForWritingWithTriggers(db)
+            recorder.suspend()
+            let total = try ManifestedTable.all.filter { $0.name != "entry_tag" }
+                .reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1.name)") ?? 0) }
+            var done = 0
+            // The rows as found, before they are rewritten, must be the ones the manifest lists:
+            // the new manifest is built from them, and would otherwise take in any damage.
+            var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:])
+            found.tables["entry_tag"] = try Manifest.build(db, keys: keys, counter: 0, only: ["entry_tag"]).tables["entry_tag"]
+            for table in SealedTable.all {
+                let (count, state) = try reseal(table, db, newKeys: newKeys) { count in
+                    done += count
+                    progress?(done, total)
+                }
+                counts[table.name] = count
+                found.tables[table.name] = state
+            }
+            guard found == manifest else { throw VaultError.manifestDamaged("the records do not match it") }
+            try reindexAllTags(db, keys: newKeys)
+            try db.execute(sql: "UPDATE vault_header SET key_version = ?", arguments: [Int64(newKeys.keyVersion)])
+            try unlockedSlot.slot.rewrapped(newKeys.masterKey, kek: unlockedSlot.kek, keyVersion: newKeys.keyVersion,
+                                            vaultID: keys.vaultID).save(db)
+            let recoverySlot: Keyslot
+            if let kept {
+                guard let stored = try Keyslot.readAll(db).first(where: { $0.kind == .recovery }) else { throw VaultError.wrongRecoveryKey }
+                let (_, kek) = try stored.unwrapWithKEK(recoveryKey: kept, vaultID: keys.vaultID)
+                recoverySlot = try stored.rewrapped(newKeys.masterKey, kek: kek, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
+            } else if let recoveryKey {
+                recoverySlot = try Keyslot.wrap(newKeys.masterKey, recoveryKey: recoveryKey, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
+            } else {
+                preconditionFailure("a recovery key is either kept or made")
+            }
+            try recoverySlot.save(db)
+            try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(Keyslot.recoverySlot)])
+            try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1).save(db, keys: newKeys)
+        }
+        let rekeyed = UnlockedVault(vault: vault, keys: newKeys, unlockedSlot: UnlockedSlot(
+            slot: try vault.headerAndSlots().1.first { $0.kind == .passphrase } ?? unlockedSlot.slot,
+            masterKey: newKeys.masterKey, kek: unlockedSlot.kek))
+        return (rekeyed, RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: recoveryKey))
+    }
+
+    /// Re-encrypts every row of `table` under `newKeys`, a batch at a time (rows are taken in
+    /// row-id order, which rewriting them does not change); returns how many, and the manifest
+    /// state of the rows as they were found.
+    private func reseal(_ table: SealedTable, _ db: Database, newKeys: VaultKeys,
+                        done: @escaping (Int) -> Void) throws -> (Int, Manifest.TableState) {
+        let keys = self.keys
+        var state = Manifest.TableState()
+        // An entry's digest starts with its row key, `seq`, which is its rowid.
+        let digestsRowID = ManifestedTable.byName[table.name]?.columns.first == "seq"
+        let pipeline = BatchPipeline(transform: { (item: (row: SealedRow, rowID: DatabaseValue)) -> (DigestSum, SealedRow) in
+            let values = digestsRowID ? [item.rowID] + item.row.values : item.row.values
+            return (try Manifest.digest(of: values, in: table.name, key: keys.manifestKey), try Self.resealed(item.row, from: keys, to: newKeys))
+        }, deliver: { results in
+            for (digest, row) in results {
+                state.add(digest)
+                try row.update(db)
+            }
+            done(results.count)
+        })
+        var lastRowID = Int64.min
+        while true {
+            let rows = try Row.fetchAll(db, sql: "SELECT \(table.selection), rowid FROM \(table.name) WHERE rowid > ? ORDER BY rowid LIMIT 2048",
+                                        arguments: [lastRowID])
+            guard let last = rows.last else { break }
+            lastRowID = try last.stored(table.columns.count, table: table.name)
+            try pipeline.submit(try rows.map { (try SealedRow(table, row: $0), $0[table.columns.count] as DatabaseValue) })
+        }
+        try pipeline.finish()
+        return (Int(state.count), state)
+    }
+
+    /// One row opened under `old` and sealed under `new`: next revision, new salt, new nonces,
+    /// and the blind-index columns recomputed under the new blind-index key.
+    private static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> SealedRow {
+        let plaintexts = try row.openedFields(keys: old)
+        var resealed = row
+        switch row.table {
+        case .knowledgeNode:
+            guard let type = String.fromDatabaseValue(row["type"]) else { throw row.tampered("its type is not text") }
+            let name = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
+            resealed = resealed.set("node_key", nodeKey(NodeReference(type: type, name: name), keys: new))
+        case .knowledgeRelation:
+            guard let type = try JSONValue(decrypted: plaintexts[0], table: row.table.name, id: row.id)["type"]?.stringValue else {
+                throw row.tampered("the sealed relation has no type")
+            }
+            resealed = resealed.set("relation_key", relationKey(type, keys: new))
+        default:
+            break
+        }
+        try resealed.seal(plaintexts, meta: try row.meta().next(keyVersion: new.keyVersion), keys: new)
+        return resealed
+    }
+}

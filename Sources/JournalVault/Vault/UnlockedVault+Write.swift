@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+extension UnlockedVault {
+    /// One write transaction of the vault: everything `body` writes, and the change it makes to
+    /// the row-set manifest, commit together or not at all — so neither a concurrent writer
+    /// (SQLite runs one write transaction at a time) nor a `kill -9` can leave them apart.
+    ///
+    /// The manifest is checked before anything is written: one that is missing from a vault
+    /// that promised one, or that does not authenticate, stops the write
+    /// (``VaultError/manifestDamaged(_:)``). A vault from before the manifest is upgraded here,
+    /// at its first write (``upgradeToManifest(_:)``).
+    func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        let recorder = database.manifestRecorder
+        return try database.write { db in
+            defer { _ = recorder.finish() }
+            let manifest = try manifestForWritingWithTriggers(db)
+            recorder.startRecording(key: keys.manifestKey)
+            let result = try body(db)
+            var next = manifest.applying(recorder.finish())
+            next.counter += 1
+            try next.save(db, keys: keys)
+            return result
+        }
+    }
+
+    /// The stored manifest, once its triggers are confirmed in place; a vault from before the
+    /// manifest is upgraded first.
+    func manifestForWritingWithTriggers(_ db: Database) throws -> Manifest {
+        // Without its triggers, this write would not reach the manifest.
+        let triggers = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        guard Manifest.triggerNames.isSubset(of: triggers) else {
+            throw VaultError.manifestDamaged("the triggers that keep it up to date were removed from the file")
+        }
+        if let manifest = try Manifest.load(db, keys: keys) { return manifest }
+        if try Keyslot.readAll(db).contains(where: { $0.format >= Keyslot.format }) {
+            throw VaultError.manifestDamaged("the manifest is missing")
+        }
+        return try upgradeToManifest(db)
+    }
+
+    /// Brings a vault written before schema 5 up to it, in the caller's transaction (FORMAT.md
+    /// §11.4): seals the relations kept in `legacy_relation`, recomputes every entry's tag index
+    /// (the normal form of tags changed), re-wraps the keyslot that unlocked it in format 2 (so a
+    /// manifest deleted later is noticed), and builds the manifest from every row.
+    func upgradeToManifest(_ db: Database) throws -> Manifest {
+        let recorder = database.manifestRecorder
+        recorder.suspend()
+        defer { _ = recorder.finish() }
+        let legacy = try Row.fetchAll(db, sql: "SELECT id, from_node, to_node, type, strength, entry_id, created_at FROM legacy_relation")
+        for row in legacy {
+            let relation = try Self.legacyRelation(row)
+            _ = try upsertRelation(relation, createdAt: try row.stored(6, table: "legacy_relation"), db)
+        }
+        try db.execute(sql: "DELETE FROM legacy_relation")
+        try reindexAllTags(db)
+        if let unlockedSlot {
+            try unlockedSlot.slot.rewrapped(keys.masterKey, kek: unlockedSlot.kek, keyVersion: keys.keyVersion, vaultID: keys.vaultID).save(db)
+        }
+        let manifest = try Manifest.build(db, keys: keys, counter: 0)
+        try manifest.save(db, keys: keys)
+        return manifest
+    }
+}

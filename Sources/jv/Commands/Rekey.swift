@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import JournalVault
+
+/// `jv rekey`: rotate the master key.
+struct Rekey: VaultCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rotate the master key: re-encrypt every record under a new one, in one transaction.",
+        discussion: """
+            Unlock with the passphrase; it stays the same. Every record of every table is re-encrypted \
+            under a new random master key (key version + 1), the blind indexes and the row-set manifest \
+            are recomputed and the keyslots re-wrapped — all or nothing, even if jv is killed midway.
+
+            The recovery key: give the current one with --keep-recovery-key FILE to keep it (it is \
+            checked first and re-wrapped); otherwise a new recovery key is printed once, and the old one \
+            stops working. If jv is interrupted after the rotation but before you saw the new key, the \
+            passphrase still opens the vault: make another with 'jv recovery-key'.
+
+            What it protects against: someone who has an old copy of the vault file and a passphrase or \
+            recovery key that was valid for it, or the old master key itself, can read that old copy but \
+            nothing written after the rotation. Backups made before it still restore with the secrets \
+            they were made with.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: ArgumentHelp("Keep the recovery key in this file (checked, then re-wrapped) instead of making a new one.",
+                               valueName: "path"))
+    var keepRecoveryKey: String?
+
+    func execute() throws {
+        let kept = try keepRecoveryKey.map { path -> RecoveryKey in
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CLIError.inputNotFound("Cannot read the recovery key file \(path).")
+            }
+            return try RecoveryKey(text: String(decoding: data, as: UTF8.self))
+        }
+        let journal = try options.unlockedVault()
+        let progress = Progress("Re-encrypted")
+        let (_, summary) = try journal.rekey(keepingRecoveryKey: kept) { progress.update($0, of: $1) }
+        progress.finish()
+        let total = summary.records.values.reduce(0, +)
+        if options.json {
+            var members: [(String, JSONValue)] = [
+                ("key_version", .integer(Int64(summary.keyVersion))),
+                ("records", .object(summary.records.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
+            ]
+            members.append(("recovery_key", summary.newRecoveryKey.map { .string($0.text) } ?? .null))
+            options.output.printJSON(.object(members))
+        } else {
+            Console.note("Master key rotated to version \(summary.keyVersion): \(total) record\(total == 1 ? "" : "s") re-encrypted.")
+            if let key = summary.newRecoveryKey {
+                Console.out("New recovery key — write it down; it is shown only now. The old one no longer opens the vault.")
+                Console.out("")
+                Console.out("    " + options.output.bold(key.text))
+            } else {
+                Console.note("The recovery key is unchanged.")
+            }
+        }
+    }
+}
