@@ -146,8 +146,12 @@ struct JVBench {
         // Check everything.
         let report = try journal.check()
         guard report.isClean, report.checked["entry"] == size + fresh.count else { throw BenchError.wrongResult("check") }
-        rows.append(ReportRow(workload: "check all", entries: size, vault: try Timings.measure(3) { _ = try journal.check() },
-                              baseline: try Timings.measure(3) { _ = try baseline.check() }))
+        // Issue 10: records and the row-set manifest in one pass, at most 1.2× the 1.8 s that
+        // checking the records alone took before it (the top of the README's range at 100,000).
+        let check = try Timings.measure(3) { _ = try journal.check() }
+        rows.append(ReportRow(workload: "check all (with manifest)", entries: size, vault: check,
+                              baseline: try Timings.measure(3) { _ = try baseline.check() },
+                              target: "≤ 2.16 s", met: check.median <= .milliseconds(2160)))
 
         // Backup and restore.
         var backupIndex = 0
@@ -170,6 +174,15 @@ struct JVBench {
         }
         rows.append(ReportRow(workload: "restore (verified)", entries: size, vault: restore,
                               target: "≤ 5 s", met: restore.median <= .seconds(5)))
+
+        // Rotate the master key: every record re-sealed, indexes and manifest rebuilt, one transaction.
+        let rekeyed = try Vault.open(at: vaultPath).unlock(passphrase: secret)
+        var rekeySummary: RekeySummary?
+        let rekey = try Timings.measure(1) { rekeySummary = try rekeyed.rekey(keepingRecoveryKey: recoveryKey).1 }
+        guard rekeySummary?.records["entry"] == size + fresh.count else { throw BenchError.wrongResult("rekey") }
+        let plainRewrite = try Timings.measure(1) { _ = try baseline.rewriteAll() }
+        rows.append(ReportRow(workload: "rekey", entries: size, vault: rekey, baseline: plainRewrite,
+                              target: "≤ 10 s", met: rekey.median <= .seconds(10)))
 
         if size != Self.targetSize {
             // SPEC §7 sets its targets on a vault of 100,000 entries: other sizes are reported

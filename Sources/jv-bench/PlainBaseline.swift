@@ -108,6 +108,16 @@ final class PlainBaseline {
         }
     }
 
+    /// Every row read and written back in one transaction: the SQLite work of a rekey, without its crypto.
+    func rewriteAll() throws -> Int {
+        try pool.write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT seq, content FROM entry")
+            let statement = try db.makeStatement(sql: "UPDATE entry SET content = ? WHERE seq = ?")
+            for row in rows { try statement.execute(arguments: [row[1] as Data, row[0] as Int64]) }
+            return rows.count
+        }
+    }
+
     func backup(to path: String) throws {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
     }

@@ -65,6 +65,7 @@ struct Restore: VaultCommand {
         let target = to ?? options.vaultPath
         if !force, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
         let summary = try BackupFile.restore(file, to: target, credential: Credentials(options: options).forUnlocking(), replace: force)
+        HighWater.forget(summary.vaultID)
         options.output.printBackupSummary(summary, path: target, verb: "Restored to")
     }
 }

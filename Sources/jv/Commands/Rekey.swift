@@ -37,8 +37,9 @@ struct Rekey: VaultCommand {
         }
         let journal = try options.unlockedVault()
         let progress = Progress("Re-encrypted")
-        let (_, summary) = try journal.rekey(keepingRecoveryKey: kept) { progress.update($0, of: $1) }
+        let (rekeyed, summary) = try journal.rekey(keepingRecoveryKey: kept) { progress.update($0, of: $1) }
         progress.finish()
+        HighWater.observe(rekeyed)
         let total = summary.records.values.reduce(0, +)
         if options.json {
             var members: [(String, JSONValue)] = [

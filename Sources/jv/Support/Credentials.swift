@@ -109,6 +109,8 @@ extension GlobalOptions {
         if !Sodium.canLockMemory() {
             Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
         }
-        return try vault.unlock(Credentials(options: self).forUnlocking())
+        let journal = try vault.unlock(Credentials(options: self).forUnlocking())
+        HighWater.observe(journal)
+        return journal
     }
 }

@@ -71,6 +71,8 @@ protocol VaultCommand: ParsableCommand {
 
 extension VaultCommand {
     func run() throws {
+        // Also after a failure: the mark follows whatever was committed, and the vault is let go.
+        defer { HighWater.update() }
         do {
             try execute()
         } catch {

@@ -1,0 +1,43 @@
+import Foundation
+import JournalVault
+
+/// The whole-file rollback warning: this account's marks of the latest write seen to each vault
+/// (``HighWaterMark``), kept in `${XDG_STATE_HOME:-~/.local/state}/jv/high-water`.
+enum HighWater {
+    /// The vault this process unlocked, so its mark can follow the command's own writes.
+    nonisolated(unsafe) private static var unlocked: (journal: UnlockedVault, marks: HighWaterMark)?
+
+    static func marks() -> HighWaterMark {
+        let environment = ProcessInfo.processInfo.environment
+        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        return HighWaterMark(stateDirectory: stateHome + "/jv")
+    }
+
+    /// Compares `journal` with the mark remembered for it; warns, once, when it is older.
+    static func observe(_ journal: UnlockedVault) {
+        let marks = marks()
+        unlocked = (journal, marks)
+        // The mark is a warning, never a reason to fail: a state folder that cannot be written
+        // (a read-only home) only loses the warning.
+        guard case .older(let seen, let found)? = try? marks.observe(journal) else { return }
+        Console.note("""
+            jv: warning: this vault is older than when this account last saw it (\(found) writes now, \(seen) then): \
+            the file may have been replaced by an older copy of itself. If you did not restore a backup or copy \
+            the file back, run 'jv check' and compare with your backups. This warning is shown once.
+            """)
+    }
+
+    /// Brings the mark up to the writes this command made.
+    /// Lets the vault go (so its file is closed and its write-ahead log folded in at exit).
+    static func update() {
+        guard let (journal, marks) = unlocked else { return }
+        unlocked = nil
+        _ = try? marks.observe(journal)
+    }
+
+    /// After a restore: the vault may legitimately be older than its mark.
+    static func forget(_ vaultID: UUID) {
+        try? marks().forget(vaultID: vaultID)
+    }
+}
