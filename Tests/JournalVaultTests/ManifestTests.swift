@@ -329,6 +329,12 @@ import VaultCrypto
                                        relation.strength, relation.entryID?.storageText, 1])
         }
         try fixture.vault.execute("DELETE FROM knowledge_relation")
+        // A node of a type outside today's vocabulary, as schema 4 stored it (the word in the clear).
+        let hobby = KnowledgeNode(id: UUID(), type: "hobby", name: "Chess", created: .now(), metadata: .null)
+        try journal.writeBehindTheVaultsBack { db in
+            try NodeRow(hobby, key: Data(journal.keys.blindIndex.value(domain: "node", parts: ["hobby", "chess"])),
+                        meta: .fresh(keyVersion: 1), keys: journal.keys).insert(db)
+        }
         let unlocked = try #require(fixture.vault.unlock().unlockedSlot)
         for slot in try fixture.vault.vault.headerAndSlots().1 {
             let kek: SecureBytes = slot.kind == .passphrase ? unlocked.kek
@@ -345,6 +351,9 @@ import VaultCrypto
         try legacy.addEntry("The first write after the upgrade.")
         try fixture.expectClean("after the upgrade")
         #expect(try legacy.allRelations() == relations, "sealed now, and the same")
+        #expect(try legacy.node(id: hobby.id).type == "other", "no type word outside the vocabulary stays in the clear")
+        #expect(try fixture.vault.journal.database.read { db in try String.fetchOne(db, sql: "SELECT type FROM knowledge_node WHERE id = ?",
+                                                                                      arguments: [hobby.id.storageText]) } == "other")
         #expect(try fixture.vault.journal.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM legacy_relation") } == 0)
         let formats = try fixture.vault.vault.headerAndSlots().1.map { ($0.kind, $0.format) }
         #expect(formats.contains { $0 == (.passphrase, Keyslot.format) }, "the slot that unlocked it now promises a manifest")
@@ -372,5 +381,20 @@ extension Data {
             index = next
         }
         self.init(bytes)
+    }
+}
+
+@Suite struct NodeTypeVocabularyTests {
+    @Test func typesOutsideTheVocabularyAreStoredAsOther() throws {
+        let vault = try TemporaryVault()
+        let entry = try vault.journal.addEntry("Played chess with Anna.")
+        try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now()),
+                                      nodes: [NodeReference(type: "Hobby", name: "Chess"), NodeReference(type: "PERSON", name: "Anna")])
+        let stored = try vault.journal.database.read { db in try String.fetchAll(db, sql: "SELECT type FROM knowledge_node ORDER BY type") }
+        #expect(stored == ["other", "person"])
+        #expect(KnowledgeNode.normalizedType(" Emotion ") == "emotion")
+        #expect(KnowledgeNode.normalizedType("murder-weapon") == "other")
+        #expect(KnowledgeNode.normalizedType("two words") == nil)
+        #expect(try vault.journal.nodes(type: "hobby").map(\.name) == ["Chess"], "asking by a word outside the vocabulary asks for other")
     }
 }

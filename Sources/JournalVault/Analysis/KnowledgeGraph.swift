@@ -16,12 +16,17 @@ public struct KnowledgeNode: Sendable, Hashable, Identifiable {
                  ("created_at", .string(created.iso8601))])
     }
 
-    /// The normal form of a node type, or nil if it is not one word.
+    /// The node types stored (in plaintext, FORMAT.md §1.6): a fixed vocabulary, so that no word
+    /// an analyser chose about a person's life is left readable. Any other type is stored as `other`.
+    public static let types: Set<String> = ["person", "place", "organization", "event", "emotion", "topic", "activity", "object", "other"]
+
+    /// The stored type for an analyser's `type`: the lower-cased word if it is in ``types``,
+    /// `other` for any other word; nil if it is not one word.
     public static func normalizedType(_ type: String) -> String? {
         let text = type.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !text.isEmpty, text.count <= 64,
               text.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" }) else { return nil }
-        return text
+        return types.contains(text) ? text : "other"
     }
 
     /// The form names are compared in: NFC, lower case, white space trimmed and collapsed.

@@ -117,8 +117,13 @@ extension UnlockedVault {
     }
 
     static func nodeKey(_ reference: NodeReference, keys: VaultKeys) -> Data {
-        Data(keys.blindIndex.value(domain: "node", parts: [KnowledgeNode.normalizedType(reference.type) ?? reference.type,
-                                                         KnowledgeNode.comparableName(reference.name)]))
+        nodeKey(storedType: KnowledgeNode.normalizedType(reference.type) ?? reference.type, name: reference.name, keys: keys)
+    }
+
+    /// The blind index of a node as stored: its `type` column as it is (a node kept from before
+    /// the type vocabulary has a type outside it).
+    static func nodeKey(storedType: String, name: String, keys: VaultKeys) -> Data {
+        Data(keys.blindIndex.value(domain: "node", parts: [storedType, KnowledgeNode.comparableName(name)]))
     }
 
     /// A row of `legacy_relation` (schema 4 and before: plaintext type and strength).

@@ -121,7 +121,7 @@ extension UnlockedVault {
         case .knowledgeNode:
             guard let type = String.fromDatabaseValue(row["type"]) else { throw row.tampered("its type is not text") }
             let name = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
-            resealed = resealed.set("node_key", nodeKey(NodeReference(type: type, name: name), keys: new))
+            resealed = resealed.set("node_key", nodeKey(storedType: type, name: name, keys: new))
         case .knowledgeRelation:
             guard let type = try JSONValue(decrypted: plaintexts[0], table: row.table.name, id: row.id)["type"]?.stringValue else {
                 throw row.tampered("the sealed relation has no type")

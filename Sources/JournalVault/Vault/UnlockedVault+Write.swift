@@ -54,6 +54,7 @@ extension UnlockedVault {
             _ = try upsertRelation(relation, createdAt: try row.stored(6, table: "legacy_relation"), db)
         }
         try db.execute(sql: "DELETE FROM legacy_relation")
+        try retypeNodesOutsideTheVocabulary(db)
         try reindexAllTags(db)
         if let unlockedSlot {
             try unlockedSlot.slot.rewrapped(keys.masterKey, kek: unlockedSlot.kek, keyVersion: keys.keyVersion, vaultID: keys.vaultID).save(db)
@@ -61,5 +62,22 @@ extension UnlockedVault {
         let manifest = try Manifest.build(db, keys: keys, counter: 0)
         try manifest.save(db, keys: keys)
         return manifest
+    }
+
+    /// Nodes written before the type vocabulary keep their type's word in plaintext: each becomes
+    /// `other` (re-sealed, its name index recomputed), unless an `other` node of the same name
+    /// exists already, when it is left as it is (FORMAT.md §11.4).
+    private func retypeNodesOutsideTheVocabulary(_ db: Database) throws {
+        let placeholders = KnowledgeNode.types.map { _ in "?" }.joined(separator: ", ")
+        let rows = try Row.fetchAll(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE type NOT IN (\(placeholders))",
+                                    arguments: StatementArguments(Array(KnowledgeNode.types)))
+        for row in rows {
+            let stored = try NodeRow(row: row)
+            var node = try stored.decrypt(keys: keys)
+            node.type = "other"
+            let key = nodeKey(NodeReference(type: node.type, name: node.name))
+            guard try Int.fetchOne(db, sql: "SELECT 1 FROM knowledge_node WHERE node_key = ?", arguments: [key]) == nil else { continue }
+            try NodeRow(node, key: key, meta: .rewriting(stored.encMeta, keyVersion: keys.keyVersion), keys: keys).update(db)
+        }
     }
 }

@@ -43,7 +43,7 @@ extension UnlockedVault {
             try checkRows(.knowledgeNode, db, into: &report, manifest: &found) { row in
                 let stored = try NodeRow(row: row)
                 let node = try stored.decrypt(keys: keys)
-                guard nodeKey(NodeReference(type: node.type, name: node.name)) == stored.nodeKey else {
+                guard Self.nodeKey(storedType: node.type, name: node.name, keys: keys) == stored.nodeKey else {
                     throw VaultError.tamperedRecord(table: NodeRow.table, id: node.id.storageText, detail: "its name index does not match its name")
                 }
             }
