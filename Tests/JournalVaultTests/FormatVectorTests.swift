@@ -42,6 +42,43 @@ import VaultCrypto
         #expect(binding.associatedData(field: "content").hex == Self.entryContentAD)
     }
 
+    static let nodeKeyPersonAnna = "bd2f40612d7d8fca"
+    static let relationKeyMeets = "3497947536bd78c1"
+    static let otherID = "00000000-0000-4000-8000-000000000001"
+    static let otherID2 = "00000000-0000-4000-8000-000000000002"
+    /// AD of one field of a record of each other sealed table: id as the entry's, kv 1, rev 2.
+    static let associatedData: [(table: SealedTable, field: String, values: [String: DatabaseValue], expected: String)] = [
+        (.analysis, "payload", ["entry_id": otherID.databaseValue, "model": "llama3".databaseValue, "processed_at": createdAt.databaseValue,
+                                "utc_offset": 32400.databaseValue, "version": 2.databaseValue],
+         "4a560108616e616c797369733f2504e04f8941d39a0c0305e82c3301077061796c6f6164000000010000000205020000002430303030303030302d303030302d343030302d383030302d30303030303030303030303102000000066c6c616d6133010000019b8e909a40010000000000007e90010000000000000002"),
+        (.knowledgeNode, "name", ["type": "person".databaseValue, "created_at": createdAt.databaseValue,
+                                  "node_key": Data(hexDigits: nodeKeyPersonAnna).databaseValue],
+         "4a56010e6b6e6f776c656467655f6e6f64653f2504e04f8941d39a0c0305e82c3301046e616d650000000100000002030200000006706572736f6e010000019b8e909a40020000001062643266343036313264376438666361"),
+        (.knowledgeRelation, "relation", ["from_node": otherID.databaseValue, "to_node": otherID2.databaseValue, "entry_id": .null,
+                                          "created_at": createdAt.databaseValue, "relation_key": Data(hexDigits: relationKeyMeets).databaseValue],
+         "4a5601126b6e6f776c656467655f72656c6174696f6e3f2504e04f8941d39a0c0305e82c33010872656c6174696f6e000000010000000205020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031020000002430303030303030302d303030302d343030302d383030302d30303030303030303030303200010000019b8e909a40020000001033343937393437353336626437386331"),
+        (.chatThread, "title", ["created_at": createdAt.databaseValue, "utc_offset": 32400.databaseValue, "updated_at": createdAt.databaseValue,
+                                "last_message_at": .null],
+         "4a56010b636861745f7468726561643f2504e04f8941d39a0c0305e82c3301057469746c65000000010000000204010000019b8e909a40010000000000007e90010000019b8e909a4000"),
+        (.chatMessage, "content", ["thread_id": otherID.databaseValue, "role": "user".databaseValue, "timestamp": createdAt.databaseValue,
+                                   "utc_offset": 32400.databaseValue],
+         "4a56010c636861745f6d6573736167653f2504e04f8941d39a0c0305e82c330107636f6e74656e74000000010000000204020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031020000000475736572010000019b8e909a40010000000000007e90"),
+    ]
+
+    /// The tables' descriptions (which every whole-vault walk and rekey seal through) bind what
+    /// FORMAT.md §1 and §4.4 say, in its order.
+    @Test func associatedDataOfEveryTableMatchesTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        #expect(Data(keys.blindIndex.value(domain: "node", parts: ["person", "anna"])).lowerHex == Self.nodeKeyPersonAnna)
+        #expect(UnlockedVault.nodeKey(NodeReference(type: " Person", name: "  ANNA "), keys: keys).lowerHex == Self.nodeKeyPersonAnna)
+        #expect(UnlockedVault.relationKey("meets", keys: keys).lowerHex == Self.relationKeyMeets)
+        let meta = RecordMeta(keyVersion: 1, revision: 2, salt: [UInt8](repeating: 0x11, count: 16))
+        for (table, field, values, expected) in Self.associatedData {
+            let row = SealedRow(table, id: Self.entryID, values: table.columns.map { values[$0] ?? .null })
+            #expect(try row.binding(meta: meta).associatedData(field: field).hex == expected, "\(table.name)")
+        }
+    }
+
     @Test func recoveryKeyTextMatchesTheDocument() throws {
         let key = RecoveryKey(secret: try SecureBytes(copying: Array(UInt8(0x20)...UInt8(0x3f))))
         #expect(key.text == Self.recoveryKeyText)

@@ -83,5 +83,40 @@ out["entry_content_ad"] = h(ad("content"))
 out["entry_content"] = h(xchacha_seal(subkey, bytes(range(0x60, 0x78)), pad(content), ad("content")))
 out["entry_tags"] = h(xchacha_seal(subkey, bytes(range(0x80, 0x98)), pad(tags), ad("tags")))
 
+# Associated data of a record of every other sealed table (§4.4, §1.5–§1.9): record id
+# 3f2504e0-…-3301, kv 1, rev 2, the bound columns in the order of §1.
+def bound_value(value):
+    if value is None: return b"\x00"
+    if isinstance(value, int): return b"\x01" + struct.pack(">q", value)
+    data = value.encode()
+    return b"\x02" + struct.pack(">I", len(data)) + data
+def record_ad(table, field, bound, rev=2):
+    return (b"JV\x01" + lp8(table) + entry_id.bytes + lp8(field) + struct.pack(">II", 1, rev)
+            + bytes([len(bound)]) + b"".join(bound_value(v) for v in bound))
+other = "00000000-0000-4000-8000-000000000001"
+other2 = "00000000-0000-4000-8000-000000000002"
+k_bidx_hash = lambda message: hashlib.blake2b(message, digest_size=32, key=k_bidx).digest()[:8]
+node_key = k_bidx_hash(b"node\x00person\x00anna")
+relation_key = k_bidx_hash(b"relation\x00meets")
+out["node_key_person_anna"] = h(node_key)
+out["relation_key_meets"] = h(relation_key)
+out["analysis_payload_ad"] = h(record_ad("analysis", "payload", [other, "llama3", created_at, utc_offset, 2]))
+out["knowledge_node_name_ad"] = h(record_ad("knowledge_node", "name", ["person", created_at, h(node_key)]))
+out["knowledge_relation_relation_ad"] = h(record_ad("knowledge_relation", "relation", [other, other2, None, created_at, h(relation_key)]))
+out["chat_thread_title_ad"] = h(record_ad("chat_thread", "title", [created_at, utc_offset, modified_at, None]))
+out["chat_message_content_ad"] = h(record_ad("chat_message", "content", [other, "user", created_at, utc_offset]))
+
+# Row-set manifest (§11).
+k_man = kdf_subkey(master, 3, "JVLTMANI")
+row = b"JVLT-row" + lp8("entry_tag") + bytes([2]) + b"\x03" + struct.pack(">I", 8) + bytes([0xAB]) * 8 + b"\x01" + struct.pack(">q", 7)
+digest = hashlib.blake2b(row, digest_size=32, key=k_man).digest()
+out["manifest_key"] = h(k_man)
+out["manifest_entry_tag_row_digest"] = h(digest)
+tables = ["entry", "analysis", "knowledge_node", "knowledge_relation", "chat_thread", "chat_message", "entry_tag"]
+body = struct.pack(">BIQB", 1, 1, 1, len(tables))
+for table in tables:
+    body += lp8(table) + (struct.pack(">Q", 1) + digest if table == "entry_tag" else struct.pack(">Q", 0) + bytes(32))
+out["manifest_one_tag_row"] = h(body + hashlib.blake2b(b"JVLT-manifest" + vault_id + body, digest_size=32, key=k_man).digest())
+
 for key, value in out.items():
     print(f"{key} = {value}")
