@@ -42,7 +42,10 @@ import VaultCrypto
         #expect(JSONValue.array(try journal.entries().map(\.json)) == expected)
         // check() compares every entry's tag index with its decrypted tags: migration 0004
         // moved the index onto `entry.seq`, and a tag query must find the same entries.
-        #expect(try journal.check().isClean)
+        let beforeFirstWrite = try journal.check()
+        #expect(beforeFirstWrite.isClean, "\(beforeFirstWrite.problems)")
+        #expect(beforeFirstWrite.notes.count == 1, "no manifest until the first write (FORMAT.md §11.4)")
+        #expect(try journal.database.read { db in try Manifest.isStored(db) } == false, "reading did not write")
         var spring = EntryQuery()
         spring.tags = ["spring"]
         #expect(try journal.entries(spring).map(\.content) == ["First entry of the fixture. Written in Berlin with #spring in the air and @mira."])
@@ -52,10 +55,21 @@ import VaultCrypto
         try journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now(), sentiment: "calm"),
                                 nodes: [NodeReference(type: "person", name: "Mira")])
         try journal.addMessage(ChatMessageDraft(role: .user, content: "About my first entry", entryID: entry.id))
-        #expect(try journal.check().isClean)
-
+        let afterFirstWrite = try journal.check()
+        #expect(afterFirstWrite.isClean && afterFirstWrite.notes.isEmpty, "\(afterFirstWrite.problems) \(afterFirstWrite.notes)")
+        #expect(try vault.headerAndSlots().1.first { $0.kind == .passphrase }?.format == Keyslot.format,
+                "the slot that unlocked it now promises a manifest")
+        // Nothing was lost: the entries read exactly as before, and a rekey goes through.
+        #expect(JSONValue.array(try journal.entries().map(\.json)) == expected)
         let recoveryText = try String(contentsOf: Self.fixtures.appendingPathComponent("version1.recovery-key"), encoding: .utf8)
         #expect(try Vault.open(at: path).unlock(recoveryKey: RecoveryKey(text: recoveryText)).entries().count == 3)
+        let (rekeyed, _) = try Vault.open(at: path).unlock(passphrase: SecureBytes(copying: Array(Self.passphrase.utf8))).rekey()
+        #expect(JSONValue.array(try rekeyed.entries().map(\.json)) == expected)
+        #expect(try rekeyed.check().isClean)
+
+        #expect(throws: VaultError.wrongRecoveryKey, "rekey made a new recovery key") {
+            try Vault.open(at: path).unlock(recoveryKey: RecoveryKey(text: recoveryText))
+        }
     }
 
     @Test func migrationIsAllOrNothing() throws {
