@@ -37,6 +37,8 @@ let package = Package(
                 "VaultCrypto",
                 "Migrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for reading trigger arguments and columns in place (RowDigest).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(

@@ -182,8 +182,12 @@ extension UnlockedVault {
     /// Explicit tags are normalised again: they were stored in the normal form of the release
     /// that wrote them, which may be older than today's (FORMAT.md §5).
     static func tagIndexes(of entry: Entry, keys: VaultKeys) -> Set<Data> {
-        let explicit = entry.explicitTags.compactMap(Tags.normalize)
-        return Set(Tags.all(inline: entry.content, explicit: explicit).map { Data(keys.blindIndex.value(domain: "tag", parts: [$0])) })
+        tagIndexes(content: entry.content, explicitTags: entry.explicitTags, keys: keys)
+    }
+
+    static func tagIndexes(content: String, explicitTags: [String], keys: VaultKeys) -> Set<Data> {
+        let explicit = explicitTags.compactMap(Tags.normalize)
+        return Set(Tags.all(inline: content, explicit: explicit).map { Data(keys.blindIndex.value(domain: "tag", parts: [$0])) })
     }
 
     /// Recomputes the tag index of every entry from its decrypted tags, in the caller's
@@ -210,7 +214,7 @@ extension UnlockedVault {
     }
 
     /// `entrySeq` is the entry's row key (`entry.seq`, FORMAT.md §1.3), not its UUID.
-    private static func insertTagIndexes(_ indexes: Set<Data>, entrySeq: Int64, _ db: Database) throws {
+    static func insertTagIndexes(_ indexes: Set<Data>, entrySeq: Int64, _ db: Database) throws {
         let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_tag (bidx, entry_seq) VALUES (?, ?)")
         for bidx in indexes { try statement.execute(arguments: [bidx, entrySeq]) }
     }

@@ -21,11 +21,6 @@ struct SealedRow: Sendable {
         id = try RecordID.parse(text, table: table.name)
     }
 
-    /// Every row of `table`, in storage order.
-    static func cursor(_ table: SealedTable, _ db: Database) throws -> RowCursor {
-        try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name)")
-    }
-
     var encMeta: Data? { Data.fromDatabaseValue(values[table.encMetaIndex]) }
 
     func meta() throws -> RecordMeta {

@@ -100,11 +100,21 @@ struct ManifestedTable: Sendable, Hashable {
     /// The columns digested, in order: all of them, so no column that carries meaning is left out.
     let columns: [String]
 
-    /// A sealed table's row digest also covers `entry.seq`, which the tag index refers to: a
-    /// tag row moved to another entry, or two entries' row keys swapped, changes a digest.
-    static let all: [ManifestedTable] = SealedTable.all.map { table in
-        ManifestedTable(name: table.name, columns: table == .entry ? ["seq"] + table.columns : table.columns)
-    } + [ManifestedTable(name: "entry_tag", columns: ["bidx", "entry_seq"])]
+    /// A sealed table's rows. The entry digest also covers `entry.seq`, which the tag index
+    /// refers to: a tag row moved to another entry, or two entries' row keys swapped, changes a digest.
+    init(_ table: SealedTable) {
+        name = table.name
+        columns = table == .entry ? ["seq"] + table.columns : table.columns
+    }
+
+    init(name: String, columns: [String]) {
+        self.name = name
+        self.columns = columns
+    }
+
+    static let entryTag = ManifestedTable(name: "entry_tag", columns: ["bidx", "entry_seq"])
+
+    static let all: [ManifestedTable] = SealedTable.all.map(ManifestedTable.init) + [entryTag]
 
     static let byName: [String: ManifestedTable] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 

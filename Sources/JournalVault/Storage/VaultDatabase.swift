@@ -133,7 +133,7 @@ final class VaultDatabase: Sendable {
                 PRAGMA cache_size = -32768;
                 PRAGMA recursive_triggers = ON;
                 """)
-            if let recorder { db.add(function: recorder.function) }
+            recorder?.register(on: db)
         }
         return configuration
     }

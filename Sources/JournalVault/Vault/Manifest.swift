@@ -18,7 +18,6 @@ struct Manifest: Equatable, Sendable {
     static let format: UInt8 = 1
     static let macLength = 32
     private static let macDomain = Array("JVLT-manifest".utf8)
-    private static let rowDomain = Array("JVLT-row".utf8)
 
     /// One table's part: how many rows, and the sum of their digests.
     struct TableState: Equatable, Sendable {
@@ -98,35 +97,19 @@ struct Manifest: Equatable, Sendable {
         try key.withUnsafeBytes { try Blake2b.hash(macDomain + vaultID.bytes + body, key: $0, length: macLength) }
     }
 
-    /// The keyed digest of one row: `BLAKE2b-256(key = K_man, "JVLT-row" ‖ u8 len ‖ table ‖ u8 n ‖
-    /// n × value)`, every column in ``ManifestedTable/columns`` order, each value encoded by its
-    /// SQLite storage class (so a column's type cannot change unseen).
+    /// The keyed digest of one row given as values, every column in ``ManifestedTable/columns``
+    /// order (``RowDigest``).
     static func digest(of values: some Collection<DatabaseValue>, in table: String, key: SecureBytes) throws -> DigestSum {
-        var writer = ByteWriter(capacity: 1200)
-        writer.raw(rowDomain)
-        writer.shortString(table)
-        writer.u8(UInt8(truncatingIfNeeded: values.count))
-        for value in values {
-            switch value.storage {
-            case .null:
-                writer.u8(0)
-            case .int64(let integer):
-                writer.u8(1)
-                writer.i64(integer)
-            case .string(let text):
-                writer.u8(2)
-                writer.u32(UInt32(truncatingIfNeeded: text.utf8.count))
-                writer.raw(text.utf8)
-            case .blob(let data):
-                writer.u8(3)
-                writer.u32(UInt32(truncatingIfNeeded: data.count))
-                writer.raw(data)
-            case .double(let double):
-                writer.u8(4)
-                writer.u64(double.bitPattern)
-            }
-        }
-        return DigestSum(bytes: try key.withUnsafeBytes { try Blake2b.hash(writer.bytes, key: $0, length: 32) })
+        try RowDigest.of(values, in: table, key: key)
+    }
+
+    /// The digest of the row `statement` stands on, read in place: the table's
+    /// ``ManifestedTable/columns`` are the statement's columns `positions` (default: from the first).
+    static func digest(ofCurrentRowOf statement: Statement, in table: ManifestedTable, positions: [Int32]? = nil,
+                       key: SecureBytes) throws -> DigestSum {
+        var digest = try RowDigest(table: table.name, columnCount: table.columns.count, key: key)
+        for position in positions ?? table.columns.indices.map(Int32.init) { digest.append(column: position, of: statement.sqliteStatement) }
+        return try digest.finish()
     }
 }
 
@@ -212,9 +195,10 @@ extension Manifest {
         var manifest = Manifest(keyVersion: keys.keyVersion, counter: counter, tables: [:])
         for table in ManifestedTable.all where only?.contains(table.name) ?? true {
             var state = TableState()
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name)")
-            while let row = try rows.next() {
-                state.add(try digest(of: row.databaseValues, in: table.name, key: keys.manifestKey))
+            let statement = try db.makeStatement(sql: "SELECT \(table.selection) FROM \(table.name)")
+            let rows = try Row.fetchCursor(statement)
+            while try rows.next() != nil {
+                state.add(try digest(ofCurrentRowOf: statement, in: table, key: keys.manifestKey))
             }
             manifest.tables[table.name] = state
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import VaultCrypto
 
 /// Collects, during one write transaction, what the rows written change in the row-set
@@ -28,12 +29,23 @@ final class ManifestRecorder: @unchecked Sendable {
     private var mode = Mode.closed
     private var changes: [String: Manifest.TableState] = [:]
 
-    /// The SQL function the triggers call; registered on every connection of the vault.
-    var function: DatabaseFunction {
-        DatabaseFunction(Self.functionName, argumentCount: nil, pure: false) { values in
-            try self.record(values)
-            return nil
-        }
+    /// Registers the SQL function the triggers call on a connection of the vault. It is a plain
+    /// SQLite function rather than GRDB's: the rows' values are digested where SQLite holds
+    /// them, without a copy (a bulk import hands over every entry once).
+    func register(on db: Database) {
+        let recorder = Unmanaged.passRetained(self).toOpaque()
+        sqlite3_create_function_v2(db.sqliteConnection, Self.functionName, -1, SQLITE_UTF8, recorder, { context, count, arguments in
+            guard let context, let recorder = sqlite3_user_data(context) else { return }
+            let values = UnsafeBufferPointer(start: arguments, count: Int(count)).map { $0! }
+            do {
+                try Unmanaged<ManifestRecorder>.fromOpaque(recorder).takeUnretainedValue().record(values)
+                sqlite3_result_null(context)
+            } catch {
+                sqlite3_result_error(context, "\(error)", -1)
+            }
+        }, nil, nil, { recorder in
+            recorder.map { Unmanaged<ManifestRecorder>.fromOpaque($0).release() }
+        })
     }
 
     func startRecording(key: SecureBytes) {
@@ -61,11 +73,13 @@ final class ManifestRecorder: @unchecked Sendable {
         }
     }
 
-    private func record(_ values: [DatabaseValue]) throws {
-        guard values.count >= 2, let operation = String.fromDatabaseValue(values[0]), let name = String.fromDatabaseValue(values[1]),
-              let table = ManifestedTable.byName[name], values.count == table.columns.count + 2 else {
+    /// `values`: the operation (`+` or `-`), the table's name, then the row's columns.
+    private func record(_ values: [OpaquePointer]) throws {
+        guard values.count >= 2, let name = Self.text(values[1]), let table = ManifestedTable.byName[name],
+              values.count == table.columns.count + 2 else {
             throw VaultError.storage("the vault's manifest triggers do not match this jv")
         }
+        let adding = Self.text(values[0]) == "+"
         try lock.withLock {
             switch mode {
             case .closed:
@@ -73,13 +87,20 @@ final class ManifestRecorder: @unchecked Sendable {
             case .suspended:
                 return
             case .recording(let key):
+                var digest = try RowDigest(table: name, columnCount: table.columns.count, key: key)
+                for value in values.dropFirst(2) { digest.append(value) }
+                let sum = try digest.finish()
                 // Sums are kept as differences: adding a digest, or adding its negation.
-                let digest = try Manifest.digest(of: values.dropFirst(2), in: name, key: key)
                 var change = changes[name] ?? Manifest.TableState()
-                if operation == "+" { change.add(digest) } else { change.remove(digest) }
+                if adding { change.add(sum) } else { change.remove(sum) }
                 changes[name] = change
             }
         }
+    }
+
+    private static func text(_ value: OpaquePointer) -> String? {
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return nil }
+        return String(cString: text)
     }
 }
 

@@ -34,7 +34,7 @@ extension UnlockedVault {
                                     masterKey: try SecureBytes.random(count: SubkeyDerivation.keyLength))
         let recorder = database.manifestRecorder
         var counts: [String: Int] = [:]
-        let recoveryKey = try kept == nil ? RecoveryKey.generate() : nil
+        let newRecoveryKey = try kept == nil ? RecoveryKey.generate() : nil
         try database.write { db in
             defer { _ = recorder.finish() }
             // A damaged manifest stops the rekey (it would otherwise be rebuilt over the damage);
@@ -48,8 +48,9 @@ extension UnlockedVault {
             // the new manifest is built from them, and would otherwise take in any damage.
             var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:])
             found.tables["entry_tag"] = try Manifest.build(db, keys: keys, counter: 0, only: ["entry_tag"]).tables["entry_tag"]
+            var tagIndexes: [(seq: Int64, tags: Set<Data>)] = []
             for table in SealedTable.all {
-                let (count, state) = try reseal(table, db, newKeys: newKeys) { count in
+                let (count, state) = try reseal(table, db, newKeys: newKeys, tagIndexes: &tagIndexes) { count in
                     done += count
                     progress?(done, total)
                 }
@@ -57,19 +58,19 @@ extension UnlockedVault {
                 found.tables[table.name] = state
             }
             guard found == manifest else { throw VaultError.manifestDamaged("the records do not match it") }
-            try reindexAllTags(db, keys: newKeys)
+            try db.execute(sql: "DELETE FROM entry_tag")
+            for (seq, tags) in tagIndexes { try Self.insertTagIndexes(tags, entrySeq: seq, db) }
             try db.execute(sql: "UPDATE vault_header SET key_version = ?", arguments: [Int64(newKeys.keyVersion)])
             try unlockedSlot.slot.rewrapped(newKeys.masterKey, kek: unlockedSlot.kek, keyVersion: newKeys.keyVersion,
                                             vaultID: keys.vaultID).save(db)
             let recoverySlot: Keyslot
-            if let kept {
-                guard let stored = try Keyslot.readAll(db).first(where: { $0.kind == .recovery }) else { throw VaultError.wrongRecoveryKey }
+            if let newRecoveryKey {
+                recoverySlot = try Keyslot.wrap(newKeys.masterKey, recoveryKey: newRecoveryKey, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
+            } else {
+                // Kept: it must open the current recovery slot, whose key-encryption key then wraps the new key.
+                guard let kept, let stored = try Keyslot.readAll(db).first(where: { $0.kind == .recovery }) else { throw VaultError.wrongRecoveryKey }
                 let (_, kek) = try stored.unwrapWithKEK(recoveryKey: kept, vaultID: keys.vaultID)
                 recoverySlot = try stored.rewrapped(newKeys.masterKey, kek: kek, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
-            } else if let recoveryKey {
-                recoverySlot = try Keyslot.wrap(newKeys.masterKey, recoveryKey: recoveryKey, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
-            } else {
-                preconditionFailure("a recovery key is either kept or made")
             }
             try recoverySlot.save(db)
             try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(Keyslot.recoverySlot)])
@@ -78,25 +79,31 @@ extension UnlockedVault {
         let rekeyed = UnlockedVault(vault: vault, keys: newKeys, unlockedSlot: UnlockedSlot(
             slot: try vault.headerAndSlots().1.first { $0.kind == .passphrase } ?? unlockedSlot.slot,
             masterKey: newKeys.masterKey, kek: unlockedSlot.kek))
-        return (rekeyed, RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: recoveryKey))
+        return (rekeyed, RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: newRecoveryKey))
     }
 
     /// Re-encrypts every row of `table` under `newKeys`, a batch at a time (rows are taken in
     /// row-id order, which rewriting them does not change); returns how many, and the manifest
-    /// state of the rows as they were found.
-    private func reseal(_ table: SealedTable, _ db: Database, newKeys: VaultKeys,
+    /// state of the rows as they were found. Entries' tag indexes under the new key are added to
+    /// `tagIndexes` (each entry is decrypted once, here).
+    private func reseal(_ table: SealedTable, _ db: Database, newKeys: VaultKeys, tagIndexes: inout [(seq: Int64, tags: Set<Data>)],
                         done: @escaping (Int) -> Void) throws -> (Int, Manifest.TableState) {
         let keys = self.keys
         var state = Manifest.TableState()
+        var newTagIndexes: [(seq: Int64, tags: Set<Data>)] = []
         // An entry's digest starts with its row key, `seq`, which is its rowid.
-        let digestsRowID = ManifestedTable.byName[table.name]?.columns.first == "seq"
-        let pipeline = BatchPipeline(transform: { (item: (row: SealedRow, rowID: DatabaseValue)) -> (DigestSum, SealedRow) in
+        let manifested = ManifestedTable(table)
+        let digestsRowID = manifested.columns.first == "seq"
+        let pipeline = BatchPipeline(transform: { (item: (row: SealedRow, rowID: DatabaseValue)) -> (DigestSum, Resealed, DatabaseValue) in
             let values = digestsRowID ? [item.rowID] + item.row.values : item.row.values
-            return (try Manifest.digest(of: values, in: table.name, key: keys.manifestKey), try Self.resealed(item.row, from: keys, to: newKeys))
+            return (try Manifest.digest(of: values, in: table.name, key: keys.manifestKey), try Self.resealed(item.row, from: keys, to: newKeys),
+                    item.rowID)
         }, deliver: { results in
-            for (digest, row) in results {
+            for (digest, resealed, rowID) in results {
                 state.add(digest)
-                try row.update(db)
+                try resealed.row.update(db)
+                // An entry's rowid is its `seq`, which its tag rows name.
+                if let tags = resealed.tagIndexes, let seq = Int64.fromDatabaseValue(rowID) { newTagIndexes.append((seq, tags)) }
             }
             done(results.count)
         })
@@ -109,15 +116,29 @@ extension UnlockedVault {
             try pipeline.submit(try rows.map { (try SealedRow(table, row: $0), $0[table.columns.count] as DatabaseValue) })
         }
         try pipeline.finish()
+        tagIndexes += newTagIndexes
         return (Int(state.count), state)
+    }
+
+    /// A row sealed under the new key, with an entry's tag indexes under it.
+    private struct Resealed: Sendable {
+        var row: SealedRow
+        var tagIndexes: Set<Data>?
     }
 
     /// One row opened under `old` and sealed under `new`: next revision, new salt, new nonces,
     /// and the blind-index columns recomputed under the new blind-index key.
-    private static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> SealedRow {
+    private static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> Resealed {
         let plaintexts = try row.openedFields(keys: old)
         var resealed = row
+        var tagIndexes: Set<Data>?
         switch row.table {
+        case .entry:
+            let content = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
+            guard let explicit = try JSONValue(decrypted: plaintexts[1], table: row.table.name, id: row.id).arrayValue?.compactMap(\.stringValue) else {
+                throw row.tampered("the tags field is not a list")
+            }
+            tagIndexes = UnlockedVault.tagIndexes(content: content, explicitTags: explicit, keys: new)
         case .knowledgeNode:
             guard let type = String.fromDatabaseValue(row["type"]) else { throw row.tampered("its type is not text") }
             let name = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
@@ -131,6 +152,6 @@ extension UnlockedVault {
             break
         }
         try resealed.seal(plaintexts, meta: try row.meta().next(keyVersion: new.keyVersion), keys: new)
-        return resealed
+        return Resealed(row: resealed, tagIndexes: tagIndexes)
     }
 }

@@ -108,9 +108,11 @@ extension UnlockedVault {
     private func checkRows(_ table: SealedTable, _ db: Database, into report: inout CheckReport, manifest: inout Manifest,
                            verify: (Row) throws -> Void) throws {
         var state = Manifest.TableState()
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name)")
+        let manifested = ManifestedTable(table)
+        let statement = try db.makeStatement(sql: "SELECT \(table.selection) FROM \(table.name)")
+        let rows = try Row.fetchCursor(statement)
         while let row = try rows.next() {
-            state.add(try Manifest.digest(of: row.databaseValues, in: table.name, key: keys.manifestKey))
+            state.add(try Manifest.digest(ofCurrentRowOf: statement, in: manifested, key: keys.manifestKey))
             do {
                 try verify(row)
             } catch let error as VaultError {
@@ -127,18 +129,19 @@ extension UnlockedVault {
         let keys = self.keys
         var storedTags: [Int64: Set<Data>] = [:]
         var tagState = Manifest.TableState()
-        let tagRows = try Row.fetchCursor(db, sql: "SELECT bidx, entry_seq FROM entry_tag")
+        let tagStatement = try db.makeStatement(sql: "SELECT bidx, entry_seq FROM entry_tag")
+        let tagRows = try Row.fetchCursor(tagStatement)
+        let tagTable = ManifestedTable.entryTag
         while let row = try tagRows.next() {
-            tagState.add(try Manifest.digest(of: row.databaseValues, in: "entry_tag", key: keys.manifestKey))
+            tagState.add(try Manifest.digest(ofCurrentRowOf: tagStatement, in: tagTable, key: keys.manifestKey))
             storedTags[try row.stored(1, table: "entry_tag"), default: []].insert(try row.stored(0, table: "entry_tag"))
         }
         manifest.tables["entry_tag"] = tagState
         var problems: [String] = []
         var entryState = Manifest.TableState()
-        typealias Item = (seq: Int64, id: String, values: [DatabaseValue], row: Result<EncryptedEntryRow, any Error>)
+        typealias Item = (seq: Int64, id: String, digest: DigestSum, row: Result<EncryptedEntryRow, any Error>)
         let pipeline = BatchPipeline(transform: { [storedTags] (item: Item) -> (DigestSum, String?) in
-            // The digest covers `seq` first, as the manifest's column list has it.
-            let digest = try Manifest.digest(of: [item.values[EncryptedEntryRow.seqColumn]] + item.values.dropLast(), in: "entry", key: keys.manifestKey)
+            let digest = item.digest
             do {
                 let entry = try item.row.get().decrypt(keys: keys)
                 let expected = Self.tagIndexes(of: entry, keys: keys)
@@ -153,12 +156,18 @@ extension UnlockedVault {
             }
         })
         var entrySeqs: Set<Int64> = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(EncryptedEntryRow.selection), seq FROM entry ORDER BY created_at")
+        let statement = try db.makeStatement(sql: "SELECT \(EncryptedEntryRow.selection), seq FROM entry ORDER BY created_at")
+        let rows = try Row.fetchCursor(statement)
+        let entryTable = ManifestedTable(.entry)
+        // The manifest lists `seq` first; this selection has it last.
+        let positions = [Int32(EncryptedEntryRow.seqColumn)] + (0..<Int32(EncryptedEntryRow.seqColumn))
         var batch: [Item] = []
         while let row = try rows.next() {
             let seq: Int64 = try row.stored(EncryptedEntryRow.seqColumn, table: EncryptedEntryRow.table)
             entrySeqs.insert(seq)
-            batch.append((seq, (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", row.databaseValues,
+            // Digested here, from SQLite's buffers: cheaper than copying the row for a helper to do it.
+            let digest = try Manifest.digest(ofCurrentRowOf: statement, in: entryTable, positions: positions, key: keys.manifestKey)
+            batch.append((seq, (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", digest,
                           Result { try EncryptedEntryRow(row: row) }))
             if batch.count == 1024 {
                 try pipeline.submit(batch)
@@ -176,7 +185,3 @@ extension UnlockedVault {
     }
 }
 
-extension Row {
-    /// Every column's value, in selection order.
-    var databaseValues: [DatabaseValue] { (0..<count).map { self[$0] as DatabaseValue } }
-}

@@ -34,6 +34,8 @@ extension Vault {
             for (table, label) in Self.recordTables {
                 counts[label] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
             }
+            // Relations of a vault not yet upgraded to sealed relations (FORMAT.md §11.4).
+            counts["relations", default: 0] += try Int.fetchOne(db, sql: "SELECT count(*) FROM legacy_relation") ?? 0
             return VaultInfo(path: path, vaultID: header.vaultID, formatVersion: header.formatVersion,
                              schemaVersion: migrations.count, supportedSchemaVersion: VaultDatabase.supportedSchemaVersion,
                              keyVersion: header.keyVersion, createdAt: Instant(millis: header.createdAt, utcOffsetSeconds: 0),
