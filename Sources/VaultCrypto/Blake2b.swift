@@ -11,11 +11,19 @@ public enum Blake2b {
     public static let saltLength = Int(crypto_generichash_blake2b_SALTBYTES)
 
     /// BLAKE2b of `message`, optionally keyed, `length` bytes long (16…64).
+    ///
+    /// Every caller passes fixed lengths and keys of fixed size, so a length libsodium refuses
+    /// is a programming error: it stops the process rather than return a digest of zeros.
     public static func hash(_ message: [UInt8], key: UnsafeRawBufferPointer? = nil, length: Int = 32) -> [UInt8] {
         Sodium.ready()
+        precondition((Int(crypto_generichash_BYTES_MIN)...Int(crypto_generichash_BYTES_MAX)).contains(length),
+                     "BLAKE2b length \(length) is outside libsodium's limits")
+        precondition(key.map { (Int(crypto_generichash_KEYBYTES_MIN)...Int(crypto_generichash_KEYBYTES_MAX)).contains($0.count) } ?? true,
+                     "BLAKE2b key length is outside libsodium's limits")
         var output = [UInt8](repeating: 0, count: length)
-        _ = crypto_generichash(&output, length, message, UInt64(message.count),
-                               key?.baseAddress?.assumingMemoryBound(to: UInt8.self), key?.count ?? 0)
+        let status = crypto_generichash(&output, length, message, UInt64(message.count),
+                                        key?.baseAddress?.assumingMemoryBound(to: UInt8.self), key?.count ?? 0)
+        precondition(status == 0, "crypto_generichash failed")
         return output
     }
 
@@ -27,11 +35,12 @@ public enum Blake2b {
         guard salt.count == saltLength, personal.count == saltLength else { throw CryptoError.invalidKeyLength }
         guard key.count >= Int(crypto_generichash_blake2b_KEYBYTES_MIN),
               key.count <= Int(crypto_generichash_blake2b_KEYBYTES_MAX) else { throw CryptoError.invalidKeyLength }
-        _ = crypto_generichash_blake2b_salt_personal(
-            output.baseAddress!.assumingMemoryBound(to: UInt8.self), output.count,
-            message, UInt64(message.count),
-            key.baseAddress!.assumingMemoryBound(to: UInt8.self), key.count,
-            salt, personal)
+        guard let outputBase = output.baseAddress, let keyBase = key.baseAddress,
+              crypto_generichash_blake2b_salt_personal(outputBase.assumingMemoryBound(to: UInt8.self), output.count,
+                                                       message, UInt64(message.count),
+                                                       keyBase.assumingMemoryBound(to: UInt8.self), key.count, salt, personal) == 0 else {
+            throw CryptoError.hashFailed
+        }
     }
 
     /// A 16-byte personalisation string: the ASCII `text`, NUL-padded.

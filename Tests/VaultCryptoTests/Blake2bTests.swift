@@ -152,3 +152,31 @@ import VaultCrypto
         #expect(index.value(domain: "tag", parts: ["anna"]) == index.value(domain: "tag", parts: ["anna"]))
     }
 }
+
+@Suite struct Blake2bLimitTests {
+    @Test func lengthsAtLibsodiumsLimitsWork() {
+        #expect(Blake2b.hash([1, 2, 3], length: 16).count == 16)
+        #expect(Blake2b.hash([1, 2, 3], length: 64).count == 64)
+        let shortKey = [UInt8](repeating: 7, count: 16)
+        #expect(shortKey.withUnsafeBytes { Blake2b.hash([1], key: $0, length: 32) }.count == 32)
+    }
+
+    @Test func derivingIntoAnOutputLibsodiumRefusesThrowsInsteadOfLeavingZeros() throws {
+        let key = [UInt8](repeating: 1, count: 32)
+        var output = [UInt8](repeating: 0, count: 65)
+        #expect(throws: CryptoError.hashFailed) {
+            try key.withUnsafeBytes { key in
+                try output.withUnsafeMutableBytes { out in
+                    try Blake2b.derive(key: key, salt: Blake2b.personal("salt"), personal: Blake2b.personal("test"), message: [], into: out)
+                }
+            }
+        }
+        #expect(output.allSatisfy { $0 == 0 })
+    }
+
+    @Test func aLengthOutsideTheLimitsStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Blake2b.hash([1], length: 8)
+        }
+    }
+}
