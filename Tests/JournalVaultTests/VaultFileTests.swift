@@ -216,3 +216,25 @@ import VaultCrypto
         #expect(scanned > 0, sourceLocation: sourceLocation)
     }
 }
+
+/// A `jv init` killed midway must not leave hidden copies behind (issue 10).
+@Suite struct AbandonedCreationTests {
+    @Test func aCreateRemovesTemporaryFilesNoLiveProcessHolds() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("journal.vault")
+        let abandoned = folder.path(".journal.vault.creating-dead0001")
+        for suffix in ["", "-wal", "-shm"] {
+            #expect(FileManager.default.createFile(atPath: abandoned + suffix, contents: Data("left by a killed init".utf8)))
+        }
+        // One still being written by a live process: it holds the lock.
+        let live = folder.path(".journal.vault.creating-live0002")
+        #expect(FileManager.default.createFile(atPath: live, contents: Data()))
+        let descriptor = open(live, O_RDONLY)
+        defer { close(descriptor) }
+        #expect(flock(descriptor, LOCK_EX | LOCK_NB) == 0)
+
+        _ = try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(names == [".journal.vault.creating-live0002", "journal.vault"], "\(names)")
+    }
+}

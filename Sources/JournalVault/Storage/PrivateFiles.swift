@@ -51,6 +51,31 @@ enum PrivateFiles {
         PrivateOutput.tmpfsFolder() ?? NSTemporaryDirectory()
     }
 
+    /// Removes the temporary files of `purpose` beside `path` that no live process holds: their
+    /// maker took an exclusive `flock` on each while working on it (``lockExclusively(_:)``), and
+    /// the kernel drops that lock when the process dies, however it dies.
+    static func removeAbandoned(beside path: String, purpose: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = "." + url.lastPathComponent + "." + purpose + "-"
+        let folder = url.deletingLastPathComponent().path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) && !name.hasSuffix("-wal") && !name.hasSuffix("-shm") {
+            let candidate = folder + "/" + name
+            let descriptor = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { removeDatabase(candidate) }
+        }
+    }
+
+    /// Holds an exclusive `flock` on `handle`'s file until it is closed: the mark of a temporary
+    /// file in use (see ``removeAbandoned(beside:purpose:)``).
+    static func lockExclusively(_ handle: FileHandle) throws {
+        guard flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+            throw VaultError.storage("cannot lock a temporary file (\(String(cString: strerror(errno))))")
+        }
+    }
+
     /// Removes a database file and its write-ahead-log companions.
     static func removeDatabase(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }

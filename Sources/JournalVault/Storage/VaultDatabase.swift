@@ -38,9 +38,13 @@ final class VaultDatabase: Sendable {
         let folder = url.deletingLastPathComponent().path
         try createPrivateFolder(folder)
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultExists(path: path) }
+        // A create killed midway left its temporary file behind; its lock died with it.
+        PrivateFiles.removeAbandoned(beside: path, purpose: "creating")
         let temporary = PrivateFiles.temporaryPath(beside: path, purpose: "creating")
         defer { PrivateFiles.removeDatabase(temporary) }
-        try PrivateFiles.create(temporary).close()
+        let inUse = try PrivateFiles.create(temporary)
+        defer { try? inUse.close() }
+        try PrivateFiles.lockExclusively(inUse)
         try translatingErrors(path: temporary) {
             let pool = try openPool(path: temporary)
             try migrator().migrate(pool)
