@@ -99,18 +99,22 @@ struct ManifestedTable: Sendable, Hashable {
     let name: String
     /// The columns digested, in order: all of them, so no column that carries meaning is left out.
     let columns: [String]
+    /// What every row digest of this table starts with (``RowDigest``).
+    let digestHeader: [UInt8]
 
     /// A sealed table's rows. The entry digest also covers `entry.seq`, which the tag index
     /// refers to: a tag row moved to another entry, or two entries' row keys swapped, changes a digest.
     init(_ table: SealedTable) {
-        name = table.name
-        columns = table == .entry ? ["seq"] + table.columns : table.columns
+        self.init(name: table.name, columns: table == .entry ? ["seq"] + table.columns : table.columns)
     }
 
     init(name: String, columns: [String]) {
         self.name = name
         self.columns = columns
+        digestHeader = RowDigest.header(table: name, columnCount: columns.count)
     }
+
+
 
     static let entryTag = ManifestedTable(name: "entry_tag", columns: ["bidx", "entry_seq"])
 

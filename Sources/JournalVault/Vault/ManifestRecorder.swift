@@ -27,7 +27,9 @@ final class ManifestRecorder: @unchecked Sendable {
     // thread GRDB writes on.
     private let lock = NSLock()
     private var mode = Mode.closed
-    private var changes: [String: Manifest.TableState] = [:]
+    /// Per table of ``ManifestedTable/all``, by position.
+    private var changes = ManifestRecorder.noChanges
+    private static let noChanges = [Manifest.TableState](repeating: Manifest.TableState(), count: ManifestedTable.all.count)
 
     /// Registers the SQL function the triggers call on a connection of the vault. It is a plain
     /// SQLite function rather than GRDB's: the rows' values are digested where SQLite holds
@@ -35,10 +37,10 @@ final class ManifestRecorder: @unchecked Sendable {
     func register(on db: Database) {
         let recorder = Unmanaged.passRetained(self).toOpaque()
         sqlite3_create_function_v2(db.sqliteConnection, Self.functionName, -1, SQLITE_UTF8, recorder, { context, count, arguments in
-            guard let context, let recorder = sqlite3_user_data(context) else { return }
-            let values = UnsafeBufferPointer(start: arguments, count: Int(count)).map { $0! }
+            guard let context, let recorder = sqlite3_user_data(context), let arguments else { return }
             do {
-                try Unmanaged<ManifestRecorder>.fromOpaque(recorder).takeUnretainedValue().record(values)
+                try Unmanaged<ManifestRecorder>.fromOpaque(recorder).takeUnretainedValue()
+                    .record(UnsafeBufferPointer(start: arguments, count: Int(count)))
                 sqlite3_result_null(context)
             } catch {
                 sqlite3_result_error(context, "\(error)", -1)
@@ -51,57 +53,65 @@ final class ManifestRecorder: @unchecked Sendable {
     func startRecording(key: SecureBytes) {
         lock.withLock {
             mode = .recording(key: key)
-            changes = [:]
+            changes = Self.noChanges
         }
     }
 
     func suspend() {
         lock.withLock {
             mode = .suspended
-            changes = [:]
+            changes = Self.noChanges
         }
     }
 
-    /// Ends the transaction's recording and returns what changed, per table.
+    /// Ends the transaction's recording and returns what changed, per table name.
     func finish() -> [String: Manifest.TableState] {
         lock.withLock {
             defer {
                 mode = .closed
-                changes = [:]
+                changes = Self.noChanges
             }
-            return changes
+            var result: [String: Manifest.TableState] = [:]
+            for (table, change) in zip(ManifestedTable.all, changes) where change != Manifest.TableState() { result[table.name] = change }
+            return result
         }
     }
 
-    /// `values`: the operation (`+` or `-`), the table's name, then the row's columns.
-    private func record(_ values: [OpaquePointer]) throws {
-        guard values.count >= 2, let name = Self.text(values[1]), let table = ManifestedTable.byName[name],
-              values.count == table.columns.count + 2 else {
+    /// `values`: the operation (`+` or `-`), the table's name, then the row's columns. Called
+    /// for every row written, so it allocates nothing it can avoid.
+    private func record(_ values: UnsafeBufferPointer<OpaquePointer?>) throws {
+        guard values.count >= 2, let operation = values[0], let name = values[1], let index = Self.tableIndex(name),
+              values.count == ManifestedTable.all[index].columns.count + 2 else {
             throw VaultError.storage("the vault's manifest triggers do not match this jv")
         }
-        let adding = Self.text(values[0]) == "+"
+        let adding = sqlite3_value_text(operation)?.pointee == UInt8(ascii: "+")
         try lock.withLock {
             switch mode {
             case .closed:
-                throw VaultError.storage("a row of \(name) was written outside a vault transaction")
+                throw VaultError.storage("a row of \(ManifestedTable.all[index].name) was written outside a vault transaction")
             case .suspended:
                 return
             case .recording(let key):
-                var digest = try RowDigest(table: name, columnCount: table.columns.count, key: key)
-                for value in values.dropFirst(2) { digest.append(value) }
+                var digest = try RowDigest(ManifestedTable.all[index], key: key)
+                for value in values.dropFirst(2) {
+                    guard let value else { throw VaultError.storage("the vault's manifest triggers do not match this jv") }
+                    digest.append(value)
+                }
                 let sum = try digest.finish()
                 // Sums are kept as differences: adding a digest, or adding its negation.
-                var change = changes[name] ?? Manifest.TableState()
-                if adding { change.add(sum) } else { change.remove(sum) }
-                changes[name] = change
+                if adding { changes[index].add(sum) } else { changes[index].remove(sum) }
             }
         }
     }
 
-    private static func text(_ value: OpaquePointer) -> String? {
+    /// The position in ``ManifestedTable/all`` of the table a trigger names, compared as bytes.
+    private static func tableIndex(_ value: OpaquePointer) -> Int? {
         guard sqlite3_value_type(value) == SQLITE_TEXT, let text = sqlite3_value_text(value) else { return nil }
-        return String(cString: text)
+        let name = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+        return tableNames.firstIndex { $0.elementsEqual(name) }
     }
+
+    private static let tableNames = ManifestedTable.all.map { Array($0.name.utf8) }
 }
 
 extension Manifest {

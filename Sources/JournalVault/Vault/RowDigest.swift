@@ -13,11 +13,22 @@ struct RowDigest: ~Copyable {
 
     init(table: String, columnCount: Int, key: SecureBytes) throws {
         stream = try Blake2bStream(key: key)
+        stream.update(Self.header(table: table, columnCount: columnCount))
+    }
+
+    /// A row of `table`, whose header is made once per table.
+    init(_ table: ManifestedTable, key: SecureBytes) throws {
+        stream = try Blake2bStream(key: key)
+        stream.update(table.digestHeader)
+    }
+
+    /// `"JVLT-row" ‖ u8 len ‖ table ‖ u8 n`.
+    static func header(table: String, columnCount: Int) -> [UInt8] {
         var header = ByteWriter(capacity: 32)
-        header.raw(Self.domain)
+        header.raw(domain)
         header.shortString(table)
         header.u8(UInt8(truncatingIfNeeded: columnCount))
-        stream.update(header.bytes)
+        return header.bytes
     }
 
     /// The digest of a row given as values (the path of rows already read).
