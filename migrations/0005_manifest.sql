@@ -10,6 +10,8 @@
 -- hand every inserted, updated or deleted row of every covered table (cascades included) to
 -- `jv_manifest`, a function jv registers on its connections once the vault is unlocked: jv adds
 -- the row's keyed digest to, or subtracts it from, the manifest before the transaction commits.
+-- `jv_manifest_wants_rows()` is false only while jv inserts rows whose digests it has already
+-- computed (bulk imports, on all cores) or rebuilds the manifest from every row afterwards.
 -- Without the key there is no such function, so no write to these tables can happen unseen by
 -- jv itself; an editor of the file can drop the triggers, which is what `jv check` is for.
 
@@ -37,51 +39,51 @@ CREATE TABLE manifest (
 );
 
 
-CREATE TRIGGER entry_manifest_insert AFTER INSERT ON entry
+CREATE TRIGGER entry_manifest_insert AFTER INSERT ON entry WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('+', 'entry', NEW.seq, NEW.id, NEW.created_at, NEW.modified_at, NEW.utc_offset, NEW.local_day, NEW.version, NEW.starred, NEW.enc_meta, NEW.content, NEW.tags); END;
-CREATE TRIGGER entry_manifest_delete AFTER DELETE ON entry
+CREATE TRIGGER entry_manifest_delete AFTER DELETE ON entry WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'entry', OLD.seq, OLD.id, OLD.created_at, OLD.modified_at, OLD.utc_offset, OLD.local_day, OLD.version, OLD.starred, OLD.enc_meta, OLD.content, OLD.tags); END;
-CREATE TRIGGER entry_manifest_update AFTER UPDATE ON entry
+CREATE TRIGGER entry_manifest_update AFTER UPDATE ON entry WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'entry', OLD.seq, OLD.id, OLD.created_at, OLD.modified_at, OLD.utc_offset, OLD.local_day, OLD.version, OLD.starred, OLD.enc_meta, OLD.content, OLD.tags); SELECT jv_manifest('+', 'entry', NEW.seq, NEW.id, NEW.created_at, NEW.modified_at, NEW.utc_offset, NEW.local_day, NEW.version, NEW.starred, NEW.enc_meta, NEW.content, NEW.tags); END;
 
-CREATE TRIGGER entry_tag_manifest_insert AFTER INSERT ON entry_tag
+CREATE TRIGGER entry_tag_manifest_insert AFTER INSERT ON entry_tag WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('+', 'entry_tag', NEW.bidx, NEW.entry_seq); END;
-CREATE TRIGGER entry_tag_manifest_delete AFTER DELETE ON entry_tag
+CREATE TRIGGER entry_tag_manifest_delete AFTER DELETE ON entry_tag WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'entry_tag', OLD.bidx, OLD.entry_seq); END;
-CREATE TRIGGER entry_tag_manifest_update AFTER UPDATE ON entry_tag
+CREATE TRIGGER entry_tag_manifest_update AFTER UPDATE ON entry_tag WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'entry_tag', OLD.bidx, OLD.entry_seq); SELECT jv_manifest('+', 'entry_tag', NEW.bidx, NEW.entry_seq); END;
 
-CREATE TRIGGER analysis_manifest_insert AFTER INSERT ON analysis
+CREATE TRIGGER analysis_manifest_insert AFTER INSERT ON analysis WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('+', 'analysis', NEW.id, NEW.entry_id, NEW.model, NEW.processed_at, NEW.utc_offset, NEW.version, NEW.enc_meta, NEW.payload); END;
-CREATE TRIGGER analysis_manifest_delete AFTER DELETE ON analysis
+CREATE TRIGGER analysis_manifest_delete AFTER DELETE ON analysis WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'analysis', OLD.id, OLD.entry_id, OLD.model, OLD.processed_at, OLD.utc_offset, OLD.version, OLD.enc_meta, OLD.payload); END;
-CREATE TRIGGER analysis_manifest_update AFTER UPDATE ON analysis
+CREATE TRIGGER analysis_manifest_update AFTER UPDATE ON analysis WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'analysis', OLD.id, OLD.entry_id, OLD.model, OLD.processed_at, OLD.utc_offset, OLD.version, OLD.enc_meta, OLD.payload); SELECT jv_manifest('+', 'analysis', NEW.id, NEW.entry_id, NEW.model, NEW.processed_at, NEW.utc_offset, NEW.version, NEW.enc_meta, NEW.payload); END;
 
-CREATE TRIGGER knowledge_node_manifest_insert AFTER INSERT ON knowledge_node
+CREATE TRIGGER knowledge_node_manifest_insert AFTER INSERT ON knowledge_node WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('+', 'knowledge_node', NEW.id, NEW.type, NEW.created_at, NEW.node_key, NEW.enc_meta, NEW.name, NEW.metadata); END;
-CREATE TRIGGER knowledge_node_manifest_delete AFTER DELETE ON knowledge_node
+CREATE TRIGGER knowledge_node_manifest_delete AFTER DELETE ON knowledge_node WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'knowledge_node', OLD.id, OLD.type, OLD.created_at, OLD.node_key, OLD.enc_meta, OLD.name, OLD.metadata); END;
-CREATE TRIGGER knowledge_node_manifest_update AFTER UPDATE ON knowledge_node
+CREATE TRIGGER knowledge_node_manifest_update AFTER UPDATE ON knowledge_node WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'knowledge_node', OLD.id, OLD.type, OLD.created_at, OLD.node_key, OLD.enc_meta, OLD.name, OLD.metadata); SELECT jv_manifest('+', 'knowledge_node', NEW.id, NEW.type, NEW.created_at, NEW.node_key, NEW.enc_meta, NEW.name, NEW.metadata); END;
 
-CREATE TRIGGER knowledge_relation_manifest_insert AFTER INSERT ON knowledge_relation
+CREATE TRIGGER knowledge_relation_manifest_insert AFTER INSERT ON knowledge_relation WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('+', 'knowledge_relation', NEW.id, NEW.from_node, NEW.to_node, NEW.entry_id, NEW.created_at, NEW.relation_key, NEW.enc_meta, NEW.relation); END;
-CREATE TRIGGER knowledge_relation_manifest_delete AFTER DELETE ON knowledge_relation
+CREATE TRIGGER knowledge_relation_manifest_delete AFTER DELETE ON knowledge_relation WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'knowledge_relation', OLD.id, OLD.from_node, OLD.to_node, OLD.entry_id, OLD.created_at, OLD.relation_key, OLD.enc_meta, OLD.relation); END;
-CREATE TRIGGER knowledge_relation_manifest_update AFTER UPDATE ON knowledge_relation
+CREATE TRIGGER knowledge_relation_manifest_update AFTER UPDATE ON knowledge_relation WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'knowledge_relation', OLD.id, OLD.from_node, OLD.to_node, OLD.entry_id, OLD.created_at, OLD.relation_key, OLD.enc_meta, OLD.relation); SELECT jv_manifest('+', 'knowledge_relation', NEW.id, NEW.from_node, NEW.to_node, NEW.entry_id, NEW.created_at, NEW.relation_key, NEW.enc_meta, NEW.relation); END;
 
-CREATE TRIGGER chat_thread_manifest_insert AFTER INSERT ON chat_thread
+CREATE TRIGGER chat_thread_manifest_insert AFTER INSERT ON chat_thread WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('+', 'chat_thread', NEW.id, NEW.is_active, NEW.created_at, NEW.utc_offset, NEW.updated_at, NEW.last_message_at, NEW.enc_meta, NEW.title, NEW.metadata); END;
-CREATE TRIGGER chat_thread_manifest_delete AFTER DELETE ON chat_thread
+CREATE TRIGGER chat_thread_manifest_delete AFTER DELETE ON chat_thread WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'chat_thread', OLD.id, OLD.is_active, OLD.created_at, OLD.utc_offset, OLD.updated_at, OLD.last_message_at, OLD.enc_meta, OLD.title, OLD.metadata); END;
-CREATE TRIGGER chat_thread_manifest_update AFTER UPDATE ON chat_thread
+CREATE TRIGGER chat_thread_manifest_update AFTER UPDATE ON chat_thread WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'chat_thread', OLD.id, OLD.is_active, OLD.created_at, OLD.utc_offset, OLD.updated_at, OLD.last_message_at, OLD.enc_meta, OLD.title, OLD.metadata); SELECT jv_manifest('+', 'chat_thread', NEW.id, NEW.is_active, NEW.created_at, NEW.utc_offset, NEW.updated_at, NEW.last_message_at, NEW.enc_meta, NEW.title, NEW.metadata); END;
 
-CREATE TRIGGER chat_message_manifest_insert AFTER INSERT ON chat_message
+CREATE TRIGGER chat_message_manifest_insert AFTER INSERT ON chat_message WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('+', 'chat_message', NEW.id, NEW.thread_id, NEW.role, NEW.timestamp, NEW.utc_offset, NEW.entry_id, NEW.enc_meta, NEW.content, NEW.metadata); END;
-CREATE TRIGGER chat_message_manifest_delete AFTER DELETE ON chat_message
+CREATE TRIGGER chat_message_manifest_delete AFTER DELETE ON chat_message WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'chat_message', OLD.id, OLD.thread_id, OLD.role, OLD.timestamp, OLD.utc_offset, OLD.entry_id, OLD.enc_meta, OLD.content, OLD.metadata); END;
-CREATE TRIGGER chat_message_manifest_update AFTER UPDATE ON chat_message
+CREATE TRIGGER chat_message_manifest_update AFTER UPDATE ON chat_message WHEN jv_manifest_wants_rows()
 BEGIN SELECT jv_manifest('-', 'chat_message', OLD.id, OLD.thread_id, OLD.role, OLD.timestamp, OLD.utc_offset, OLD.entry_id, OLD.enc_meta, OLD.content, OLD.metadata); SELECT jv_manifest('+', 'chat_message', NEW.id, NEW.thread_id, NEW.role, NEW.timestamp, NEW.utc_offset, NEW.entry_id, NEW.enc_meta, NEW.content, NEW.metadata); END;

@@ -126,7 +126,12 @@ extension UnlockedVault {
     @discardableResult
     public func backup(to path: String, replace: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
-        let snapshot = PrivateFiles.temporaryPath(beside: vault.path, purpose: "snapshot")
+        // Beside the vault (the same disk, room for a copy), unless that folder cannot be written
+        // (a vault on read-only media): then in the scratch folder. The snapshot is the vault
+        // file itself, encrypted as it is.
+        let folder = URL(fileURLWithPath: vault.path).deletingLastPathComponent().path
+        let snapshotBeside = access(folder, W_OK) == 0 ? vault.path : PrivateFiles.scratchFolder() + "/" + URL(fileURLWithPath: vault.path).lastPathComponent
+        let snapshot = PrivateFiles.temporaryPath(beside: snapshotBeside, purpose: "snapshot")
         defer { PrivateFiles.removeDatabase(snapshot) }
         try PrivateFiles.create(snapshot).close()
         // VACUUM INTO copies one read transaction's view: consistent while others write.

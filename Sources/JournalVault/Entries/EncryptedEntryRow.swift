@@ -109,8 +109,25 @@ struct EncryptedEntryRow: Sendable {
             """).execute(arguments: arguments)
     }
 
-    private var arguments: StatementArguments {
-        [id.storageText, createdAt, modifiedAt, utcOffset, localDay, version, starred, encMeta, content, tags]
+    /// Inserts the row under a row key chosen by the caller (who digests it before it is stored).
+    func insert(_ db: Database, seq: Int64) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO entry (seq, \(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: StatementArguments([seq.databaseValue] + values))
+    }
+
+    /// The row as the manifest digests it (FORMAT.md §11.1): `seq`, then every column as stored.
+    func manifestValues(seq: Int64) -> [DatabaseValue] {
+        [seq.databaseValue] + values
+    }
+
+    private var arguments: StatementArguments { StatementArguments(values) }
+
+    /// The columns of ``selection``, as SQLite stores them.
+    private var values: [DatabaseValue] {
+        [id.storageText.databaseValue, createdAt.databaseValue, modifiedAt.databaseValue, utcOffset.databaseValue,
+         localDay.databaseValue, version.databaseValue, starred.databaseValue, encMeta.databaseValue, content.databaseValue,
+         tags.databaseValue]
     }
 
     /// The plaintext columns bound into every field's associated data, in FORMAT.md's order:

@@ -78,7 +78,9 @@ extension UnlockedVault {
             let row = try stored.get()
             if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
             let entry = try row.decrypt(keys: keys)
-            guard wantedTags.isEmpty || wantedTags.isSubset(of: entry.tags.compactMap(Tags.normalize)) else {
+            // Tags are stored normalised; only explicit tags of an older normal form need it again.
+            guard wantedTags.isEmpty || wantedTags.isSubset(of: entry.tags)
+                    || wantedTags.isSubset(of: entry.tags.compactMap(Tags.normalize)) else {
                 throw VaultError.tamperedRecord(table: EncryptedEntryRow.table, id: entry.id.storageText,
                                                 detail: "the tag index lists a tag the entry does not have")
             }
@@ -148,20 +150,38 @@ extension UnlockedVault {
     /// Inserts entries whose ids are not in the vault, in the caller's transaction: each batch
     /// is encrypted on the other cores while the batch before is written (``BatchPipeline``).
     /// `inserted` is told after each entry.
+    ///
+    /// The helpers also compute each row's manifest digest, for which the row key is chosen here
+    /// (the next free `seq`, as SQLite would choose it): the writer then only stores the rows,
+    /// and the triggers skip them (``ManifestRecorder/precomputed(_:)``).
     func insertNew(_ entries: [Entry], _ db: Database, inserted: (() -> Void)? = nil) throws {
         let keys = self.keys
-        let pipeline = BatchPipeline(transform: { (entry: Entry) in
-            (try EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys), Self.tagIndexes(of: entry, keys: keys))
+        let recorder = database.manifestRecorder
+        let firstSeq = (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM entry") ?? 0) + 1
+        typealias Prepared = (row: EncryptedEntryRow, seq: Int64, tags: Set<Data>, digests: [(ManifestedTable, DigestSum)])
+        let pipeline = BatchPipeline(transform: { (item: (offset: Int, element: Entry)) -> Prepared in
+            let row = try EncryptedEntryRow(item.element, meta: .fresh(keyVersion: keys.keyVersion), keys: keys)
+            let seq = firstSeq + Int64(item.offset)
+            let tags = Self.tagIndexes(of: item.element, keys: keys)
+            var digests = [(ManifestedTable.entry, try RowDigest.of(row.manifestValues(seq: seq), in: .entry, key: keys.manifestKey))]
+            for bidx in tags {
+                digests.append((.entryTag, try RowDigest.of([bidx.databaseValue, seq.databaseValue], in: .entryTag, key: keys.manifestKey)))
+            }
+            return (row, seq, tags, digests)
         }, deliver: { prepared in
-            for (row, tagIndexes) in prepared {
-                try row.insert(db)
-                try Self.insertTagIndexes(tagIndexes, entrySeq: db.lastInsertedRowID, db)
-                inserted?()
+            try recorder.precomputed {
+                for item in prepared {
+                    try item.row.insert(db, seq: item.seq)
+                    try Self.insertTagIndexes(item.tags, entrySeq: item.seq, db)
+                    for (table, digest) in item.digests { recorder.add(digest, to: table) }
+                    inserted?()
+                }
             }
         })
         let batchSize = 512
-        for start in stride(from: 0, to: entries.count, by: batchSize) {
-            try pipeline.submit(Array(entries[start..<min(start + batchSize, entries.count)]))
+        let numbered = Array(entries.enumerated())
+        for start in stride(from: 0, to: numbered.count, by: batchSize) {
+            try pipeline.submit(Array(numbered[start..<min(start + batchSize, numbered.count)]))
         }
         try pipeline.finish()
     }

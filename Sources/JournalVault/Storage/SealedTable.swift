@@ -116,6 +116,7 @@ struct ManifestedTable: Sendable, Hashable {
 
 
 
+    static let entry = ManifestedTable(.entry)
     static let entryTag = ManifestedTable(name: "entry_tag", columns: ["bidx", "entry_seq"])
 
     static let all: [ManifestedTable] = SealedTable.all.map(ManifestedTable.init) + [entryTag]

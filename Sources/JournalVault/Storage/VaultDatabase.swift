@@ -3,32 +3,57 @@ import GRDB
 import Migrations
 
 /// The SQLite file behind a vault: a GRDB `DatabasePool` in WAL mode with the pragmas that
-/// keep deleted text off the disk and every commit durable, and the numbered migrations.
+/// keep deleted text off the disk and every commit durable, and the numbered migrations — or,
+/// for reading only, one connection that writes nothing (``Vault/Access/readOnly``).
 final class VaultDatabase: Sendable {
     let path: String
-    let pool: DatabasePool
+    /// The pool, or for reading only, a single connection.
+    let pool: any DatabaseWriter
     /// What this transaction's writes change in the row-set manifest (see ``UnlockedVault/write(_:)``).
     let manifestRecorder: ManifestRecorder
 
     /// The schema version this binary writes: the number of migrations it knows.
     static let supportedSchemaVersion = SchemaMigrations.all.count
 
-    private init(path: String, pool: DatabasePool, manifestRecorder: ManifestRecorder) {
+    private init(path: String, pool: any DatabaseWriter, manifestRecorder: ManifestRecorder) {
         self.path = path
         self.pool = pool
         self.manifestRecorder = manifestRecorder
     }
 
     /// Opens an existing vault file, migrating it forward; refuses a newer schema.
-    static func open(path: String) throws -> VaultDatabase {
+    ///
+    /// `.readOnly` opens one connection that changes no byte of the file: where the file and its
+    /// folder can be written, an ordinary connection with `query_only` (SQLite folds in and
+    /// removes its `-wal`/`-shm` files at close, as a pool's set-up would not: GRDB makes a
+    /// throw-away table to create them); where they cannot (a read-only backup disk, a file chmod
+    /// 0400), an immutable read-only one, which needs no files beside the vault. A `.readWrite`
+    /// open of a vault that cannot be written fails at once with ``VaultError/readOnly(path:detail:)``.
+    static func open(path: String, access: Vault.Access = .readWrite) throws -> VaultDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultNotFound(path: path) }
         try checkSQLiteMagic(path: path)
         let recorder = ManifestRecorder()
+        let writable = isWritable(path)
+        guard writable || access == .readOnly else { throw VaultError.readOnly(path: path) }
         let database = try translatingErrors(path: path) {
-            VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder), manifestRecorder: recorder)
+            let connections: any DatabaseWriter = switch (access, writable) {
+            case (.readWrite, _): try openPool(path: path, recorder: recorder)
+            case (.readOnly, true): try DatabaseQueue(path: path, configuration: configuration(recorder: recorder))
+            case (.readOnly, false): try DatabaseQueue(path: immutableURI(path), configuration: configuration(recorder: recorder, readOnly: true))
+            }
+            return VaultDatabase(path: path, pool: connections, manifestRecorder: recorder)
         }
-        try database.migrate()
+        try database.migrate(readOnly: !writable)
+        if access == .readOnly && writable {
+            // After any migration: from here on, nothing this connection runs may change the file.
+            try translatingErrors(path: path) { try database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = ON") } }
+        }
         return database
+    }
+
+    /// Whether this process may write the file and create files beside it (SQLite's `-wal` and `-shm`).
+    private static func isWritable(_ path: String) -> Bool {
+        access(path, W_OK) == 0 && access(URL(fileURLWithPath: path).deletingLastPathComponent().path, W_OK) == 0
     }
 
     /// Creates a new vault file atomically: the schema and `initialise` run on a 0600 temporary
@@ -65,7 +90,8 @@ final class VaultDatabase: Sendable {
             case .SQLITE_CORRUPT: throw VaultError.corruptDatabase(error.message ?? "database disk image is malformed")
             case .SQLITE_NOTADB: throw VaultError.notAVault(path: path, reason: "not an SQLite database")
             case .SQLITE_FULL: throw VaultError.storage("the disk is full")
-            case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_CANTOPEN:
+            case .SQLITE_READONLY: throw VaultError.readOnly(path: path)
+            case .SQLITE_PERM, .SQLITE_CANTOPEN:
                 throw VaultError.storage("cannot open \(path) for writing (\(error.message ?? "permission denied"))")
             default: throw VaultError.storage(error.message ?? "\(error.resultCode)")
             }
@@ -86,7 +112,7 @@ final class VaultDatabase: Sendable {
         try read { db in try Self.migrator().appliedIdentifiers(db).sorted() }
     }
 
-    private func migrate() throws {
+    private func migrate(readOnly: Bool) throws {
         let migrator = Self.migrator()
         let applied = try read { db -> Set<String> in
             guard try db.tableExists("grdb_migrations") else {
@@ -99,6 +125,9 @@ final class VaultDatabase: Sendable {
             throw VaultError.newerSchema(found: applied.count, supported: known.count)
         }
         if applied.count < known.count {
+            guard !readOnly else {
+                throw VaultError.readOnly(path: path, detail: "it was written by an older jv and needs a one-time upgrade, which writes to it")
+            }
             try Self.translatingErrors(path: path) { try migrator.migrate(pool) }
         }
     }
@@ -122,8 +151,22 @@ final class VaultDatabase: Sendable {
         return pool
     }
 
-    private static func configuration(recorder: ManifestRecorder?) -> Configuration {
+    /// `file:` URI of `path` with `immutable=1` (the system SQLite takes URIs as file names);
+    /// `?`, `#` and `%` in the path escaped. For a file nobody can be writing.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "?", "#", "%": escaped += String(format: "%%%02X", character.value)
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return "file:" + escaped + "?immutable=1"
+    }
+
+    private static func configuration(recorder: ManifestRecorder?, readOnly: Bool = false) -> Configuration {
         var configuration = Configuration()
+        configuration.readonly = readOnly
         configuration.busyMode = .timeout(30)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in

@@ -13,6 +13,7 @@ import VaultCrypto
 /// fails instead of leaving it stale.
 final class ManifestRecorder: @unchecked Sendable {
     static let functionName = "jv_manifest"
+    static let wantsRowsFunctionName = "jv_manifest_wants_rows"
 
     private enum Mode {
         /// No write of the vault's code is under way: a row change is an error.
@@ -27,6 +28,8 @@ final class ManifestRecorder: @unchecked Sendable {
     // thread GRDB writes on.
     private let lock = NSLock()
     private var mode = Mode.closed
+    /// While recording: rows whose digests the writer has computed itself (``precomputed(_:)``).
+    private var precomputing = false
     /// Per table of ``ManifestedTable/all``, by position.
     private var changes = ManifestRecorder.noChanges
     private static let noChanges = [Manifest.TableState](repeating: Manifest.TableState(), count: ManifestedTable.all.count)
@@ -48,11 +51,49 @@ final class ManifestRecorder: @unchecked Sendable {
         }, nil, nil, { recorder in
             recorder.map { Unmanaged<ManifestRecorder>.fromOpaque($0).release() }
         })
+        // The triggers' WHEN clause: skipping a row here saves SQLite reading its every column.
+        let asked = Unmanaged.passRetained(self).toOpaque()
+        sqlite3_create_function_v2(db.sqliteConnection, Self.wantsRowsFunctionName, 0, SQLITE_UTF8, asked,
+                                   { context, _, _ in
+            guard let context, let recorder = sqlite3_user_data(context) else { return }
+            sqlite3_result_int(context, Unmanaged<ManifestRecorder>.fromOpaque(recorder).takeUnretainedValue().wantsRows ? 1 : 0)
+        }, nil, nil, { recorder in
+            recorder.map { Unmanaged<ManifestRecorder>.fromOpaque($0).release() }
+        })
+    }
+
+    /// False while rows are ignored (suspended) or their digests come from the writer: true
+    /// otherwise, including outside a transaction, where the row then meets the refusal.
+    private var wantsRows: Bool {
+        lock.withLock {
+            switch mode {
+            case .suspended: false
+            case .recording: !precomputing
+            case .closed: true
+            }
+        }
+    }
+
+    /// Runs `insert`, whose rows' digests the caller adds itself with ``add(_:to:)``: the
+    /// triggers skip them.
+    func precomputed<Result>(_ insert: () throws -> Result) rethrows -> Result {
+        lock.withLock { precomputing = true }
+        defer { lock.withLock { precomputing = false } }
+        return try insert()
+    }
+
+    /// A row inserted under ``precomputed(_:)``, whose digest the writer computed.
+    func add(_ digest: DigestSum, to table: ManifestedTable) {
+        guard let index = ManifestedTable.all.firstIndex(of: table) else { return }
+        lock.withLock {
+            if case .recording = mode { changes[index].add(digest) }
+        }
     }
 
     func startRecording(key: SecureBytes) {
         lock.withLock {
             mode = .recording(key: key)
+            precomputing = false
             changes = Self.noChanges
         }
     }

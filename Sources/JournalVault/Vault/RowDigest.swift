@@ -33,7 +33,16 @@ struct RowDigest: ~Copyable {
 
     /// The digest of a row given as values (the path of rows already read).
     static func of(_ values: some Collection<DatabaseValue>, in table: String, key: SecureBytes) throws -> DigestSum {
-        var digest = try RowDigest(table: table, columnCount: values.count, key: key)
+        try of(values, digest: try RowDigest(table: table, columnCount: values.count, key: key))
+    }
+
+    /// The same for a row of `table` with all its columns.
+    static func of(_ values: some Collection<DatabaseValue>, in table: ManifestedTable, key: SecureBytes) throws -> DigestSum {
+        precondition(values.count == table.columns.count)
+        return try of(values, digest: try RowDigest(table, key: key))
+    }
+
+    private static func of(_ values: some Collection<DatabaseValue>, digest: consuming RowDigest) throws -> DigestSum {
         for value in values {
             switch value.storage {
             case .null: digest.null()

@@ -23,9 +23,22 @@ public final class Vault: Sendable {
         self.database = database
     }
 
+    /// How a vault is opened.
+    public enum Access: Sendable {
+        /// Reads and writes (the default).
+        case readWrite
+        /// Reads only: no byte of the file changes, and a vault on read-only media or without
+        /// write permission opens. Any write fails with ``VaultError/readOnly(path:detail:)``.
+        case readOnly
+    }
+
     /// Opens the vault at `path` (migrating an older schema forward) without unlocking it.
-    public static func open(at path: String) throws -> Vault {
-        let vault = Vault(database: try VaultDatabase.open(path: path))
+    ///
+    /// ```swift
+    /// let vault = try Vault.open(at: "/media/backup/journal.vault", access: .readOnly)
+    /// ```
+    public static func open(at path: String, access: Access = .readWrite) throws -> Vault {
+        let vault = Vault(database: try VaultDatabase.open(path: path, access: access))
         _ = try vault.header()
         return vault
     }

@@ -53,6 +53,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidGraph(String)
     /// A backup file that is damaged, truncated, tampered with or not a backup.
     case backupCorrupt(String)
+    /// The vault's file or folder cannot be written: reading works, writing does not.
+    case readOnly(path: String, detail: String = "its file or folder cannot be written")
     /// Any other storage failure (disk full, permissions, I/O).
     case storage(String)
 
@@ -104,6 +106,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "Invalid knowledge-graph data: \(reason)."
         case .backupCorrupt(let reason):
             "The backup cannot be used: \(reason); nothing was written."
+        case .readOnly(let path, let detail):
+            "The vault at \(path) is read-only (\(detail)); nothing was changed."
         case .storage(let message):
             "Storage error: \(message)."
         }

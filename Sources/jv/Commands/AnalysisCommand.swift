@@ -80,7 +80,7 @@ struct AnalysisList: VaultCommand {
         query.model = model
         query.from = try DateArgument.parse(from)
         query.to = try DateArgument.parse(to)
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(access: .readOnly)
         query.entryID = try entry.map(journal.resolveEntryID)
         let analyses = try journal.analyses(query)
         let output = options.output
@@ -98,7 +98,7 @@ struct AnalysisShow: VaultCommand {
     var id: String
 
     func execute() throws {
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(access: .readOnly)
         let analysis = try journal.analysis(id: journal.resolveAnalysisID(id))
         let output = options.output
         if output.json { return output.printJSON(analysis.json) }

@@ -71,7 +71,7 @@ struct ChatList: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let threads = try options.unlockedVault().threads()
+        let threads = try options.unlockedVault(access: .readOnly).threads()
         let output = options.output
         if output.json { return output.printJSON(.array(threads.map(\.json))) }
         for thread in threads {
@@ -91,7 +91,7 @@ struct ChatShow: VaultCommand {
     var id: String
 
     func execute() throws {
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(access: .readOnly)
         let id = try journal.resolveThreadID(id)
         let thread = try journal.thread(id: id)
         let messages = try journal.messages(inThread: id)

@@ -45,7 +45,7 @@ struct Export: VaultCommand {
         if let output, !force, FileManager.default.fileExists(atPath: output) { throw VaultError.vaultExists(path: output) }
         let progress = Progress("Exporting")
         defer { progress.finish() }
-        let snapshot = try options.unlockedVault().snapshot(from: from, to: to)
+        let snapshot = try options.unlockedVault(access: .readOnly).snapshot(from: from, to: to)
         progress.update(0, of: snapshot.recordCount, phase: ", formatting…")
         let text: String = switch format {
         case .json: snapshot.jvExport().serialized(pretty: true) + "\n"

@@ -18,7 +18,7 @@ struct GraphList: VaultCommand {
     var type: String?
 
     func execute() throws {
-        let nodes = try options.unlockedVault().nodes(type: type)
+        let nodes = try options.unlockedVault(access: .readOnly).nodes(type: type)
         let output = options.output
         if output.json { return output.printJSON(.array(nodes.map(\.json))) }
         for node in nodes {
@@ -36,7 +36,7 @@ struct GraphShow: VaultCommand {
     var node: String
 
     func execute() throws {
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(access: .readOnly)
         let node = try journal.resolveNode(node)
         let relations = try journal.relations(of: node.id)
         var names: [UUID: KnowledgeNode] = [node.id: node]

@@ -9,7 +9,7 @@ struct Info: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let info = try Vault.open(at: options.vaultPath).info()
+        let info = try Vault.open(at: options.vaultPath, access: .readOnly).info()
         if options.json {
             options.output.printJSON(.object([
                 ("path", .string(info.path)),

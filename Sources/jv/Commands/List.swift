@@ -50,7 +50,7 @@ struct List: VaultCommand {
         query.starredOnly = starred
         query.tags = try ContentRules.tags(tags)
         query.contains = contains
-        let entries = try options.unlockedVault().entries(query)
+        let entries = try options.unlockedVault(access: .readOnly).entries(query)
         try options.output.printEntries(entries, format: format)
     }
 }

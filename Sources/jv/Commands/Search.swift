@@ -31,7 +31,7 @@ struct Search: VaultCommand {
     func execute() throws {
         let from = try DateArgument.parse(from)
         let to = try DateArgument.parse(to)
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(access: .readOnly)
         let kinds = kind.map { [$0] } ?? Kind.allCases
         var range = EntryQuery()
         range.from = from

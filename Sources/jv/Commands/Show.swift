@@ -11,7 +11,7 @@ struct Show: VaultCommand {
     var id: String
 
     func execute() throws {
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(access: .readOnly)
         let entry = try journal.entry(id: journal.resolveEntryID(id))
         if options.json {
             options.output.printJSON(entry.json)

@@ -103,9 +103,10 @@ struct Credentials {
 }
 
 extension GlobalOptions {
-    /// The vault, opened and unlocked with the first credential found.
-    func unlockedVault() throws -> UnlockedVault {
-        let vault = try Vault.open(at: vaultPath)
+    /// The vault, opened and unlocked with the first credential found. Reading commands open it
+    /// `.readOnly`: they change no byte of it, and work where it cannot be written.
+    func unlockedVault(access: Vault.Access = .readWrite) throws -> UnlockedVault {
+        let vault = try Vault.open(at: vaultPath, access: access)
         if !Sodium.canLockMemory() {
             Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
         }
