@@ -139,9 +139,12 @@ extension UnlockedVault {
         manifest.tables["entry_tag"] = tagState
         var problems: [String] = []
         var entryState = Manifest.TableState()
-        typealias Item = (seq: Int64, id: String, digest: DigestSum, row: Result<EncryptedEntryRow, any Error>)
+        typealias Item = (seq: Int64, id: String, digest: DigestSum?, row: Result<EncryptedEntryRow, any Error>)
         let pipeline = BatchPipeline(transform: { [storedTags] (item: Item) -> (DigestSum, String?) in
-            let digest = item.digest
+            // A row read whole is digested here, on the helpers; one that could not be read, where it was.
+            guard let digest = try item.digest ?? (try? item.row.get()).map({
+                try RowDigest.of($0.manifestValues(seq: item.seq), in: .entry, key: keys.manifestKey)
+            }) else { throw VaultError.storage("an entry row could not be digested") }
             do {
                 let entry = try item.row.get().decrypt(keys: keys)
                 let expected = Self.tagIndexes(of: entry, keys: keys)
@@ -165,10 +168,11 @@ extension UnlockedVault {
         while let row = try rows.next() {
             let seq: Int64 = try row.stored(EncryptedEntryRow.seqColumn, table: EncryptedEntryRow.table)
             entrySeqs.insert(seq)
-            // Digested here, from SQLite's buffers: cheaper than copying the row for a helper to do it.
-            let digest = try Manifest.digest(ofCurrentRowOf: statement, in: entryTable, positions: positions, key: keys.manifestKey)
-            batch.append((seq, (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", digest,
-                          Result { try EncryptedEntryRow(row: row) }))
+            let parsed = Result { try EncryptedEntryRow(row: row) }
+            // A row of unexpected types is digested as stored, here; the others on the helpers.
+            let digest = (try? parsed.get()) == nil
+                ? try Manifest.digest(ofCurrentRowOf: statement, in: entryTable, positions: positions, key: keys.manifestKey) : nil
+            batch.append((seq, (try? row.stored(0, table: EncryptedEntryRow.table)) ?? "?", digest, parsed))
             if batch.count == 1024 {
                 try pipeline.submit(batch)
                 batch = []
