@@ -52,10 +52,10 @@ import VaultCrypto
                                 "utc_offset": 32400.databaseValue, "version": 2.databaseValue],
          "4a560108616e616c797369733f2504e04f8941d39a0c0305e82c3301077061796c6f6164000000010000000205020000002430303030303030302d303030302d343030302d383030302d30303030303030303030303102000000066c6c616d6133010000019b8e909a40010000000000007e90010000000000000002"),
         (.knowledgeNode, "name", ["type": "person".databaseValue, "created_at": createdAt.databaseValue,
-                                  "node_key": Data(hexDigits: nodeKeyPersonAnna).databaseValue],
+                                  "node_key": Data(hex: nodeKeyPersonAnna).databaseValue],
          "4a56010e6b6e6f776c656467655f6e6f64653f2504e04f8941d39a0c0305e82c3301046e616d650000000100000002030200000006706572736f6e010000019b8e909a40020000001062643266343036313264376438666361"),
         (.knowledgeRelation, "relation", ["from_node": otherID.databaseValue, "to_node": otherID2.databaseValue, "entry_id": .null,
-                                          "created_at": createdAt.databaseValue, "relation_key": Data(hexDigits: relationKeyMeets).databaseValue],
+                                          "created_at": createdAt.databaseValue, "relation_key": Data(hex: relationKeyMeets).databaseValue],
          "4a5601126b6e6f776c656467655f72656c6174696f6e3f2504e04f8941d39a0c0305e82c33010872656c6174696f6e000000010000000205020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031020000002430303030303030302d303030302d343030302d383030302d30303030303030303030303200010000019b8e909a40020000001033343937393437353336626437386331"),
         (.chatThread, "title", ["created_at": createdAt.databaseValue, "utc_offset": 32400.databaseValue, "updated_at": createdAt.databaseValue,
                                 "last_message_at": .null],
@@ -135,7 +135,8 @@ extension Sequence where Element == UInt8 {
 }
 
 extension Data {
-    fileprivate init(hex: String) {
+    /// Bytes from lower- or upper-case hexadecimal digits (test vectors).
+    init(hex: String) {
         var bytes: [UInt8] = []
         var index = hex.startIndex
         while index < hex.endIndex {

@@ -36,7 +36,7 @@ import VaultCrypto
     }
 
     @Test func sumsAddModulo2To256AndSubtractionUndoesAddition() throws {
-        let digest = DigestSum(bytes: Array(Data(hexDigits: Self.tagRowDigest)))
+        let digest = DigestSum(bytes: Array(Data(hex: Self.tagRowDigest)))
         #expect(Data(digest.adding(digest).bytes).lowerHex == Self.doubledDigest)
         let allOnes = DigestSum(bytes: [UInt8](repeating: 0xff, count: 32))
         var one = [UInt8](repeating: 0, count: 32)
@@ -54,7 +54,7 @@ import VaultCrypto
 
     @Test func everyFlippedByteOfAStoredManifestIsRefused() throws {
         let keys = try Self.vectorKeys()
-        let stored = Data(hexDigits: Self.oneTagRowManifest)
+        let stored = Data(hex: Self.oneTagRowManifest)
         #expect(try Manifest(encoded: stored, key: keys.manifestKey, vaultID: Self.vaultID) != nil)
         for offset in stored.indices {
             var flipped = stored
@@ -371,18 +371,6 @@ extension TemporaryVault {
     }
 }
 
-extension Data {
-    init(hexDigits: String) {
-        var bytes: [UInt8] = []
-        var index = hexDigits.startIndex
-        while index < hexDigits.endIndex {
-            let next = hexDigits.index(index, offsetBy: 2)
-            bytes.append(UInt8(hexDigits[index..<next], radix: 16)!)
-            index = next
-        }
-        self.init(bytes)
-    }
-}
 
 @Suite struct NodeTypeVocabularyTests {
     @Test func typesOutsideTheVocabularyAreStoredAsOther() throws {
