@@ -196,3 +196,32 @@ import Testing
         #expect(TextMatcher(needle).matches(haystack) == expected)
     }
 }
+
+/// The tag normal form is Unicode case folding (FORMAT.md §5): the expected values are
+/// `unicodedata.normalize('NFC', unicodedata.normalize('NFC', word).casefold())` from Python.
+@Suite struct TagCaseFoldingTests {
+    static let pythonCasefold: [(String, String)] = [
+        ("ΟΔΟΣ", "οδοσ"), ("οδος", "οδοσ"), ("οδοσ", "οδοσ"), ("Straße", "strasse"), ("STRASSE", "strasse"), ("ẞ", "ss"),
+        ("ﬁle", "file"), ("İstanbul", "i\u{307}stanbul"), ("ᏣᎳᎩ", "ᏣᎳᎩ"), ("ꮳꮃꭹ", "ᏣᎳᎩ"), ("Café", "café"), ("Cafe\u{301}", "café"),
+        ("ǅungla", "ǆungla"), ("Ωmega", "ωmega"), ("ΣΊΣΥΦΟΣ", "σίσυφοσ"), ("Ⅻ", "ⅻ"), ("ﬀ", "ff"),
+    ]
+
+    @Test func theNormalFormIsPythonsCasefold() {
+        for (word, expected) in Self.pythonCasefold {
+            #expect(Tags.normalize(word) == expected, "\(word)")
+            #expect(Tags.inline(in: "a #\(word) b") == [expected], "\(word) inline")
+        }
+    }
+
+    @Test func finalSigmaAndSharpSMakeNoDifferentTag() throws {
+        let vault = try TemporaryVault()
+        let upper = try vault.journal.addEntry("Walk to the #ΟΔΟΣ.")
+        let lower = try vault.journal.addEntry("Another #οδος walk, and #Straße.")
+        var query = EntryQuery()
+        query.tags = ["οδοσ"]
+        #expect(try vault.journal.entries(query).map(\.id) == [upper.id, lower.id])
+        query.tags = ["STRASSE"]
+        #expect(try vault.journal.entries(query).map(\.id) == [lower.id])
+        #expect(try vault.journal.check().isClean)
+    }
+}

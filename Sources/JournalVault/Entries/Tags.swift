@@ -4,7 +4,8 @@ import Foundation
 ///
 /// A tag is `@word` or `#word` at the start of the text or after white space or `(`, where a
 /// word is letters, digits, `_` and `-` (e-mail addresses and `# headings` are not tags).
-/// Tags compare case-insensitively: their normal form is NFC, lower case, without the symbol.
+/// Tags compare case-insensitively: their normal form is NFC, Unicode case-folded (FORMAT.md §5),
+/// without the symbol.
 ///
 /// ```swift
 /// Tags.inline(in: "Met @Anna at the #café.")   // ["anna", "café"]
@@ -23,7 +24,8 @@ public enum Tags {
     private static func normalForm(ofWord word: String) -> String? {
         guard word.unicodeScalars.contains(where: isLetterOrDigit) else { return nil }
         if word.utf8.allSatisfy({ $0 < 0x80 }) { return word.lowercased() }
-        return word.precomposedStringWithCanonicalMapping.lowercased()
+        // Full case folding, not lower-casing: ΟΔΟΣ and οδος, STRASSE and Straße are one tag.
+        return CaseFolding.folded(word.precomposedStringWithCanonicalMapping).precomposedStringWithCanonicalMapping
     }
 
     /// Inline tags in the order they first appear, normalised, without repeats.
