@@ -114,14 +114,10 @@ struct ManifestedTable: Sendable, Hashable {
         digestHeader = RowDigest.header(table: name, columnCount: columns.count)
     }
 
-
-
     static let entry = ManifestedTable(.entry)
     static let entryTag = ManifestedTable(name: "entry_tag", columns: ["bidx", "entry_seq"])
 
     static let all: [ManifestedTable] = SealedTable.all.map(ManifestedTable.init) + [entryTag]
-
-    static let byName: [String: ManifestedTable] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
     var selection: String { columns.joined(separator: ", ") }
 }

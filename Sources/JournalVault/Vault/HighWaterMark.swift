@@ -45,7 +45,7 @@ public struct HighWaterMark: Sendable {
             let id = keys.vaultID.storageText
             let found = manifest.counter
             var observation = Observation.unknown
-            if let line = lines.first(where: { $0.hasPrefix(id + " ") }), let mark = try Mark(line: line, keys: keys) {
+            if let line = lines.first(where: { $0.hasPrefix(id + " ") }), let mark = Mark(line: line, keys: keys) {
                 if mark.keyVersion > keys.keyVersion || (mark.keyVersion == keys.keyVersion && mark.counter > found) {
                     observation = .older(seen: mark.counter, found: found)
                 } else {
@@ -53,7 +53,7 @@ public struct HighWaterMark: Sendable {
                 }
             }
             lines.removeAll { $0.hasPrefix(id + " ") }
-            lines.append(try Mark(keyVersion: keys.keyVersion, counter: found).line(vaultID: keys.vaultID, keys: keys))
+            lines.append(Mark(keyVersion: keys.keyVersion, counter: found).line(vaultID: keys.vaultID, keys: keys))
             return observation
         }
     }
@@ -76,27 +76,27 @@ public struct HighWaterMark: Sendable {
         /// A line of the file; nil when it does not parse. A line of the vault's current key
         /// version must authenticate; one of a later version cannot be checked (its key is not
         /// known yet) and is believed, one of an earlier version is stale.
-        init?(line: String, keys: VaultKeys) throws {
+        init?(line: String, keys: VaultKeys) {
             let parts = line.split(separator: " ").map(String.init)
             guard parts.count == 4, let keyVersion = UInt32(parts[1]), let counter = UInt64(parts[2]) else { return nil }
             self.init(keyVersion: keyVersion, counter: counter)
             if keyVersion == keys.keyVersion {
                 guard let vaultID = UUID(storageText: parts[0]),
-                      Sodium.constantTimeEquals(Array(Data(try mac(vaultID: vaultID, keys: keys)).lowerHex.utf8), Array(parts[3].utf8)) else { return nil }
+                      Sodium.constantTimeEquals(Array(Data(mac(vaultID: vaultID, keys: keys)).lowerHex.utf8), Array(parts[3].utf8)) else { return nil }
             }
         }
 
-        func line(vaultID: UUID, keys: VaultKeys) throws -> String {
-            "\(vaultID.storageText) \(keyVersion) \(counter) \(Data(try mac(vaultID: vaultID, keys: keys)).lowerHex)"
+        func line(vaultID: UUID, keys: VaultKeys) -> String {
+            "\(vaultID.storageText) \(keyVersion) \(counter) \(Data(mac(vaultID: vaultID, keys: keys)).lowerHex)"
         }
 
-        private func mac(vaultID: UUID, keys: VaultKeys) throws -> [UInt8] {
+        private func mac(vaultID: UUID, keys: VaultKeys) -> [UInt8] {
             var message = ByteWriter(capacity: 48)
             message.raw(HighWaterMark.macDomain)
             message.raw(vaultID.bytes)
             message.u32(keyVersion)
             message.u64(counter)
-            return try keys.manifestKey.withUnsafeBytes { try Blake2b.hash(message.bytes, key: $0, length: 32) }
+            return keys.manifestKey.withUnsafeBytes { Blake2b.hash(message.bytes, key: $0, length: 32) }
         }
     }
 

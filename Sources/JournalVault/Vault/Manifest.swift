@@ -63,9 +63,9 @@ struct Manifest: Equatable, Sendable {
     }
 
     /// The stored form: the body and its MAC.
-    func encoded(key: SecureBytes, vaultID: UUID) throws -> Data {
+    func encoded(key: SecureBytes, vaultID: UUID) -> Data {
         let body = self.body
-        return Data(body + (try Self.mac(body, key: key, vaultID: vaultID)))
+        return Data(body + Self.mac(body, key: key, vaultID: vaultID))
     }
 
     /// Parses and authenticates a stored manifest; nil when it is malformed or its MAC fails.
@@ -73,7 +73,7 @@ struct Manifest: Equatable, Sendable {
         let bytes = Array(data)
         guard bytes.count > Self.macLength else { return nil }
         let body = Array(bytes.dropLast(Self.macLength))
-        guard Sodium.constantTimeEquals(try Self.mac(body, key: key, vaultID: vaultID), Array(bytes.suffix(Self.macLength))) else { return nil }
+        guard Sodium.constantTimeEquals(Self.mac(body, key: key, vaultID: vaultID), Array(bytes.suffix(Self.macLength))) else { return nil }
         var reader = ByteReader(body)
         guard reader.u8() == Self.format, let keyVersion = reader.u32(), let counter = reader.u64(),
               let n = reader.u8(), Int(n) == ManifestedTable.all.count else { return nil }
@@ -93,8 +93,8 @@ struct Manifest: Equatable, Sendable {
         self.tables = tables
     }
 
-    private static func mac(_ body: [UInt8], key: SecureBytes, vaultID: UUID) throws -> [UInt8] {
-        try key.withUnsafeBytes { try Blake2b.hash(macDomain + vaultID.bytes + body, key: $0, length: macLength) }
+    private static func mac(_ body: [UInt8], key: SecureBytes, vaultID: UUID) -> [UInt8] {
+        key.withUnsafeBytes { Blake2b.hash(macDomain + vaultID.bytes + body, key: $0, length: macLength) }
     }
 
     /// The keyed digest of one row given as values, every column in ``ManifestedTable/columns``
@@ -186,7 +186,7 @@ extension Manifest {
 
     func save(_ db: Database, keys: VaultKeys) throws {
         try db.execute(sql: "INSERT INTO manifest (singleton, data) VALUES (1, ?) ON CONFLICT (singleton) DO UPDATE SET data = excluded.data",
-                       arguments: [try encoded(key: keys.manifestKey, vaultID: keys.vaultID)])
+                       arguments: [encoded(key: keys.manifestKey, vaultID: keys.vaultID)])
     }
 
     /// The manifest of the rows as they are now, read in full (`counter` given by the caller).
