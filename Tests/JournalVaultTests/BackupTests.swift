@@ -434,6 +434,23 @@ import VaultCrypto
         #expect(try fileprivateExport(journal) == (try fileprivateExport(fixture.vault.journal)))
     }
 
+    /// Verification runs the whole check, the row-set manifest included: a backup of a vault a
+    /// record was deleted from behind jv's back does not restore, and says why in one sentence.
+    @Test func aBackupOfAVaultMissingARecordIsRefused() throws {
+        let vault = try TemporaryVault()
+        try vault.journal.addEntry("Kept.")
+        let deleted = try vault.journal.addEntry("Deleted behind jv's back.")
+        try vault.execute("DELETE FROM entry WHERE id = ?", [deleted.id.storageText])
+        let backup = vault.folder.path("damaged.jvbak")
+        try vault.journal.backup(to: backup)
+        let error = expectVaultError(where: { if case .backupCorrupt = $0 { true } else { false } }) {
+            try BackupFile.verify(backup, credential: .passphrase(secret(TemporaryVault.passphrase)))
+        }
+        let message = error?.description ?? ""
+        #expect(message.contains("missing"), "\(message)")
+        #expect(message.filter { $0 == "(" }.count == message.filter { $0 == ")" }.count, "\(message)")
+    }
+
     @Test func aMissingBackupIsNotFound() throws {
         let folder = try TemporaryFolder()
         expectVaultError(where: { if case .vaultNotFound = $0 { true } else { false } }) {

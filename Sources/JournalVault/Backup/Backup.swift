@@ -106,7 +106,7 @@ public enum BackupFile {
         guard try vault.header().vaultID == header.vaultID else { throw VaultError.backupCorrupt("the vault inside is not the one its header names") }
         let report = try vault.unlock(masterKey: masterKey).check()
         guard report.isClean else {
-            throw VaultError.backupCorrupt("the vault inside fails its check (\(report.problems.first ?? "")")
+            throw VaultError.backupCorrupt("the vault inside fails its check (\(report.problems.first ?? ""))")
         }
         let info = try vault.info()
         return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: header.createdAt, utcOffsetSeconds: 0),
