@@ -4,56 +4,146 @@ import Migrations
 
 /// The SQLite file behind a vault: a GRDB `DatabasePool` in WAL mode with the pragmas that
 /// keep deleted text off the disk and every commit durable, and the numbered migrations — or,
-/// for reading only, one connection that writes nothing (``Vault/Access/readOnly``).
+/// for reading only, one read-only connection that cannot write (``Vault/Access/readOnly``).
 final class VaultDatabase: Sendable {
     let path: String
-    /// The pool, or for reading only, a single connection.
+    /// The pool, or for reading only, a single read-only connection.
     let pool: any DatabaseWriter
     /// What this transaction's writes change in the row-set manifest (see ``UnlockedVault/write(_:)``).
     let manifestRecorder: ManifestRecorder
+    /// `.readOnly`: ``write(_:)`` refuses, and `pool` is opened read-only besides.
+    let access: Vault.Access
+    /// For reading a vault that can be written: an idle read-write connection opened before
+    /// `pool` and closed after it. Its first read makes the `-wal` and `-shm` files SQLite needs
+    /// beside a WAL vault; closing last, it finds the log empty (nothing to fold in) and removes
+    /// them — which a read-only connection, closing last, would leave behind.
+    private let keeper: DatabaseQueue?
 
     /// The schema version this binary writes: the number of migrations it knows.
     static let supportedSchemaVersion = SchemaMigrations.all.count
 
-    private init(path: String, pool: any DatabaseWriter, manifestRecorder: ManifestRecorder) {
+    private init(path: String, pool: any DatabaseWriter, manifestRecorder: ManifestRecorder,
+                 access: Vault.Access = .readWrite, keeper: DatabaseQueue? = nil) {
         self.path = path
         self.pool = pool
         self.manifestRecorder = manifestRecorder
+        self.access = access
+        self.keeper = keeper
+    }
+
+    deinit {
+        if keeper != nil { try? closeConnections() }
+    }
+
+    /// The reading connection first, the keeper last (see ``keeper``).
+    private func closeConnections() throws {
+        try pool.close()
+        try keeper?.close()
     }
 
     /// Opens an existing vault file, migrating it forward; refuses a newer schema.
     ///
-    /// `.readOnly` opens one connection that changes no byte of the file: where the file and its
-    /// folder can be written, an ordinary connection with `query_only` (SQLite folds in and
-    /// removes its `-wal`/`-shm` files at close, as a pool's set-up would not: GRDB makes a
-    /// throw-away table to create them); where they cannot (a read-only backup disk, a file chmod
-    /// 0400), an immutable read-only one, which needs no files beside the vault. A `.readWrite`
-    /// open of a vault that cannot be written fails at once with ``VaultError/readOnly(path:detail:)``.
+    /// `.readWrite` needs write access to the file and its folder (SQLite's `-wal` and `-shm`
+    /// live beside it), and fails at once with ``VaultError/readOnly(path:detail:)`` without it.
+    ///
+    /// `.readOnly` changes no byte of the file, and leaves nothing beside it that was not there
+    /// (but for the `-shm` of the first case below, where the vault can be written). Every
+    /// statement runs on a connection opened read-only (SQLite itself refuses writes), reached
+    /// in one of three ways:
+    /// - a write-ahead log with content beside the vault (a writer is at work, or one stopped
+    ///   before folding it in): an ordinary read-only connection, which reads the log through its
+    ///   `-shm` index and never folds it in (the vault file stays as it was; a missing `-shm` is
+    ///   made and left beside the log, or, where the vault cannot be written, refused with
+    ///   ``VaultError/readOnly(path:detail:)``);
+    /// - no such log, and the file and folder writable: the read-only connection beside an idle
+    ///   read-write ``keeper``, which removes the `-wal` and `-shm` files again at close;
+    /// - no such log, and the file or folder not writable (a read-only backup disk, a file chmod
+    ///   0400): `immutable=1`, which needs no files beside the vault. Nobody can be writing it.
+    ///
+    /// A vault with an older schema is migrated first (the one write a reading command makes),
+    /// or, where it cannot be written, refused with ``VaultError/readOnly(path:detail:)``: the
+    /// reading code knows only the current schema.
     static func open(path: String, access: Vault.Access = .readWrite) throws -> VaultDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultNotFound(path: path) }
         try checkSQLiteMagic(path: path)
-        let recorder = ManifestRecorder()
         let writable = isWritable(path)
-        guard writable || access == .readOnly else { throw VaultError.readOnly(path: path) }
+        guard access == .readWrite else { return try openForReading(path: path, writable: writable) }
+        guard writable else { throw VaultError.readOnly(path: path) }
+        let recorder = ManifestRecorder()
         let database = try translatingErrors(path: path) {
-            let connections: any DatabaseWriter = switch (access, writable) {
-            case (.readWrite, _): try openPool(path: path, recorder: recorder)
-            case (.readOnly, true): try DatabaseQueue(path: path, configuration: configuration(recorder: recorder))
-            case (.readOnly, false): try DatabaseQueue(path: immutableURI(path), configuration: configuration(recorder: recorder, readOnly: true))
-            }
-            return VaultDatabase(path: path, pool: connections, manifestRecorder: recorder)
+            VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder), manifestRecorder: recorder)
         }
-        try database.migrate(readOnly: !writable)
-        if access == .readOnly && writable {
-            // After any migration: from here on, nothing this connection runs may change the file.
-            try translatingErrors(path: path) { try database.pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA query_only = ON") } }
+        if try database.needsMigration() {
+            try translatingErrors(path: path) { try migrator().migrate(database.pool) }
         }
         return database
     }
 
+    private static func openForReading(path: String, writable: Bool) throws -> VaultDatabase {
+        let database = try readOnlyConnection(path: path, writable: writable)
+        guard try database.needsMigration() else { return database }
+        guard writable else {
+            throw VaultError.readOnly(path: path, detail: "it was made by an older jv, and must be opened once with write access to upgrade it")
+        }
+        // The upgrade runs on a pool of its own, as a writing command's would; the reading
+        // connection is made again afterwards, so that nothing in it predates the new schema.
+        try database.closeConnections()
+        try translatingErrors(path: path) {
+            let pool = try openPool(path: path, recorder: ManifestRecorder())
+            try migrator().migrate(pool)
+            try pool.close()
+        }
+        return try readOnlyConnection(path: path, writable: writable)
+    }
+
+    /// The read-only connection of ``open(path:access:)``'s `.readOnly`.
+    private static func readOnlyConnection(path: String, writable: Bool) throws -> VaultDatabase {
+        let recorder = ManifestRecorder()
+        let readOnly = configuration(recorder: recorder, readOnly: true)
+        let log = WriteAheadLog(beside: path)
+        return try translatingErrors(path: path) {
+            if log.hasContent {
+                guard log.hasIndex || writable else {
+                    let name = URL(fileURLWithPath: path).lastPathComponent
+                    throw VaultError.readOnly(path: path, detail: "recent changes wait in its write-ahead log \(name)-wal, which SQLite reads "
+                                                + "only with a \(name)-shm file beside it; open it once with write access to fold them in")
+                }
+                return VaultDatabase(path: path, pool: try DatabaseQueue(path: path, configuration: readOnly),
+                                     manifestRecorder: recorder, access: .readOnly)
+            }
+            guard writable else {
+                return VaultDatabase(path: path, pool: try DatabaseQueue(path: immutableURI(path), configuration: readOnly),
+                                     manifestRecorder: recorder, access: .readOnly)
+            }
+            let keeper = try DatabaseQueue(path: path, configuration: configuration(recorder: nil))
+            _ = try keeper.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            do {
+                return VaultDatabase(path: path, pool: try DatabaseQueue(path: path, configuration: readOnly),
+                                     manifestRecorder: recorder, access: .readOnly, keeper: keeper)
+            } catch {
+                try? keeper.close()
+                throw error
+            }
+        }
+    }
+
+    /// The `-wal` file beside a vault, as found before opening it.
+    private struct WriteAheadLog {
+        /// Committed changes may be in it that the vault file does not hold yet.
+        let hasContent: Bool
+        /// Its `-shm` index is there too.
+        let hasIndex: Bool
+
+        init(beside vault: String) {
+            var status = stat()
+            hasContent = stat(vault + "-wal", &status) == 0 && status.st_size > 0
+            hasIndex = FileManager.default.fileExists(atPath: vault + "-shm")
+        }
+    }
+
     /// Whether this process may write the file and create files beside it (SQLite's `-wal` and `-shm`).
     private static func isWritable(_ path: String) -> Bool {
-        access(path, W_OK) == 0 && access(URL(fileURLWithPath: path).deletingLastPathComponent().path, W_OK) == 0
+        Glibc.access(path, W_OK) == 0 && Glibc.access(URL(fileURLWithPath: path).deletingLastPathComponent().path, W_OK) == 0
     }
 
     /// Creates a new vault file atomically: the schema and `initialise` run on a 0600 temporary
@@ -104,7 +194,8 @@ final class VaultDatabase: Sendable {
 
     /// One transaction: all of `body` or nothing.
     func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
-        try Self.translatingErrors(path: path) { try pool.write(body) }
+        guard access == .readWrite else { throw VaultError.readOnly(path: path, detail: "it was opened for reading only") }
+        return try Self.translatingErrors(path: path) { try pool.write(body) }
     }
 
     /// Identifiers of the migrations applied to this file.
@@ -112,8 +203,9 @@ final class VaultDatabase: Sendable {
         try read { db in try Self.migrator().appliedIdentifiers(db).sorted() }
     }
 
-    private func migrate(readOnly: Bool) throws {
-        let migrator = Self.migrator()
+    /// Whether the file's schema is older than this binary's; refuses a newer one, and a file
+    /// without a vault's schema.
+    private func needsMigration() throws -> Bool {
         let applied = try read { db -> Set<String> in
             guard try db.tableExists("grdb_migrations") else {
                 throw VaultError.notAVault(path: path, reason: "no vault schema")
@@ -124,12 +216,7 @@ final class VaultDatabase: Sendable {
         guard applied.isSubset(of: known) else {
             throw VaultError.newerSchema(found: applied.count, supported: known.count)
         }
-        if applied.count < known.count {
-            guard !readOnly else {
-                throw VaultError.readOnly(path: path, detail: "it was written by an older jv and needs a one-time upgrade, which writes to it")
-            }
-            try Self.translatingErrors(path: path) { try migrator.migrate(pool) }
-        }
+        return applied.count < known.count
     }
 
     private static func migrator() -> DatabaseMigrator {

@@ -33,6 +33,12 @@ struct Manifest: Equatable, Sendable {
             count &-= 1
             sum = sum.subtracting(digest)
         }
+
+        /// Adds the rows another part counted.
+        mutating func absorb(_ other: TableState) {
+            count &+= other.count
+            sum = sum.adding(other.sum)
+        }
     }
 
     var keyVersion: UInt32

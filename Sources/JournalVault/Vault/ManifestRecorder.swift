@@ -160,10 +160,7 @@ extension Manifest {
     func applying(_ changes: [String: TableState]) -> Manifest {
         var result = self
         for (name, change) in changes {
-            var state = result.tables[name] ?? TableState()
-            state.count &+= change.count
-            state.sum = state.sum.adding(change.sum)
-            result.tables[name] = state
+            result.tables[name, default: TableState()].absorb(change)
         }
         return result
     }

@@ -25,17 +25,26 @@ public final class Vault: Sendable {
 
     /// How a vault is opened.
     public enum Access: Sendable {
-        /// Reads and writes (the default).
+        /// Reads and writes (the default). Needs write access to the file and to its folder, where
+        /// SQLite keeps its `-wal` and `-shm` files; without it, opening fails at once with
+        /// ``VaultError/readOnly(path:detail:)``, before any passphrase is asked for.
         case readWrite
-        /// Reads only: no byte of the file changes, and a vault on read-only media or without
-        /// write permission opens. Any write fails with ``VaultError/readOnly(path:detail:)``.
+        /// Reads only: no byte of the file changes, nothing is left beside it that was not there,
+        /// and a vault on read-only media or without write permission (a file chmod 0400, a
+        /// folder chmod 0500) opens. Writes fail with ``VaultError/readOnly(path:detail:)``.
+        /// Changes another writer left in the write-ahead log are read, never folded in. A vault
+        /// from an older jv is upgraded first where it can be written (the one write), and
+        /// refused with ``VaultError/readOnly(path:detail:)`` where it cannot.
         case readOnly
     }
 
-    /// Opens the vault at `path` (migrating an older schema forward) without unlocking it.
+    /// Opens the vault at `path` without unlocking it: `.readWrite` (the default) migrates an
+    /// older schema forward; `.readOnly` writes nothing (see ``Access``).
     ///
     /// ```swift
     /// let vault = try Vault.open(at: "/media/backup/journal.vault", access: .readOnly)
+    /// let counts = try vault.calendar(year: 2026)            // no passphrase
+    /// for entry in try vault.unlock(passphrase: secret).entries() { print(entry.title) }
     /// ```
     public static func open(at path: String, access: Access = .readWrite) throws -> Vault {
         let vault = Vault(database: try VaultDatabase.open(path: path, access: access))

@@ -129,14 +129,17 @@ extension UnlockedVault {
         let keys = self.keys
         var storedTags: [Int64: Set<Data>] = [:]
         var tagState = Manifest.TableState()
-        let tagStatement = try db.makeStatement(sql: "SELECT bidx, entry_seq FROM entry_tag")
+        // Tag rows of a value type other than blob and integer are digested as stored, here; the
+        // others with their entry, on the helpers.
+        let tagStatement = try db.makeStatement(sql: "SELECT bidx, entry_seq, typeof(bidx) = 'blob' AND typeof(entry_seq) = 'integer' FROM entry_tag")
         let tagRows = try Row.fetchCursor(tagStatement)
-        let tagTable = ManifestedTable.entryTag
         while let row = try tagRows.next() {
-            tagState.add(try Manifest.digest(ofCurrentRowOf: tagStatement, in: tagTable, key: keys.manifestKey))
+            guard try row.stored(2, table: "entry_tag") as Bool else {
+                tagState.add(try Manifest.digest(ofCurrentRowOf: tagStatement, in: .entryTag, key: keys.manifestKey))
+                continue
+            }
             storedTags[try row.stored(1, table: "entry_tag"), default: []].insert(try row.stored(0, table: "entry_tag"))
         }
-        manifest.tables["entry_tag"] = tagState
         var problems: [String] = []
         var staleIndexes = 0
         // A vault not yet upgraded (FORMAT.md §11.4) keeps the tag index of its release's normal
@@ -145,22 +148,27 @@ extension UnlockedVault {
         let staleMarker = "stale tag index"
         var entryState = Manifest.TableState()
         typealias Item = (seq: Int64, id: String, digest: DigestSum?, row: Result<EncryptedEntryRow, any Error>)
-        let pipeline = BatchPipeline(transform: { [storedTags] (item: Item) -> (DigestSum, String?) in
+        let pipeline = BatchPipeline(transform: { [storedTags] (item: Item) -> (DigestSum, Manifest.TableState, String?) in
             // A row read whole is digested here, on the helpers; one that could not be read, where it was.
             guard let digest = try item.digest ?? (try? item.row.get()).map({
                 try RowDigest.of($0.manifestValues(seq: item.seq), in: .entry, key: keys.manifestKey)
             }) else { throw VaultError.storage("an entry row could not be digested") }
+            var tags = Manifest.TableState()
+            for bidx in storedTags[item.seq] ?? [] {
+                tags.add(try RowDigest.of([bidx.databaseValue, item.seq.databaseValue], in: .entryTag, key: keys.manifestKey))
+            }
             do {
                 let entry = try item.row.get().decrypt(keys: keys)
                 let expected = Self.tagIndexes(of: entry, keys: keys)
-                guard (storedTags[item.seq] ?? []) != expected else { return (digest, nil) }
-                return (digest, indexMayBeStale ? staleMarker : "Entry \(item.id): its tag index does not match its tags.")
+                guard (storedTags[item.seq] ?? []) != expected else { return (digest, tags, nil) }
+                return (digest, tags, indexMayBeStale ? staleMarker : "Entry \(item.id): its tag index does not match its tags.")
             } catch let error as VaultError {
-                return (digest, error.description)
+                return (digest, tags, error.description)
             }
         }, deliver: { results in
-            for (digest, problem) in results {
+            for (digest, tags, problem) in results {
                 entryState.add(digest)
+                tagState.absorb(tags)
                 if problem == staleMarker { staleIndexes += 1 } else if let problem { problems.append(problem) }
             }
         })
@@ -186,7 +194,14 @@ extension UnlockedVault {
         }
         try pipeline.submit(batch)
         try pipeline.finish()
+        // Tag rows that name no entry were not digested with one.
+        for (seq, bidxs) in storedTags where !entrySeqs.contains(seq) {
+            for bidx in bidxs {
+                tagState.add(try RowDigest.of([bidx.databaseValue, seq.databaseValue], in: .entryTag, key: keys.manifestKey))
+            }
+        }
         manifest.tables["entry"] = entryState
+        manifest.tables["entry_tag"] = tagState
         report.problems += problems
         if staleIndexes > 0 {
             report.notes.append("\(staleIndexes) entries have a tag index of an earlier normal form; the next change to the vault re-indexes them.")

@@ -63,7 +63,14 @@ struct Restore: VaultCommand {
 
     func execute() throws {
         let target = to ?? options.vaultPath
-        if !force, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
+        if FileManager.default.fileExists(atPath: target) {
+            if !force { throw VaultError.vaultExists(path: target) }
+            // Renaming over a file needs only its folder: a vault chmod 0400 is replaced unless refused here.
+            let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
+            guard FileManager.default.isWritableFile(atPath: target), FileManager.default.isWritableFile(atPath: folder) else {
+                throw VaultError.readOnly(path: target)
+            }
+        }
         let summary = try BackupFile.restore(file, to: target, credential: Credentials(options: options).forUnlocking(), replace: force)
         HighWater.forget(summary.vaultID)
         options.output.printBackupSummary(summary, path: target, verb: "Restored to")
