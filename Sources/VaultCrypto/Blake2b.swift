@@ -4,7 +4,7 @@ import CSodium
 /// and the manifest, and the salted, personalised form used to derive per-record subkeys.
 ///
 /// ```swift
-/// let digest = try Blake2b.hash(message, key: key, length: 32)
+/// let digest = Blake2b.hash(message, key: key, length: 32)
 /// ```
 public enum Blake2b {
     /// The length of `salt` and `personal` in ``derive(key:salt:personal:message:into:)``.
@@ -28,10 +28,16 @@ public enum Blake2b {
     }
 
     /// Keyed BLAKE2b with a 16-byte salt and 16-byte personalisation, written into `output`
-    /// (which may be secure memory). Used for subkeys, so the result never lands in an array.
+    /// (which may be secure memory, 16…64 bytes). Used for subkeys, so the result never lands
+    /// in an array.
     public static func derive(key: UnsafeRawBufferPointer, salt: [UInt8], personal: [UInt8], message: [UInt8],
                               into output: UnsafeMutableRawBufferPointer) throws {
         Sodium.ready()
+        // libsodium checks only the maximum here: it would compute a digest shorter than its
+        // own documented minimum.
+        guard (Int(crypto_generichash_blake2b_BYTES_MIN)...Int(crypto_generichash_blake2b_BYTES_MAX)).contains(output.count) else {
+            throw CryptoError.hashFailed
+        }
         guard salt.count == saltLength, personal.count == saltLength else { throw CryptoError.invalidKeyLength }
         guard key.count >= Int(crypto_generichash_blake2b_KEYBYTES_MIN),
               key.count <= Int(crypto_generichash_blake2b_KEYBYTES_MAX) else { throw CryptoError.invalidKeyLength }

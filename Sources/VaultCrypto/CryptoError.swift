@@ -15,6 +15,6 @@ public enum CryptoError: Error, Equatable, Sendable {
     case invalidPadding
     /// `sodium_malloc` returned no memory.
     case outOfSecureMemory
-    /// libsodium reported a failure computing a hash (a length outside its limits).
+    /// A hash of a length outside libsodium's limits, or one libsodium failed to compute.
     case hashFailed
 }

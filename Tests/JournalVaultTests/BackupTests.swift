@@ -74,10 +74,10 @@ import VaultCrypto
         let body = fixture.bytes.count - fixture.headerLength
         #expect(fixture.fullChunks >= 3, "body of \(body) bytes")
         let last = body - fixture.fullChunks * fileprivateSealedChunk
-        // The last chunk is the remainder (at least its 17 bytes of overhead) or a full chunk.
-        #expect(last == 0 || last >= 17)
+        // The final chunk is the remainder, shorter than a full one: at least its 17 bytes of overhead.
+        #expect(last >= 17)
         // The snapshot inside is a whole number of SQLite pages: body = snapshot + 17 per chunk.
-        let chunks = fixture.fullChunks + (last > 0 ? 1 : 0)
+        let chunks = fixture.fullChunks + 1
         #expect((body - 17 * chunks) % 4096 == 0)
         #expect(body - 17 * chunks > 200 * 1024)
     }
@@ -352,14 +352,15 @@ import VaultCrypto
         #expect(try BackupFile.verify(otherPath, credential: credential).counts["entries"] == 301)
     }
 
-    @Test func anythingAfterAFullFinalChunkIsRefused() throws {
-        // When the snapshot is a whole number of 64 KiB chunks, the final chunk is full and ends
-        // exactly where the reader's next read starts: only the "nothing may follow" rule
-        // catches bytes appended there. Grow a vault until its backup is like that.
+    @Test func aSnapshotOfWholeChunksEndsWithAnEmptyFinalChunkAndOldFullFinalChunksStillRestore() throws {
+        // FORMAT.md §8.2: the final chunk is always shorter than 64 KiB, so a snapshot of a whole
+        // number of chunks gets an empty final chunk; backups from before, whose final chunk is
+        // full, must still restore. Grow a vault until its snapshot is like that.
         let vault = try TemporaryVault()
         let path = vault.folder.path("aligned.jvbak")
         var bytes = Data()
         var headerLength = 0
+        var snapshotLength = 1
         for round in 0..<400 {
             try vault.journal.addEntries(fileprivateEntries(3).map {
                 Entry(content: $0.content + " r\(round)", created: $0.created, modifiedAt: $0.modifiedAt)
@@ -367,18 +368,41 @@ import VaultCrypto
             try vault.journal.backup(to: path, replace: true)
             bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             headerLength = 39 + Int(bytes[38]) * 108 + 160
-            if (bytes.count - headerLength) % fileprivateSealedChunk == 0 { break }
+            let body = bytes.count - headerLength
+            snapshotLength = body - 17 * ((body + fileprivateSealedChunk - 1) / fileprivateSealedChunk)
+            if snapshotLength % BackupFile.chunkLength == 0 { break }
         }
-        try #require((bytes.count - headerLength) % fileprivateSealedChunk == 0, "no aligned snapshot found")
+        try #require(snapshotLength % BackupFile.chunkLength == 0, "no snapshot of whole chunks found")
+        let fullChunks = snapshotLength / BackupFile.chunkLength
+        #expect(bytes.count - headerLength == fullChunks * fileprivateSealedChunk + 17, "full chunks, then an empty final one")
         let credential = VaultCredential.recoveryKey(vault.recoveryKey)
-        #expect(try BackupFile.verify(path, credential: credential).counts["entries"] ?? 0 > 0)
-        let lastChunk = bytes.suffix(fileprivateSealedChunk)
-        for (what, data) in [("one byte appended", bytes + Data([0])), ("17 bytes appended", bytes + Data(repeating: 0, count: 17)),
-                             ("the final chunk repeated", bytes + lastChunk)] {
-            let damaged = vault.folder.path("damaged.jvbak")
-            try data.write(to: URL(fileURLWithPath: damaged))
-            let error = #expect(throws: VaultError.self, "\(what)") { try BackupFile.verify(damaged, credential: credential) }
-            if let error, case .backupCorrupt = error {} else { Issue.record("\(what): \(String(describing: error))") }
+        let entries = try BackupFile.verify(path, credential: credential).counts["entries"] ?? 0
+        #expect(entries > 0)
+
+        // The same snapshot as the writer cut it before: the last full chunk tagged final.
+        let fullFinal = try fileprivateRechunked(path, keys: vault.journal.keys) { snapshot in
+            stride(from: 0, to: snapshot.count, by: BackupFile.chunkLength).map { start in
+                (snapshot[start..<start + BackupFile.chunkLength], start + BackupFile.chunkLength == snapshot.count)
+            }
+        }
+        #expect(fullFinal.count - headerLength == fullChunks * fileprivateSealedChunk)
+        let old = vault.folder.path("full-final.jvbak")
+        try fullFinal.write(to: URL(fileURLWithPath: old))
+        #expect(try BackupFile.verify(old, credential: credential).counts["entries"] == entries)
+        let target = vault.folder.path("restored.vault")
+        #expect(try BackupFile.restore(old, to: target, credential: credential).counts["entries"] == entries)
+
+        // Nothing may follow the final chunk, whichever form it has: when it is full, it ends
+        // exactly where the reader's next read starts, and only that rule catches what follows.
+        for (form, backup, lastChunk) in [("empty final chunk", bytes, bytes.suffix(17)),
+                                          ("full final chunk", fullFinal, fullFinal.suffix(fileprivateSealedChunk))] {
+            for (what, data) in [("one byte appended", backup + Data([0])), ("17 bytes appended", backup + Data(repeating: 0, count: 17)),
+                                 ("the final chunk repeated", backup + lastChunk)] {
+                let damaged = vault.folder.path("damaged.jvbak")
+                try data.write(to: URL(fileURLWithPath: damaged))
+                let error = #expect(throws: VaultError.self, "\(form): \(what)") { try BackupFile.verify(damaged, credential: credential) }
+                if let error, case .backupCorrupt = error {} else { Issue.record("\(form): \(what): \(String(describing: error))") }
+            }
         }
     }
 
@@ -462,6 +486,34 @@ import VaultCrypto
 // MARK: - Helpers (file-private)
 
 fileprivate let fileprivateSealedChunk = 65_536 + 17
+
+/// The backup at `path` (of the vault whose keys are `keys`) with its snapshot cut into the
+/// chunks `cut` gives, each with whether it is tagged final, and sealed again under the same
+/// file key: for backups the writer does not make.
+fileprivate func fileprivateRechunked(_ path: String, keys: VaultKeys,
+                                      cut: ([UInt8]) -> [(chunk: ArraySlice<UInt8>, final: Bool)]) throws -> Data {
+    guard let input = FileHandle(forReadingAtPath: path) else { throw VaultError.vaultNotFound(path: path) }
+    defer { try? input.close() }
+    var header = try BackupHeader.read(from: input)
+    let fileKey = try header.openFileKey(masterKey: keys.masterKey)
+    let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
+    let reader = try SecretStream.Reader(key: streamKey, header: header.streamHeader)
+    var snapshot: [UInt8] = []
+    var finished = false
+    while !finished {
+        let sealed = try input.read(upToCount: BackupFile.chunkLength + SecretStream.overhead) ?? Data()
+        let plaintext: [UInt8]
+        (plaintext, finished) = try reader.pull(sealed, associatedData: header.mac)
+        snapshot += plaintext
+    }
+    let (writer, streamHeader) = try SecretStream.Writer.start(key: streamKey)
+    try header.seal(fileKey: fileKey, masterKey: keys.masterKey, streamHeader: streamHeader)
+    var output = Data(header.encoded)
+    for (chunk, final) in cut(snapshot) {
+        output += try writer.push(Array(chunk), associatedData: header.mac, final: final)
+    }
+    return output
+}
 
 /// `count` entries of about 1 KiB each, with tags and stars, on days spread over a year.
 fileprivate func fileprivateEntries(_ count: Int) -> [Entry] {

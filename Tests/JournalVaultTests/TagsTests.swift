@@ -13,6 +13,7 @@ import Testing
         ("#b #a #b #c #a", ["b", "a", "c"]),
         ("(#paren) and [#bracket]", ["paren"]),
         ("Ends with a hyphen #trailing- and a dash #x--", ["trailing", "x"]),
+        ("#-lead and #in-side keep theirs, ##double and #x-#y give none after the first", ["-lead", "in-side", "x"]),
         ("mid#word and mid@word", []),
         ("#2026 and #v2", ["2026", "v2"]),
         ("#- #_ #__ @-", []),
@@ -77,6 +78,8 @@ import Testing
         ("work", "work"),
         ("Co-Worker_2", "co-worker_2"),
         ("2026", "2026"),
+        ("x-", "x-"),
+        ("\u{3000}#wide-space\u{A0}", "wide-space"),
     ])
     func normalizeGivesTheNormalForm(tag: String, expected: String) {
         #expect(Tags.normalize(tag) == expected)
@@ -204,6 +207,12 @@ import Testing
         ("ΟΔΟΣ", "οδοσ"), ("οδος", "οδοσ"), ("οδοσ", "οδοσ"), ("Straße", "strasse"), ("STRASSE", "strasse"), ("ẞ", "ss"),
         ("ﬁle", "file"), ("İstanbul", "i\u{307}stanbul"), ("ᏣᎳᎩ", "ᏣᎳᎩ"), ("ꮳꮃꭹ", "ᏣᎳᎩ"), ("Café", "café"), ("Cafe\u{301}", "café"),
         ("ǅungla", "ǆungla"), ("Ωmega", "ωmega"), ("ΣΊΣΥΦΟΣ", "σίσυφοσ"), ("Ⅻ", "ⅻ"), ("ﬀ", "ff"),
+        // NFC before folding: the marks are put in canonical order and composed to ᾴ, which
+        // folds to ά ι (folded first, α ͅ ́ would give α ί).
+        ("α\u{345}\u{301}", "\u{3AC}\u{3B9}"),
+        // NFC after folding: ΐ folds to ι ̈ ́, which composes again.
+        ("\u{390}", "\u{390}"), ("\u{1FBC}", "\u{3B1}\u{3B9}"),
+        ("\u{212A}elvin", "kelvin"), ("\u{212B}ngstr\u{F6}m", "\u{E5}ngstr\u{F6}m"), ("\u{13F8}", "\u{13F0}"),
     ]
 
     @Test func theNormalFormIsPythonsCasefold() {

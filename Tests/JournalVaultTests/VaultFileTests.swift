@@ -237,4 +237,64 @@ import VaultCrypto
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         #expect(names == [".journal.vault.creating-live0002", "journal.vault"], "\(names)")
     }
+
+    @Test func logsWhoseTemporaryIsGoneAreRemoved() throws {
+        // Left by a process killed while removing its temporary files, the database first.
+        let folder = try TemporaryFolder()
+        let path = folder.path("journal.vault")
+        for name in [".journal.vault.creating-dead0003-wal", ".journal.vault.creating-dead0003-shm", ".journal.vault.creating-dead0004-shm"] {
+            #expect(FileManager.default.createFile(atPath: folder.path(name), contents: Data("left by a killed init".utf8)))
+        }
+        _ = try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["journal.vault"])
+    }
+
+    @Test func aCreateRefusedBecauseTheVaultExistsStillRemovesAbandonedFiles() throws {
+        // A create killed after its vault took its name, before the temporary name went: the
+        // temporary is a second name of the vault, and no later create of that path succeeds.
+        let folder = try TemporaryFolder()
+        let path = folder.path("journal.vault")
+        _ = try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
+        #expect(link(path, folder.path(".journal.vault.creating-dead0005")) == 0)
+        #expect(throws: VaultError.vaultExists(path: path)) {
+            try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["journal.vault"])
+        _ = try Vault.open(at: path).unlock(passphrase: secret("pw"))
+    }
+
+    /// Several `jv init`s of one path at once: each one's clean-up runs while the others build
+    /// their vaults and must leave their files alone; one wins, the others find its vault.
+    @Test func concurrentCreatesOfOnePathLeaveOneVaultAndNothingElse() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("journal.vault")
+        let outcomes = Outcomes()
+        let done = DispatchGroup()
+        for _ in 0..<6 {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                do {
+                    _ = try VaultDatabase.create(path: path) { _ in usleep(50_000) }
+                    outcomes.add("created")
+                } catch VaultError.vaultExists {
+                    outcomes.add("exists")
+                } catch {
+                    outcomes.add("\(error)")
+                }
+            }.start()
+        }
+        done.wait()
+        #expect(outcomes.all.sorted() == ["created"] + Array(repeating: "exists", count: 5))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(names.filter { $0.hasPrefix(".") } == [] && names.contains("journal.vault"), "\(names)")
+    }
+
+    private final class Outcomes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var outcomes: [String] = []
+
+        func add(_ outcome: String) { lock.withLock { outcomes.append(outcome) } }
+        var all: [String] { lock.withLock { outcomes } }
+    }
 }

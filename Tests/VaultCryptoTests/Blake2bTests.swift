@@ -174,9 +174,43 @@ import VaultCrypto
         #expect(output.allSatisfy { $0 == 0 })
     }
 
+    @Test func derivingIntoAnOutputShorterThanLibsodiumsMinimumThrows() throws {
+        // libsodium itself computes BLAKE2b of 1 to 15 bytes here; its documented minimum is 16.
+        let key = [UInt8](repeating: 1, count: 32)
+        for length in [1, 15, 16, 64] {
+            var output = [UInt8](repeating: 0, count: length)
+            let derive = {
+                try key.withUnsafeBytes { key in
+                    try output.withUnsafeMutableBytes { out in
+                        try Blake2b.derive(key: key, salt: Blake2b.personal("salt"), personal: Blake2b.personal("test"), message: [], into: out)
+                    }
+                }
+            }
+            if length < 16 {
+                #expect(throws: CryptoError.hashFailed, "\(length) bytes", performing: derive)
+                #expect(output.allSatisfy { $0 == 0 })
+            } else {
+                try derive()
+                #expect(output.contains { $0 != 0 }, "\(length) bytes")
+            }
+        }
+    }
+
     @Test func aLengthOutsideTheLimitsStopsTheProcess() async {
         await #expect(processExitsWith: .failure) {
             _ = Blake2b.hash([1], length: 8)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Blake2b.hash([1], length: 65)
+        }
+    }
+
+    @Test func aKeyLengthOutsideTheLimitsStopsTheProcess() async {
+        await #expect(processExitsWith: .failure) {
+            _ = [UInt8](repeating: 7, count: 15).withUnsafeBytes { Blake2b.hash([1], key: $0) }
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = [UInt8](repeating: 7, count: 65).withUnsafeBytes { Blake2b.hash([1], key: $0) }
         }
     }
 }

@@ -151,13 +151,13 @@ extension UnlockedVault {
 
         guard let input = FileHandle(forReadingAtPath: snapshot) else { throw VaultError.storage("cannot read the snapshot") }
         defer { try? input.close() }
-        var chunk = Array(try input.read(upToCount: BackupFile.chunkLength) ?? Data())
+        // The final chunk is always shorter than a full one (FORMAT.md §8.2): a snapshot of whole
+        // chunks ends with an empty one.
         while true {
-            let next = Array(try input.read(upToCount: BackupFile.chunkLength) ?? Data())
-            let isLast = next.isEmpty
-            try output.write(contentsOf: try stream.push(chunk, associatedData: backupHeader.mac, final: isLast))
-            if isLast { break }
-            chunk = next
+            let chunk = Array(try input.read(upToCount: BackupFile.chunkLength) ?? Data())
+            let isFinal = chunk.count < BackupFile.chunkLength
+            try output.write(contentsOf: try stream.push(chunk, associatedData: backupHeader.mac, final: isFinal))
+            if isFinal { break }
         }
         try output.synchronize()
         try output.close()

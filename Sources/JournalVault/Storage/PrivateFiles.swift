@@ -52,28 +52,64 @@ enum PrivateFiles {
     }
 
     /// Removes the temporary files of `purpose` beside `path` that no live process holds: their
-    /// maker took an exclusive `flock` on each while working on it (``lockExclusively(_:)``), and
-    /// the kernel drops that lock when the process dies, however it dies.
+    /// maker holds an exclusive `flock` on each while working on it
+    /// (``createLockedTemporary(beside:purpose:)``), and the kernel drops that lock when the
+    /// process dies, however it dies. A write-ahead log or shared-memory file goes with its
+    /// database, or alone once its database is gone.
     static func removeAbandoned(beside path: String, purpose: String) {
         let url = URL(fileURLWithPath: path)
         let prefix = "." + url.lastPathComponent + "." + purpose + "-"
         let folder = url.deletingLastPathComponent().path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) && !name.hasSuffix("-wal") && !name.hasSuffix("-shm") {
+        for name in names where name.hasPrefix(prefix) {
             let candidate = folder + "/" + name
-            let descriptor = open(candidate, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            if name.hasSuffix("-wal") || name.hasSuffix("-shm") {
+                // SQLite makes these only once the database exists, and the database goes first
+                // when its files are removed; so without it, nobody is using them. (Checked
+                // now, not in the listing: a database made while the folder was being listed
+                // may be missing from it.)
+                var status = stat()
+                if lstat(String(candidate.dropLast(4)), &status) != 0, errno == ENOENT { unlink(candidate) }
+                continue
+            }
+            // Non-blocking, so that a FIFO of that name cannot hold the create up.
+            let descriptor = open(candidate, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { removeDatabase(candidate) }
+            // The lock is taken on what was opened: the name must still be that file when it goes.
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0, isRegularFile(descriptor, named: candidate) { removeDatabase(candidate) }
         }
     }
 
-    /// Holds an exclusive `flock` on `handle`'s file until it is closed: the mark of a temporary
-    /// file in use (see ``removeAbandoned(beside:purpose:)``).
-    static func lockExclusively(_ handle: FileHandle) throws {
-        guard flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-            throw VaultError.storage("cannot lock a temporary file (\(String(cString: strerror(errno))))")
+    /// Creates a new temporary file of `purpose` beside `path`, as ``create(_:)`` does, and
+    /// takes an exclusive `flock` on it, held until the handle is closed: the mark of a file in
+    /// use, which ``removeAbandoned(beside:purpose:)`` leaves alone.
+    static func createLockedTemporary(beside path: String, purpose: String) throws -> (path: String, handle: FileHandle) {
+        // Another process's clean-up can open the file between its creation and the lock, take
+        // the lock first and remove it; then the file is made again under a new name. Each loss
+        // needs another clean-up in that moment, so a few attempts are plenty.
+        for _ in 0..<4 {
+            let temporary = temporaryPath(beside: path, purpose: purpose)
+            let handle = try create(temporary)
+            if flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) == 0 {
+                if isRegularFile(handle.fileDescriptor, named: temporary) { return (temporary, handle) }
+            } else if errno != EWOULDBLOCK {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                try? handle.close()
+                throw VaultError.storage("cannot lock a temporary file (\(reason))")
+            }
+            try? handle.close()
         }
+        throw VaultError.storage("cannot create a temporary file beside \(path): other processes keep removing it")
+    }
+
+    /// Whether `path` names the regular file open as `descriptor` (and not another, or nothing).
+    private static func isRegularFile(_ descriptor: Int32, named path: String) -> Bool {
+        var opened = stat()
+        var named = stat()
+        guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }
+        return opened.st_mode & S_IFMT == S_IFREG && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// Removes a database file and its write-ahead-log companions.

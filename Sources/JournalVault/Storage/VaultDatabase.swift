@@ -152,14 +152,15 @@ final class VaultDatabase: Sendable {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         try createPrivateFolder(folder)
-        guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultExists(path: path) }
-        // A create killed midway left its temporary file behind; its lock died with it.
+        // A create killed midway left its temporary files behind; its lock died with it. Even
+        // when the vault exists: one killed just after its vault took the name leaves its
+        // temporary name as a second name of the vault.
         PrivateFiles.removeAbandoned(beside: path, purpose: "creating")
-        let temporary = PrivateFiles.temporaryPath(beside: path, purpose: "creating")
-        defer { PrivateFiles.removeDatabase(temporary) }
-        let inUse = try PrivateFiles.create(temporary)
+        guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultExists(path: path) }
+        let (temporary, inUse) = try PrivateFiles.createLockedTemporary(beside: path, purpose: "creating")
         defer { try? inUse.close() }
-        try PrivateFiles.lockExclusively(inUse)
+        // Removed before the lock goes: the file is never there unlocked while this create lives.
+        defer { PrivateFiles.removeDatabase(temporary) }
         try translatingErrors(path: temporary) {
             let pool = try openPool(path: temporary)
             try migrator().migrate(pool)
