@@ -27,7 +27,7 @@ import VaultCrypto
     @Test func manifestKeyRowDigestAndManifestMatchTheDocument() throws {
         let keys = try Self.vectorKeys()
         #expect(keys.manifestKey.withUnsafeBytes { Data($0) }.lowerHex == Self.manifestKey)
-        let digest = try Manifest.digest(of: Self.tagRow, in: "entry_tag", key: keys.manifestKey)
+        let digest = try RowDigest.of(Self.tagRow, in: "entry_tag", key: keys.manifestKey)
         #expect(Data(digest.bytes).lowerHex == Self.tagRowDigest)
         var manifest = Manifest.empty(keyVersion: 1)
         manifest.tables["entry_tag"]?.add(digest)
@@ -67,7 +67,7 @@ import VaultCrypto
 
     @Test func aDigestCoversEveryColumnAndItsType() throws {
         let keys = try Self.vectorKeys()
-        let digest = try Manifest.digest(of: Self.tagRow, in: "entry_tag", key: keys.manifestKey)
+        let digest = try RowDigest.of(Self.tagRow, in: "entry_tag", key: keys.manifestKey)
         // The same value as text, the same seq as a real number, another table: all differ.
         let variants: [(String, [DatabaseValue])] = [
             ("entry_tag", [Self.tagRow[0], "7".databaseValue]),
@@ -77,7 +77,7 @@ import VaultCrypto
             ("entry", Self.tagRow),
         ]
         for (table, values) in variants {
-            #expect(try Manifest.digest(of: values, in: table, key: keys.manifestKey) != digest, "\(table) \(values)")
+            #expect(try RowDigest.of(values, in: table, key: keys.manifestKey) != digest, "\(table) \(values)")
         }
     }
 

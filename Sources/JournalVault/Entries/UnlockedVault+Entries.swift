@@ -234,9 +234,9 @@ extension UnlockedVault {
     }
 
     /// Recomputes the tag index of every entry from its decrypted tags, in the caller's
-    /// transaction: after a change of the tags' normal form, and under a new blind-index key.
-    func reindexAllTags(_ db: Database, keys: VaultKeys? = nil) throws {
-        let keys = keys ?? self.keys
+    /// transaction: after a change of the tags' normal form (rekey makes its own, beside re-sealing).
+    func reindexAllTags(_ db: Database) throws {
+        let keys = self.keys
         var indexes: [(seq: Int64, tags: Set<Data>)] = []
         let pipeline = BatchPipeline(transform: { (item: (seq: Int64, row: EncryptedEntryRow)) in
             (item.seq, Self.tagIndexes(of: try item.row.decrypt(keys: keys), keys: keys))

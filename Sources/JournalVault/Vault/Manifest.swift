@@ -12,7 +12,7 @@ import VaultCrypto
 ///
 /// ```swift
 /// var manifest = Manifest.empty(keyVersion: 1)
-/// manifest.tables["entry"]?.add(Manifest.digest(of: values, in: .entry, key: key))
+/// manifest.tables["entry"]?.add(try RowDigest.of(values, in: .entry, key: key))
 /// ```
 struct Manifest: Equatable, Sendable {
     static let format: UInt8 = 1
@@ -101,12 +101,6 @@ struct Manifest: Equatable, Sendable {
 
     private static func mac(_ body: [UInt8], key: SecureBytes, vaultID: UUID) -> [UInt8] {
         key.withUnsafeBytes { Blake2b.hash(macDomain + vaultID.bytes + body, key: $0, length: macLength) }
-    }
-
-    /// The keyed digest of one row given as values, every column in ``ManifestedTable/columns``
-    /// order (``RowDigest``).
-    static func digest(of values: some Collection<DatabaseValue>, in table: String, key: SecureBytes) throws -> DigestSum {
-        try RowDigest.of(values, in: table, key: key)
     }
 
     /// The digest of the row `statement` stands on, read in place: the table's

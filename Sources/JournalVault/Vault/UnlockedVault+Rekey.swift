@@ -96,7 +96,7 @@ extension UnlockedVault {
         let digestsRowID = manifested.columns.first == "seq"
         let pipeline = BatchPipeline(transform: { (item: (row: SealedRow, rowID: DatabaseValue)) -> (DigestSum, Resealed, DatabaseValue) in
             let values = digestsRowID ? [item.rowID] + item.row.values : item.row.values
-            return (try Manifest.digest(of: values, in: table.name, key: keys.manifestKey), try Self.resealed(item.row, from: keys, to: newKeys),
+            return (try RowDigest.of(values, in: manifested, key: keys.manifestKey), try Self.resealed(item.row, from: keys, to: newKeys),
                     item.rowID)
         }, deliver: { results in
             for (digest, resealed, rowID) in results {
