@@ -23,6 +23,7 @@ import VaultCrypto
     static let entryContent = "606162636465666768696a6b6c6d6e6f7071727374757677e80d67f9e4c5068f53c5abd41a9ff20ca1da897ae769ee458ffea2a710e853416d5de581bd2c1a7d563c1a154b58024b83174c6225acd0c23bbd78eb2b285cbcdf3613f76949321bd38ecea4a852901d"
     static let entryTags = "808182838485868788898a8b8c8d8e8f90919293949596971d27702799e58a165d65a14ca58cb65bc0911b255c5bb85d297de39ff02d7073526ed1b20d82038146ba74fd64e636324d55f6a7d436926eda2e6cdb28d06e26b64cabcfeb41db95c8041f2c2f1f880b"
     static let createdAt: Int64 = 1_767_623_400_000
+    static let backupHeader = "4a564c5442414b00000100112233445566778899aabbccddeeff0000019b8e909a40000000010201000101000000020000000004000000a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a500000001404142434445464748494a4b4c4d4e4f5051525354555657660dfcda835b566ae404eacfbba9b305bd1488d885d44cab1f42af3625f3e0538657f97ec5bc045ab20549be4cce3d1b010102020000000000000000000000005a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a000000014142434445464748494a4b4c4d4e4f505152535455565758204823cb8ee8246524dc8f8416a493710b4cb3a8eed2c0e62dff68af0861af01974cc92f7e5e7c47266e2131882f82fee0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7b178476256773618ebcb9c8eb97b0d2e0d8fb79c23f69144aa77b15b374c84033afdf332cbe5ae709860b8b80921fe71303132333435363738393a3b3c3d3e3f40414243444546474b6c6a57f4462e5307124c93f1bdf9fbe9dcb084bf3d13ae4b26a5c689f38776fd4e6b88f46fb2b912dae64998b250cde0c696bb0d09961b8504408483f47fea"
 
     @Test func subkeysAndBlindIndexMatchTheDocument() throws {
         let master = try SecureBytes(copying: Self.masterKey)
@@ -127,6 +128,27 @@ import VaultCrypto
         #expect(try journal.check().isClean)
         let recovered = try vault.unlock(recoveryKey: RecoveryKey(text: Self.recoveryKeyText))
         #expect(try recovered.entry(id: Self.entryID).content == "Tokyo night. #travel")
+    }
+
+    /// §8's vector: `Fixtures/golden.jvbak`, written by `format_vectors.py` from the golden
+    /// vault (`Fixtures/golden.vault`, the vault the test above builds), restores with the
+    /// passphrase and with the recovery key, and its header is the documented one.
+    @Test func backupWrittenByAnotherImplementationRestores() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let backup = fixtures.appendingPathComponent("golden.jvbak").path
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
+        #expect(bytes.prefix(Self.backupHeader.count / 2) == Data(hex: Self.backupHeader))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-golden-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for credential in [VaultCredential.passphrase(try SecureBytes(copying: Array(Self.passphrase.utf8))),
+                           .recoveryKey(try RecoveryKey(text: Self.recoveryKeyText))] {
+            let target = folder.appendingPathComponent("restored-\(UUID().uuidString).vault").path
+            let summary = try BackupFile.restore(backup, to: target, credential: credential)
+            #expect(summary.vaultID == Self.vaultID)
+            #expect(summary.createdAt.millis == Self.createdAt)
+            let restored = try Vault.open(at: target).unlock(credential)
+            #expect(try restored.entry(id: Self.entryID).content == "Tokyo night. #travel")
+        }
     }
 }
 

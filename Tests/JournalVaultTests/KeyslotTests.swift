@@ -355,6 +355,19 @@ import VaultCrypto
         expectVaultError(where: \.isCorruptKeyslot) { try vault.unlock() }
     }
 
+    /// A recovery slot's `ops` and `mem` take no part in its key, so only the AD would notice an
+    /// edit; a reader refuses the slot before that, as FORMAT.md §3 says.
+    @Test func recoverySlotWithCostParametersIsReported() throws {
+        let vault = try TemporaryVault()
+        let original = try vault.keyslotData(slot: 1)
+        for (label, offset) in [("ops", 7), ("mem", 15)] {
+            try vault.setKeyslotData(slot: 1, to: original.flipping(offset))
+            expectVaultError(Comment(rawValue: label), where: \.isCorruptKeyslot) { try vault.vault.unlock(recoveryKey: vault.recoveryKey) }
+        }
+        try vault.setKeyslotData(slot: 1, to: original)
+        _ = try vault.vault.unlock(recoveryKey: vault.recoveryKey)
+    }
+
     @Test func slotOfTheWrongLengthIsReported() throws {
         let vault = try TemporaryVault()
         let original = try vault.keyslotData(slot: 0)

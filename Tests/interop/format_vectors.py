@@ -2,6 +2,7 @@
 """Computes FORMAT.md's test vectors from the document alone, with PyNaCl and hashlib —
 an implementation independent of jv. `FormatVectorTests.swift` asserts jv produces the same."""
 import hashlib
+import pathlib
 import struct
 import uuid
 
@@ -117,6 +118,37 @@ body = struct.pack(">BIQB", 1, 1, 1, len(tables))
 for table in tables:
     body += lp8(table) + (struct.pack(">Q", 1) + digest if table == "entry_tag" else struct.pack(">Q", 0) + bytes(32))
 out["manifest_one_tag_row"] = h(body + hashlib.blake2b(b"JVLT-manifest" + vault_id + body, digest_size=32, key=k_man).digest())
+
+# A small backup (§8) of the golden vault of §6 (`Tests/JournalVaultTests/Fixtures/golden.vault`,
+# the vectors' header, keyslots and entry), written to `Fixtures/golden.jvbak`. Deterministic: the
+# file key, wrap nonce and stream header are fixed (libsodium draws them at random), and a
+# secretstream started for pulling with a header is in the state pushing with it starts in.
+fixtures = pathlib.Path(__file__).resolve().parent.parent / "JournalVaultTests" / "Fixtures"
+snapshot = (fixtures / "golden.vault").read_bytes()
+file_key = bytes(range(0xC0, 0xE0))
+wrap_nonce = bytes(range(0xE0, 0xF8))
+stream_header = bytes(range(0x30, 0x48))
+prefix = (b"JVLTBAK\x00" + struct.pack(">H", 1) + vault_id + struct.pack(">qIB", created_at, 1, 2)
+          + slot + bytes.fromhex(out["recovery_keyslot"]))
+k_backup = kdf_subkey(master, 4, "JVLTBACK")
+wrapped_file_key = bindings.crypto_aead_xchacha20poly1305_ietf_encrypt(file_key, b"JVLT-backup" + prefix, wrap_nonce, k_backup)
+mac_input = prefix + wrap_nonce + wrapped_file_key + stream_header
+header_mac = hashlib.blake2b(mac_input, digest_size=32, key=kdf_subkey(file_key, 1, "JVBKHMAC")).digest()
+header = mac_input + header_mac
+header += hashlib.blake2b(b"JVLT-backup-check" + header, digest_size=32).digest()
+stream = bindings.crypto_secretstream_xchacha20poly1305_state()
+bindings.crypto_secretstream_xchacha20poly1305_init_pull(stream, stream_header, kdf_subkey(file_key, 2, "JVBKSTRM"))
+body = b""
+full = len(snapshot) // 65536 * 65536
+for start in range(0, full, 65536):
+    body += bindings.crypto_secretstream_xchacha20poly1305_push(stream, snapshot[start:start + 65536], header_mac,
+                                                              bindings.crypto_secretstream_xchacha20poly1305_TAG_MESSAGE)
+body += bindings.crypto_secretstream_xchacha20poly1305_push(stream, snapshot[full:], header_mac,
+                                                          bindings.crypto_secretstream_xchacha20poly1305_TAG_FINAL)
+(fixtures / "golden.jvbak").write_bytes(header + body)
+out["backup_snapshot_sha256"] = hashlib.sha256(snapshot).hexdigest()
+out["backup_header"] = h(header)
+out["backup_file_sha256"] = hashlib.sha256(header + body).hexdigest()
 
 for key, value in out.items():
     print(f"{key} = {value}")

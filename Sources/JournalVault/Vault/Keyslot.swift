@@ -112,6 +112,8 @@ struct Keyslot: Sendable, Equatable {
               let kdfByte = reader.u8(),
               kdfByte == (kind == .passphrase ? Self.kdfArgon2id13 : Self.kdfRecoveryBlake2b),
               let ops = reader.u32(), let mem = reader.u64(),
+              // A recovery slot takes no cost parameters; any but 0 is not a slot jv wrote.
+              kind == .passphrase || (ops == 0 && mem == 0),
               let salt = reader.raw(16), let kv = reader.u32(),
               let nonce = reader.raw(AEAD.nonceLength), let wrapped = reader.raw(48)
         else { return nil }
