@@ -36,6 +36,7 @@ let package = Package(
             dependencies: [
                 "VaultCrypto",
                 "Migrations",
+                "CProcessHygiene",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for reading trigger arguments and columns in place (RowDigest).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

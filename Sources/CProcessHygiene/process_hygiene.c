@@ -1,9 +1,15 @@
 #include "process_hygiene.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <termios.h>
+#include <unistd.h>
 
 int jv_harden_process(void) {
     umask(077);
@@ -13,13 +19,99 @@ int jv_harden_process(void) {
     return status;
 }
 
+// What the signal guard puts right. Written only outside the handler, and each guard is armed
+// (its flag set) only after its data is complete, so the handler never reads half of it.
+static char guarded_file[4096];
+static volatile sig_atomic_t file_is_guarded = 0;
+static volatile sig_atomic_t guarded_child = 0;
+static struct termios guarded_terminal_settings;
+static volatile sig_atomic_t guarded_terminal = -1;
+
+void jv_guard_terminal(int fd) {
+    guarded_terminal = -1;
+    if (fd >= 0 && tcgetattr(fd, &guarded_terminal_settings) == 0) guarded_terminal = fd;
+}
+
 int jv_set_echo(int fd, int on) {
     struct termios attributes;
     if (tcgetattr(fd, &attributes) != 0) return -1;
     if (on) {
         attributes.c_lflag |= ECHO;
-    } else {
-        attributes.c_lflag &= ~(tcflag_t)ECHO;
+        int status = tcsetattr(fd, TCSAFLUSH, &attributes);
+        jv_guard_terminal(-1);
+        return status;
     }
+    jv_guard_terminal(fd);
+    attributes.c_lflag &= ~(tcflag_t)ECHO;
     return tcsetattr(fd, TCSAFLUSH, &attributes);
+}
+
+int jv_guard_file(const char *path) {
+    file_is_guarded = 0;
+    if (path == NULL) return 0;
+    size_t length = strlen(path);
+    if (length >= sizeof guarded_file) return -1;
+    memcpy(guarded_file, path, length + 1);
+    file_is_guarded = 1;
+    return 0;
+}
+
+void jv_guard_child(int pid) { guarded_child = pid; }
+
+// Only async-signal-safe calls: kill, open, lseek, write, fsync, close, unlink, tcsetattr,
+// sigaction, raise.
+static void wipe_guarded_file(void) {
+    int fd = open(guarded_file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0) {
+        static const char zeros[4096];
+        off_t remaining = lseek(fd, 0, SEEK_END);
+        lseek(fd, 0, SEEK_SET);
+        while (remaining > 0) {
+            ssize_t written = write(fd, zeros, remaining < (off_t)sizeof zeros ? (size_t)remaining : sizeof zeros);
+            if (written <= 0) break;
+            remaining -= written;
+        }
+        fsync(fd);
+        close(fd);
+    }
+    unlink(guarded_file);
+}
+
+static void on_fatal_signal(int signal_number) {
+    int saved_errno = errno;
+    if (guarded_child > 0) kill((pid_t)guarded_child, SIGHUP);
+    if (file_is_guarded) wipe_guarded_file();
+    if (guarded_terminal >= 0) tcsetattr(guarded_terminal, TCSANOW, &guarded_terminal_settings);
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(signal_number, &fallback, NULL);
+    errno = saved_errno;
+    raise(signal_number);
+}
+
+int jv_install_signal_guard(void) {
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_fatal_signal;
+    sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++) sigaddset(&action.sa_mask, signals[index]);
+    int status = 0;
+    for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++) {
+        // A signal jv was started ignoring (nohup, a background job of a script) stays ignored.
+        struct sigaction current;
+        if (sigaction(signals[index], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+        if (sigaction(signals[index], &action, NULL) != 0) status = -1;
+    }
+    return status;
+}
+
+int jv_is_memory_filesystem(const char *path) {
+    const long tmpfs_magic = 0x01021994;
+    const long ramfs_magic = 0x858458f6;
+    struct statfs status;
+    if (statfs(path, &status) != 0) return -1;
+    return status.f_type == tmpfs_magic || status.f_type == ramfs_magic;
 }

@@ -2,4 +2,6 @@ import CProcessHygiene
 
 // Before anything else: private file modes, no core dumps, no ptrace by same-user processes.
 _ = jv_harden_process()
+// Ctrl-C, a closed terminal or a kill: no plaintext file left, no terminal left without echo.
+_ = jv_install_signal_guard()
 JV.main(GlobalOptions.hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))

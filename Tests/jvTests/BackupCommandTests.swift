@@ -75,9 +75,8 @@ struct BackupCommandTests {
         try bcmdPopulate(sandbox)
         let backup = sandbox.folder.file("journal.jvbak")
         try Sandbox.requireSuccess(try sandbox.run(["backup", backup]))
-        // Scratch files go to $XDG_RUNTIME_DIR when set: point it inside the sandbox to see them.
-        let runtime = sandbox.folder.file("runtime")
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // Scratch files go to $XDG_RUNTIME_DIR (the sandbox's own, on tmpfs).
+        let runtime = sandbox.runtime.path
         let before = try bcmdListing(sandbox.folder.path)
         let result = try sandbox.run(["verify-backup", "--json", backup], env: ["XDG_RUNTIME_DIR": runtime])
         #expect(result.status == 0, "\(result)")
@@ -270,6 +269,39 @@ struct BackupCommandTests {
         let allIDs = Set(try sandbox.list().ids)
         #expect(restoredIDs.isSubset(of: allIDs))
         #expect(allIDs.count == 80)
+    }
+
+    /// A backup, restore or verify-backup killed midway leaves a whole copy of the vault (issue
+    /// 11). The next writing command removes every such copy no live process holds (its maker
+    /// keeps an exclusive `flock` on it); a reading command leaves the folder as it is.
+    @Test("copies a killed backup, restore or verify-backup left are removed by the next writing command")
+    func abandonedCopiesAreRemoved() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try bcmdPopulate(sandbox)
+        let folder = URL(fileURLWithPath: sandbox.vault).deletingLastPathComponent().path
+        let vaultCopy = try Data(contentsOf: URL(fileURLWithPath: sandbox.vault))
+        var abandoned: [String] = []
+        for (place, name) in [(folder, ".journal.vault.snapshot-0badf00d"), (folder, ".journal.vault.restoring-0badf00d"),
+                              (sandbox.runtime.path, ".journal.vault.snapshot-0badf00d"), (sandbox.runtime.path, ".jv.verifying-0badf00d")] {
+            for suffix in ["", "-wal", "-shm"] {
+                let path = place + "/" + name + suffix
+                #expect(FileManager.default.createFile(atPath: path, contents: vaultCopy))
+                abandoned.append(path)
+            }
+        }
+        // One still in use: its maker holds the lock.
+        let inUse = folder + "/.journal.vault.snapshot-1e9a11ve"
+        #expect(FileManager.default.createFile(atPath: inUse, contents: vaultCopy))
+        let holder = open(inUse, O_RDONLY)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+        #expect(abandoned.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "a reading command changes nothing")
+        try Sandbox.requireSuccess(try sandbox.run(["add", "A later entry."]))
+        #expect(abandoned.filter { FileManager.default.fileExists(atPath: $0) } == [])
+        #expect(FileManager.default.fileExists(atPath: inUse), "a copy in use stays")
     }
 }
 

@@ -5,7 +5,7 @@ import Testing
 /// afterwards the vault opens, `jv check` (records and row-set manifest) passes, a
 /// one-transaction command left the vault exactly as before or exactly as after, and after a
 /// killed `passwd` or `rekey` exactly one of the old and the new passphrase… or the unchanged
-/// passphrase still unlocks.
+/// passphrase still unlocks; and no hidden copy of the vault remains once the next command ran.
 @Suite("crash matrix: kill -9 during every writing command", .serialized)
 struct CrashMatrixTests {
     /// Two entries, a chat thread with one message; nothing of the AI records yet.
@@ -28,6 +28,10 @@ struct CrashMatrixTests {
         var stdin: String?
         /// "before", "after", or something else (which fails the test).
         let state: @Sendable (Sandbox, Fixture) throws -> String
+        /// The next ordinary command, after which no hidden copy may remain: a writing command
+        /// on the vault; for a backup, the next backup to the same name (the only command that
+        /// looks there).
+        var next: @Sendable (Sandbox) -> [String] = { _ in ["add", "After the crash."] }
     }
 
     static func counts(_ sandbox: Sandbox) throws -> [String: Int] {
@@ -106,7 +110,7 @@ struct CrashMatrixTests {
                      guard try counts(sandbox)["entries"] == 2 else { return "the vault changed" }
                      guard FileManager.default.fileExists(atPath: backup) else { return "before" }
                      return try sandbox.run(["verify-backup", backup]).status == 0 ? "after" : "a damaged backup under its name"
-                 }),
+                 }, next: { sandbox in ["backup", sandbox.folder.file("crash.jvbak"), "--force"] }),
         Scenario(name: "restore --force", arguments: { sandbox, _ in
                      // A backup of the vault with one more entry, restored over the vault.
                      let other = try Sandbox(from: try CrashMatrixTests.fixture.get())
@@ -144,15 +148,21 @@ struct CrashMatrixTests {
             child.kill(SIGKILL)
             _ = child.wait()
             let comment: Comment = "\(scenario.name), trial \(trial), killed after \(String(format: "%.0f", delay * 1000)) ms"
+            var credential: [String: String?] = [:]
             var check = try sandbox.run(["check"])
             if check.status == 77, FileManager.default.fileExists(atPath: sandbox.folder.file("new-passphrase.txt")) {
                 // A passwd that committed: the new passphrase is the one that opens it now.
-                check = try sandbox.run(["check"], env: ["JV_PASSPHRASE_FILE": sandbox.folder.file("new-passphrase.txt")])
+                credential = ["JV_PASSPHRASE_FILE": sandbox.folder.file("new-passphrase.txt")]
+                check = try sandbox.run(["check"], env: credential)
             }
             #expect(check.status == 0, "\(comment): \(check)")
             let state = try scenario.state(sandbox, fixture)
             #expect(state == "before" || state == "after", "\(comment): \(state)")
             seen.insert(state)
+            // Whatever copy of the vault the killed command left, the next command removes.
+            let next = try sandbox.run(scenario.next(sandbox), env: credential)
+            #expect(next.status == 0, "\(comment): the next command: \(next)")
+            #expect(try sandbox.leftoverCopies() == [], "\(comment)")
         }
         // Kills spread over the run land on both sides of the commit now and then; not required
         // (a fast command may always be killed before or after it), so only reported.

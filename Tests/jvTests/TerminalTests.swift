@@ -10,8 +10,17 @@ struct TerminalTests {
     /// it turns echo off for a secret, as getpass(3) does, so a person types after the prompt.
     private func onTerminal(_ sandbox: Sandbox, _ arguments: [String], typed: [String] = [], delay: Double = 0,
                             env: [String: String?] = [:]) throws -> JVResult {
-        let command = ([sandbox.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-            .joined(separator: " ")
+        try onTerminal(sandbox, shell: commandLine(sandbox, arguments), typed: typed, delay: delay, env: env)
+    }
+
+    /// `jv arguments` as a shell command.
+    private func commandLine(_ sandbox: Sandbox, _ arguments: [String]) -> String {
+        ([sandbox.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+    }
+
+    /// Runs the shell command `shell` on a pseudo-terminal, typing as above.
+    private func onTerminal(_ sandbox: Sandbox, shell command: String, typed: [String] = [], delay: Double = 0,
+                            env: [String: String?] = [:]) throws -> JVResult {
         let script = try #require(JV.tool("script"))
         var typing = ["true"]
         var variables: [String: String?] = ["JVT_SCRIPT": script, "JVT_COMMAND": command, "TERM": "dumb", "SHELL": "/bin/sh"]
@@ -33,24 +42,18 @@ struct TerminalTests {
             printf '%s' "$last" > '\(log).path'
             stat -c %a "$last" > '\(log).mode'
             cat "$last" > '\(log).before'
-            ln "$last" "$(dirname "$last")/kept-link"
+            ln -f "$last" "$(dirname "$last")/kept-link"
             printf '%s\\n' '\(text)' > "$last"
             """)
         chmod(path, 0o755)
         return path
     }
 
-    private func runtimeFolder(_ sandbox: Sandbox) throws -> String {
-        let folder = sandbox.folder.file("runtime")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return folder
-    }
-
     @Test("add on a terminal opens $EDITOR on a private tmpfs file that is overwritten and removed afterwards")
     func addWithEditor() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
-        let runtime = try runtimeFolder(sandbox)
+        let runtime = sandbox.runtime.path
         let editor = try editor(sandbox, writing: "Written in the editor #edtag")
         let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": runtime])
         #expect(result.status == 0, "\(result)")
@@ -73,7 +76,7 @@ struct TerminalTests {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
         let id = try sandbox.add("The current text")
-        let runtime = try runtimeFolder(sandbox)
+        let runtime = sandbox.runtime.path
         let editor = try editor(sandbox, writing: "The edited text")
         let result = try onTerminal(sandbox, ["edit", id], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": runtime])
         #expect(result.status == 0, "\(result)")
@@ -86,7 +89,7 @@ struct TerminalTests {
     func editorFailsOrEmpty() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
-        let runtime = try runtimeFolder(sandbox)
+        let runtime = sandbox.runtime.path
         for editor in ["/bin/false", "/bin/true"] {
             let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": runtime])
             #expect(result.status != 0, "\(result)")
@@ -139,4 +142,110 @@ struct TerminalTests {
         let file = try sandbox.folder.write("typed.txt", "typed twice\n")
         #expect(try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": file]).status == 0)
     }
+
+    /// The terminal's echo setting as `stty -a` printed it in `output`: true on, false off.
+    private func echoIsOn(_ output: String) -> Bool? {
+        let words = output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == ";" })
+        if words.contains("-echo") { return false }
+        return words.contains("echo") ? true : nil
+    }
+
+    @Test("Ctrl-C at the passphrase prompt ends jv with 130 and leaves the terminal's echo on")
+    func interruptAtThePromptRestoresEcho() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        // The shell outlives the Ctrl-C (a trap, which jv does not inherit) to report the status
+        // and the terminal's settings afterwards.
+        let result = try onTerminal(sandbox, shell: "trap 'true' INT; \(commandLine(sandbox, ["list"])); echo \"status=$?\"; stty -a",
+                                    typed: ["\u{03}"], delay: 1.5, env: ["JV_PASSPHRASE_FILE": nil])
+        #expect(result.out.contains("status=130"), "\(result)")
+        #expect(echoIsOn(result.out) == true, "\(result)")
+    }
+
+    /// An editor that records its file and process, keeps a hard link to the file, then sends
+    /// `signal` to jv (its parent) and waits to be ended.
+    private func signallingEditor(_ sandbox: Sandbox, signal: String) throws -> String {
+        let log = sandbox.folder.file("editor")
+        let path = try sandbox.folder.write("signalling-editor.sh", """
+            #!/bin/sh
+            for last in "$@"; do :; done
+            printf '%s' "$last" > '\(log).path'
+            echo $$ > '\(log).pid'
+            ln -f "$last" "$(dirname "$last")/kept-link"
+            kill -\(signal) $PPID
+            exec sleep 30
+            """)
+        chmod(path, 0o755)
+        return path
+    }
+
+    @Test("SIGHUP, SIGTERM or SIGINT while the editor is open: the editor ended, its file wiped and removed, the conventional status",
+          arguments: [("HUP", SIGHUP), ("TERM", SIGTERM), ("INT", SIGINT)])
+    func signalWhileEditing(name: String, number: Int32) throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let secret = "Secret diary text that must not stay on the machine"
+        let id = try sandbox.add(secret)
+        let editor = try signallingEditor(sandbox, signal: name)
+        let result = try onTerminal(sandbox, shell: "trap 'true' INT TERM HUP; \(commandLine(sandbox, ["edit", id])); echo \"status=$?\"; stty -a",
+                                    env: ["EDITOR": editor, "VISUAL": nil])
+        #expect(result.out.contains("status=\(128 + number)"), "\(result)")
+        #expect(echoIsOn(result.out) == true, "\(result)")
+        let log = sandbox.folder.file("editor")
+        let path = try String(contentsOfFile: log + ".path", encoding: .utf8)
+        #expect(!FileManager.default.fileExists(atPath: path), "the editor's file is removed")
+        let kept = try #require(FileManager.default.contents(atPath: sandbox.runtime.file("kept-link")))
+        #expect(kept.count >= secret.utf8.count && kept.allSatisfy { $0 == 0 }, "the file was overwritten before removal")
+        let pid = try #require(Int32(try String(contentsOfFile: log + ".pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var ended = false
+        for _ in 0..<50 where !ended {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+            ended = state == nil || state == "Z"
+            if !ended { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(ended, "the editor was ended with jv")
+        #expect(try sandbox.show(id)["content"] as? String == secret, "nothing was saved")
+    }
+
+    @Test("the editor runs without jv's secret variables in its environment")
+    func editorEnvironmentHasNoSecrets() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let seen = sandbox.folder.file("editor.env")
+        let editor = try sandbox.folder.write("env-editor.sh", """
+            #!/bin/sh
+            for last in "$@"; do :; done
+            env > '\(seen)'
+            echo 'Written with a clean environment' > "$last"
+            """)
+        chmod(editor, 0o755)
+        let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "JV_PASSPHRASE": Sandbox.passphrase,
+                                                            "JV_PASSPHRASE_FILE": nil, "JV_RECOVERY_KEY_FILE": "/nonexistent"])
+        #expect(result.status == 0, "\(result)")
+        let environment = try String(contentsOfFile: seen, encoding: .utf8)
+        #expect(!environment.contains("JV_PASSPHRASE") && !environment.contains("JV_RECOVERY_KEY"), "\(environment)")
+        #expect(!environment.contains(Sandbox.passphrase))
+        #expect(environment.contains("HOME="), "the rest of the environment is passed on")
+    }
+
+    @Test("an $XDG_RUNTIME_DIR on a disk is not used for the editor's file: /dev/shm is")
+    func runtimeFolderOnDiskIsNotUsed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let onDisk = sandbox.folder.file("disk-runtime")
+        try FileManager.default.createDirectory(atPath: onDisk, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let fileSystem = try sandbox.runTool("/usr/bin/stat", ["-f", "-c", "%T", onDisk])
+        guard !fileSystem.out.contains("tmpfs") && !fileSystem.out.contains("ramfs") else {
+            print("skipped: the temporary folder \(onDisk) is itself on tmpfs")
+            return
+        }
+        let editor = try editor(sandbox, writing: "Kept off the disk")
+        let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": onDisk])
+        #expect(result.status == 0, "\(result)")
+        let path = try String(contentsOfFile: sandbox.folder.file("editor") + ".path", encoding: .utf8)
+        #expect(path.hasPrefix("/dev/shm/"), "\(path)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: onDisk).filter { $0 != "kept-link" } == [])
+        try? FileManager.default.removeItem(atPath: "/dev/shm/kept-link")
+    }
+
 }

@@ -7,8 +7,30 @@
 /// Returns 0, or -1 if a step failed (errno says which).
 int jv_harden_process(void);
 
-/// Turns terminal echo off (on != 0: back on) for the open terminal `fd`.
+/// Turns terminal echo off (on != 0: back on) for the open terminal `fd`. While echo is off,
+/// the signal guard puts the terminal back as it was if a signal ends the process.
 /// Returns 0, or -1 when `fd` is not a terminal.
 int jv_set_echo(int fd, int on);
+
+/// Installs the signal guard: on SIGINT, SIGTERM, SIGHUP or SIGQUIT it ends the guarded child
+/// (SIGHUP), overwrites the guarded file with zeros and removes it, restores the guarded
+/// terminal, then lets the signal end the process as it would have (exit status 128 + signal).
+/// Returns 0, or -1 if a handler could not be installed.
+int jv_install_signal_guard(void);
+
+/// Guards the plaintext file at `path` (a copy of the path is kept); NULL stops guarding it.
+/// Returns 0, or -1 if the path is too long to guard (nothing is guarded then).
+int jv_guard_file(const char *path);
+
+/// Guards the child process `pid` (0 stops guarding it).
+void jv_guard_child(int pid);
+
+/// Saves the settings of terminal `fd` to be restored if a signal ends the process
+/// (`fd` < 0 stops guarding it).
+void jv_guard_terminal(int fd);
+
+/// 1 when `path` is on a file system kept in memory only (tmpfs or ramfs), 0 when it is on
+/// another, -1 when it cannot be examined.
+int jv_is_memory_filesystem(const char *path);
 
 #endif

@@ -109,22 +109,6 @@ enum AnalyserProcess {
         }
     }
 
-    /// jv's variables that name or hold a secret (`JV_PASSPHRASE`, `JV_PASSPHRASE_FILE`,
-    /// `JV_PASSPHRASE_COMMAND`, `JV_RECOVERY_KEY_FILE`, `JV_NEW_PASSPHRASE_FILE`).
-    static let secretVariablePrefixes = ["JV_PASSPHRASE", "JV_RECOVERY_KEY", "JV_NEW_PASSPHRASE"]
-
-    /// jv's environment without its secrets: an analyser is someone else's program.
-    static func analyserEnvironment() -> [String] {
-        var entries: [String] = []
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if !secretVariablePrefixes.contains(where: { text.hasPrefix($0) }) { entries.append(text) }
-            pointer += 1
-        }
-        return entries
-    }
-
     private static func spawn(command: String, stdin: Int32, stdout: Int32) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
@@ -151,7 +135,7 @@ enum AnalyserProcess {
         let arguments = ["/bin/sh", "-c", command]
         var cArguments = arguments.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
-        var environment = analyserEnvironment().map { strdup($0) } + [nil]
+        var environment = ChildEnvironment.entries().map { strdup($0) } + [nil]
         defer { environment.forEach { free($0) } }
         let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, &environment)
         guard status == 0 else { throw .couldNotStart(String(cString: strerror(status))) }

@@ -26,9 +26,11 @@ public enum BackupFile {
     /// Checks a backup end to end — header, every chunk, the end, and every record of the vault
     /// inside — writing nothing but a scratch copy that is removed afterwards.
     public static func verify(_ path: String, credential: VaultCredential) throws -> BackupSummary {
-        let scratch = PrivateFiles.scratchFolder() + "/.jv-verify-" + UUID().uuidString.lowercased()
+        PrivateFiles.removeAbandoned(beside: PrivateFiles.scratchName(), purpose: .verifying)
+        let (scratch, inUse) = try PrivateFiles.createLockedTemporary(beside: PrivateFiles.scratchName(), purpose: .verifying)
+        defer { try? inUse.close() }
         defer { PrivateFiles.removeDatabase(scratch) }
-        return try decrypt(path, into: scratch, credential: credential)
+        return try decrypt(path, into: scratch, sink: inUse, credential: credential)
     }
 
     /// Restores a backup to `target` (a new file, or replacing one only when `replace`). Everything
@@ -44,14 +46,17 @@ public enum BackupFile {
             folder = folder.deletingLastPathComponent()
         }
         try VaultDatabase.createPrivateFolder(URL(fileURLWithPath: target).deletingLastPathComponent().path)
-        let temporary = PrivateFiles.temporaryPath(beside: target, purpose: "restoring")
+        PrivateFiles.removeAbandonedCopies(of: target)
+        let (temporary, inUse) = try PrivateFiles.createLockedTemporary(beside: target, purpose: .restoring)
         var restored = false
         defer {
+            // The file is removed (or has the target's name) before its lock goes.
             PrivateFiles.removeDatabase(temporary)
+            try? inUse.close()
             // A failed restore leaves nothing behind, not even the folders it made.
             if !restored { for made in missing { rmdir(made) } }
         }
-        let summary = try decrypt(path, into: temporary, credential: credential)
+        let summary = try decrypt(path, into: temporary, sink: inUse, credential: credential)
         if replace {
             // The old vault's log must not be replayed into the restored one.
             unlink(target + "-wal")
@@ -62,8 +67,9 @@ public enum BackupFile {
         return summary
     }
 
-    /// Decrypts the backup at `path` into a new file `output` and verifies the vault in it.
-    private static func decrypt(_ path: String, into output: String, credential: VaultCredential) throws -> BackupSummary {
+    /// Decrypts the backup at `path` through `sink`, the new empty file `output` (which the
+    /// caller closes, after SQLite is done with the file), and verifies the vault in it.
+    private static func decrypt(_ path: String, into output: String, sink: FileHandle, credential: VaultCredential) throws -> BackupSummary {
         guard let input = FileHandle(forReadingAtPath: path) else {
             throw FileManager.default.fileExists(atPath: path) ? VaultError.storage("cannot read \(path)") : VaultError.vaultNotFound(path: path)
         }
@@ -74,7 +80,6 @@ public enum BackupFile {
         let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
         let stream = try SecretStream.Reader(key: streamKey, header: header.streamHeader)
 
-        let sink = try PrivateFiles.create(output)
         var finished = false
         var chunks = 0
         while !finished {
@@ -94,7 +99,6 @@ public enum BackupFile {
             throw VaultError.backupCorrupt("there is data after its final chunk")
         }
         try sink.synchronize()
-        try sink.close()
 
         let vault: Vault
         do {
@@ -130,18 +134,21 @@ extension UnlockedVault {
         // (a vault on read-only media): then in the scratch folder. The snapshot is the vault
         // file itself, encrypted as it is.
         let folder = URL(fileURLWithPath: vault.path).deletingLastPathComponent().path
-        let snapshotBeside = access(folder, W_OK) == 0 ? vault.path : PrivateFiles.scratchFolder() + "/" + URL(fileURLWithPath: vault.path).lastPathComponent
-        let snapshot = PrivateFiles.temporaryPath(beside: snapshotBeside, purpose: "snapshot")
+        let snapshotBeside = access(folder, W_OK) == 0 ? vault.path : PrivateFiles.scratchName(for: vault.path)
+        PrivateFiles.removeAbandoned(beside: snapshotBeside, purpose: .snapshot)
+        let (snapshot, inUse) = try PrivateFiles.createLockedTemporary(beside: snapshotBeside, purpose: .snapshot)
+        defer { try? inUse.close() }
+        // Removed before the lock goes: the copy is never there unlocked while this backup lives.
         defer { PrivateFiles.removeDatabase(snapshot) }
-        try PrivateFiles.create(snapshot).close()
         // VACUUM INTO copies one read transaction's view: consistent while others write.
         try database.pool.writeWithoutTransaction { db in
             try db.execute(sql: "VACUUM INTO ?", arguments: [snapshot])
         }
         let (header, slots) = try vault.headerAndSlots()
-        let temporary = PrivateFiles.temporaryPath(beside: path, purpose: "writing")
+        PrivateFiles.removeAbandoned(beside: path, purpose: .writing)
+        let (temporary, output) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
+        defer { try? output.close() }
         defer { unlink(temporary) }
-        let output = try PrivateFiles.create(temporary)
         let fileKey = try SecureBytes.random(count: SecretStream.keyLength)
         let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
         let (stream, streamHeader) = try SecretStream.Writer.start(key: streamKey)
@@ -160,7 +167,6 @@ extension UnlockedVault {
             if isFinal { break }
         }
         try output.synchronize()
-        try output.close()
         try PrivateFiles.commit(temporary, to: path, replace: replace)
         return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: backupHeader.createdAt, utcOffsetSeconds: 0),
                              bytes: BackupFile.fileSize(path), counts: try vault.info().counts)

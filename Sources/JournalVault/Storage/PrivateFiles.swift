@@ -2,6 +2,21 @@ import Foundation
 
 /// Files only their owner can read, created without races and made durable on request.
 enum PrivateFiles {
+    /// What a hidden temporary file is for; part of its name, `.NAME.PURPOSE-xxxxxxxx`, beside
+    /// the file `NAME` it becomes or copies.
+    enum Purpose: String {
+        /// A new vault (`init`), renamed into place once complete.
+        case creating
+        /// A consistent copy of a vault, which `backup` encrypts.
+        case snapshot
+        /// A decrypted backup, verified before it takes the vault's name (`restore`).
+        case restoring
+        /// A decrypted backup, verified and removed (`verify-backup`).
+        case verifying
+        /// A file a person asked for (a backup, an export), renamed into place once complete.
+        case writing
+    }
+
     /// Creates `path` exclusively with mode 0600 and opens it for writing.
     static func create(_ path: String) throws -> FileHandle {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -13,9 +28,9 @@ enum PrivateFiles {
     }
 
     /// A fresh hidden name in the same folder as `path` (so a rename onto `path` is atomic).
-    static func temporaryPath(beside path: String, purpose: String) -> String {
+    static func temporaryPath(beside path: String, purpose: Purpose) -> String {
         let url = URL(fileURLWithPath: path)
-        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + purpose + "-"
+        return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + "." + purpose.rawValue + "-"
             + UUID().uuidString.prefix(8).lowercased()
     }
 
@@ -51,14 +66,30 @@ enum PrivateFiles {
         PrivateOutput.tmpfsFolder() ?? NSTemporaryDirectory()
     }
 
+    /// The name scratch files are made beside (``Purpose/verifying``, and snapshots of vaults
+    /// in folders jv may not write): `jv` in the scratch folder, or the vault's own name there.
+    static func scratchName(for vaultPath: String? = nil) -> String {
+        scratchFolder() + "/" + (vaultPath.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "jv")
+    }
+
+    /// Removes every copy of the vault at `vaultPath` that a killed `init`, `backup`, `restore`
+    /// or `verify-backup` left behind (each is a whole copy of the vault, including records
+    /// deleted since, so a leftover would undo `secure_delete`). Copies still in use by a live
+    /// process are locked and stay.
+    static func removeAbandonedCopies(of vaultPath: String) {
+        for purpose in [Purpose.creating, .snapshot, .restoring] { removeAbandoned(beside: vaultPath, purpose: purpose) }
+        removeAbandoned(beside: scratchName(for: vaultPath), purpose: .snapshot)
+        removeAbandoned(beside: scratchName(), purpose: .verifying)
+    }
+
     /// Removes the temporary files of `purpose` beside `path` that no live process holds: their
     /// maker holds an exclusive `flock` on each while working on it
     /// (``createLockedTemporary(beside:purpose:)``), and the kernel drops that lock when the
     /// process dies, however it dies. A write-ahead log or shared-memory file goes with its
     /// database, or alone once its database is gone.
-    static func removeAbandoned(beside path: String, purpose: String) {
+    static func removeAbandoned(beside path: String, purpose: Purpose) {
         let url = URL(fileURLWithPath: path)
-        let prefix = "." + url.lastPathComponent + "." + purpose + "-"
+        let prefix = "." + url.lastPathComponent + "." + purpose.rawValue + "-"
         let folder = url.deletingLastPathComponent().path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) {
@@ -84,7 +115,7 @@ enum PrivateFiles {
     /// Creates a new temporary file of `purpose` beside `path`, as ``create(_:)`` does, and
     /// takes an exclusive `flock` on it, held until the handle is closed: the mark of a file in
     /// use, which ``removeAbandoned(beside:purpose:)`` leaves alone.
-    static func createLockedTemporary(beside path: String, purpose: String) throws -> (path: String, handle: FileHandle) {
+    static func createLockedTemporary(beside path: String, purpose: Purpose) throws -> (path: String, handle: FileHandle) {
         // Another process's clean-up can open the file between its creation and the lock, take
         // the lock first and remove it; then the file is made again under a new name. Each loss
         // needs another clean-up in that moment, so a few attempts are plenty.

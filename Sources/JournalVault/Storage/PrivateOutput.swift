@@ -1,10 +1,12 @@
+import CProcessHygiene
 import Foundation
 
 /// Files a person asked for (exports): created 0600 beside their final name and renamed into
 /// place only when complete and synced.
 public enum PrivateOutput {
-    /// A writable folder in memory (tmpfs) for files that must never reach a disk:
-    /// `$XDG_RUNTIME_DIR`, else `/dev/shm`; nil if neither is usable.
+    /// A writable folder in memory (tmpfs or ramfs) for files that must never reach a disk:
+    /// `$XDG_RUNTIME_DIR`, else `/dev/shm`; nil if neither is usable. The file system is checked
+    /// (`statfs`), not assumed: `$XDG_RUNTIME_DIR` may name any folder.
     public static func tmpfsFolder() -> String? {
         var candidates: [String] = []
         if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { candidates.append(runtime) }
@@ -12,7 +14,7 @@ public enum PrivateOutput {
         return candidates.first { folder in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
-                && access(folder, W_OK) == 0
+                && access(folder, W_OK) == 0 && jv_is_memory_filesystem(folder) == 1
         }
     }
 
@@ -20,12 +22,14 @@ public enum PrivateOutput {
     /// ``VaultError/vaultExists(path:)``.
     public static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
-        let temporary = PrivateFiles.temporaryPath(beside: path, purpose: "writing")
+        // An export killed midway left a partial plaintext copy; its lock died with it.
+        PrivateFiles.removeAbandoned(beside: path, purpose: .writing)
+        let (temporary, file) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
+        defer { try? file.close() }
+        // Removed before the lock goes: the file is never there unlocked while this write lives.
         defer { unlink(temporary) }
-        let file = try PrivateFiles.create(temporary)
         try file.write(contentsOf: bytes)
         try file.synchronize()
-        try file.close()
         try PrivateFiles.commit(temporary, to: path, replace: replace)
     }
 }

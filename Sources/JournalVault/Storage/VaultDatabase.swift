@@ -69,6 +69,8 @@ final class VaultDatabase: Sendable {
         let writable = isWritable(path)
         guard access == .readWrite else { return try openForReading(path: path, writable: writable) }
         guard writable else { throw VaultError.readOnly(path: path) }
+        // Reading commands leave the folder as they found it; the next writing one tidies it.
+        PrivateFiles.removeAbandonedCopies(of: path)
         let recorder = ManifestRecorder()
         let database = try translatingErrors(path: path) {
             VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder), manifestRecorder: recorder)
@@ -155,9 +157,9 @@ final class VaultDatabase: Sendable {
         // A create killed midway left its temporary files behind; its lock died with it. Even
         // when the vault exists: one killed just after its vault took the name leaves its
         // temporary name as a second name of the vault.
-        PrivateFiles.removeAbandoned(beside: path, purpose: "creating")
+        PrivateFiles.removeAbandoned(beside: path, purpose: .creating)
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultExists(path: path) }
-        let (temporary, inUse) = try PrivateFiles.createLockedTemporary(beside: path, purpose: "creating")
+        let (temporary, inUse) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .creating)
         defer { try? inUse.close() }
         // Removed before the lock goes: the file is never there unlocked while this create lives.
         defer { PrivateFiles.removeDatabase(temporary) }

@@ -1,3 +1,4 @@
+import CProcessHygiene
 import Foundation
 import JournalVault
 
@@ -12,7 +13,21 @@ enum Editor {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw CLIError.failed("Cannot create a private temporary file in \(folder).") }
         close(descriptor)
-        defer { shred(path) }
+        // A signal that ends jv while the editor is open (the terminal closed, Ctrl-C, a kill)
+        // still ends the editor, wipes and removes the file, and puts the terminal back.
+        guard jv_guard_file(path) == 0 else {
+            unlink(path)
+            throw CLIError.failed("The path of the editor's temporary file is too long: \(folder).")
+        }
+        let terminal = Foundation.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        jv_guard_terminal(terminal)
+        defer {
+            jv_guard_child(0)
+            shred(path)
+            _ = jv_guard_file(nil)
+            jv_guard_terminal(-1)
+            if terminal >= 0 { close(terminal) }
+        }
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) || text.isEmpty else {
             throw CLIError.failed("Cannot write the temporary file for the editor.")
         }
@@ -20,7 +35,9 @@ enum Editor {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // "$0" is the editor command (which may carry its own flags), "$@" the safety flags and file.
         process.arguments = ["-c", "exec $0 \"$@\"", editorCommand] + safetyFlags + [path]
+        process.environment = ChildEnvironment.withoutSecrets
         try process.run()
+        jv_guard_child(process.processIdentifier)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { return nil }
         return Array(FileManager.default.contents(atPath: path) ?? Data())
@@ -39,7 +56,8 @@ enum Editor {
 
     private static func privateFolder() throws -> String {
         guard let folder = PrivateOutput.tmpfsFolder() else {
-            throw CLIError.failed("No tmpfs folder for the editor's file: set XDG_RUNTIME_DIR, or pipe the text on standard input.")
+            // Never a disk: the file holds the entry's plaintext.
+            throw CLIError.failed("No memory-backed folder (tmpfs) for the editor's file: $XDG_RUNTIME_DIR is not on tmpfs and /dev/shm is not usable. Pipe the text on standard input instead.")
         }
         return folder
     }

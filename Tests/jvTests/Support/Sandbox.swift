@@ -8,8 +8,8 @@ import Glibc
 final class TemporaryFolder: @unchecked Sendable {
     let path: String
 
-    init(prefix: String = "jvTests") throws {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent(prefix + ".XXXXXX").utf8CString)
+    init(prefix: String = "jvTests", in parent: String = NSTemporaryDirectory()) throws {
+        var template = Array((parent as NSString).appendingPathComponent(prefix + ".XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed: errno \(errno)") }
         path = String(cString: made)
     }
@@ -44,6 +44,9 @@ final class Sandbox: @unchecked Sendable {
     /// `JV_VAULT`: `<folder>/vault/journal.vault` (its folder does not exist before `jv init`).
     let vault: String
     let home: String
+    /// `XDG_RUNTIME_DIR`: a private folder on tmpfs (`/dev/shm`), where jv puts the editor's
+    /// file and its scratch files.
+    let runtime: TemporaryFolder
     let passphraseFile: String
     /// The environment every run starts from; tests may change it.
     var environment: [String: String]
@@ -59,6 +62,7 @@ final class Sandbox: @unchecked Sendable {
         folder = try TemporaryFolder()
         vault = folder.file("vault/journal.vault")
         home = folder.file("home")
+        runtime = try TemporaryFolder(prefix: "jvTests-runtime", in: "/dev/shm")
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder.file(".io"), withIntermediateDirectories: true)
         passphraseFile = try folder.write("passphrase.txt", Self.passphrase + "\n")
@@ -69,7 +73,20 @@ final class Sandbox: @unchecked Sendable {
             "LANG": "C.UTF-8",
             "JV_VAULT": vault,
             "JV_PASSPHRASE_FILE": passphraseFile,
+            "XDG_RUNTIME_DIR": runtime.path,
         ]
+    }
+
+    /// Hidden copies of the vault, or of a backup in the making, left in the vault's folder,
+    /// the sandbox's folder or the runtime folder (issue 11: a killed command leaves none that
+    /// the next writing command does not remove).
+    func leftoverCopies() throws -> [String] {
+        let markers = [".creating-", ".snapshot-", ".restoring-", ".verifying-", ".writing-"]
+        return try [URL(fileURLWithPath: vault).deletingLastPathComponent().path, folder.path, runtime.path].flatMap { place in
+            try FileManager.default.contentsOfDirectory(atPath: place)
+                .filter { name in name.hasPrefix(".") && markers.contains { name.contains($0) } }
+                .map { place + "/" + $0 }
+        }
     }
 
     /// The environment with `changes` applied (a nil value removes the variable).
