@@ -1,7 +1,13 @@
 import CProcessHygiene
+import Foundation
 
 // Before anything else: private file modes, no core dumps, no ptrace by same-user processes.
 _ = jv_harden_process()
 // Ctrl-C, a closed terminal or a kill: no plaintext file left, no terminal left without echo.
 _ = jv_install_signal_guard()
-JV.main(GlobalOptions.hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+do {
+    JV.main(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
+} catch {
+    Console.error(error.description)
+    exit(65)
+}

@@ -30,4 +30,42 @@ struct ProcessHygieneTests {
         let fields = line.dropFirst("Max core file size".count).split(separator: " ")
         return fields.count >= 2 && fields[0] == "0" && fields[1] == "0"
     }
+
+    @Test("entry text given as an argument is wiped from /proc/PID/cmdline while jv runs, and still saved")
+    func argumentsAreWipedFromTheCommandLine() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let secret = "Words for nobody else"
+        let command = "sleep 1.5; cat '\(sandbox.passphraseFile)'"
+        let child = try sandbox.start(["add", secret, "--passphrase-command", command], env: ["JV_PASSPHRASE_FILE": nil])
+        var seen: [Data] = []
+        let deadline = Date().addingTimeInterval(1.2)
+        repeat {
+            usleep(50_000)
+            if let cmdline = FileManager.default.contents(atPath: "/proc/\(child.pid)/cmdline") { seen.append(cmdline) }
+        } while Date() < deadline
+        let result = child.wait()
+        #expect(result.status == 0, "\(result)")
+        // The first look may come before jv has started; from the second on, it must be wiped.
+        #expect(seen.count >= 2)
+        for cmdline in seen.dropFirst() {
+            #expect(cmdline.range(of: Data(secret.utf8)) == nil, "\(String(decoding: cmdline, as: UTF8.self))")
+            #expect(cmdline.range(of: Data("sleep".utf8)) == nil, "every argument is wiped, options too")
+        }
+        #expect(try sandbox.list().contents == [secret])
+    }
+
+    @Test("invalid UTF-8 in an argument is refused with 65, as on standard input, and nothing is stored")
+    func invalidUTF8ArgumentIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        for arguments in [#""$JVT_JV" add "$(printf 'bad \377 byte')""#, #""$JVT_JV" add "$(printf 'cut \342\202')""#,
+                          #""$JVT_JV" search "$(printf '\300\200')""#] {
+            let result = try sandbox.runTool("/bin/sh", ["-c", arguments], env: ["JVT_JV": sandbox.binary])
+            #expect(result.status == 65, "\(arguments): \(result)")
+            #expect(result.err.contains("not valid UTF-8"), "\(result)")
+        }
+        #expect(try sandbox.entryCount() == 0)
+    }
+
 }
