@@ -1,6 +1,9 @@
 #include "process_hygiene.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -8,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -114,4 +118,50 @@ int jv_is_memory_filesystem(const char *path) {
     struct statfs status;
     if (statfs(path, &status) != 0) return -1;
     return status.f_type == tmpfs_magic || status.f_type == ramfs_magic;
+}
+
+int jv_become_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
+}
+
+/// The parent process id in /proc/PID/stat, or -1. The command name (field 2) may hold spaces
+/// and parentheses, so the fields are read after its last ')'.
+static pid_t parent_of(const char *pid_text) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/stat", pid_text);
+    FILE *file = fopen(path, "re");
+    if (file == NULL) return -1;
+    char buffer[1024];
+    size_t length = fread(buffer, 1, sizeof buffer - 1, file);
+    fclose(file);
+    buffer[length] = 0;
+    char *end_of_name = strrchr(buffer, ')');
+    char state;
+    int parent;
+    if (end_of_name == NULL || sscanf(end_of_name + 1, " %c %d", &state, &parent) != 2) return -1;
+    return (pid_t)parent;
+}
+
+int jv_end_descendants(void) {
+    pid_t self = getpid();
+    int killed = 0;
+    for (int round = 0; round < 64; round++) {
+        int found = 0;
+        DIR *processes = opendir("/proc");
+        if (processes == NULL) break;
+        struct dirent *entry;
+        while ((entry = readdir(processes)) != NULL) {
+            if (entry->d_name[0] < '1' || entry->d_name[0] > '9') continue;
+            if (parent_of(entry->d_name) != self) continue;
+            pid_t child = (pid_t)atoi(entry->d_name);
+            if (kill(child, SIGKILL) == 0) killed++;
+            found++;
+        }
+        closedir(processes);
+        if (found == 0) break;
+        // Reaping a child hands its own children to this process (the subreaper).
+        int status;
+        while (waitpid(-1, &status, 0) > 0) {}
+    }
+    return killed;
 }

@@ -119,6 +119,32 @@ import VaultCrypto
         _ = try vault.unlock()
     }
 
+    /// The hand-over of a new recovery key: added (old and new open), then the old retired.
+    /// Interrupted hand-overs keep at most three keys; a fourth needs one of them to unlock, and
+    /// keeps that one. A rekey that keeps a recovery key finds the slot it opens.
+    @Test func recoveryKeyHandOverKeepsAKeyThePersonHolds() throws {
+        let vault = try TemporaryVault()
+        let first = try vault.journal.addRecoveryKey()
+        #expect(try vault.vault.unlock(recoveryKey: vault.recoveryKey).keys.keyVersion == 1)
+        #expect(try vault.vault.unlock(recoveryKey: first.key).keys.keyVersion == 1)
+        let second = try vault.journal.addRecoveryKey()
+        #expect(throws: VaultError.tooManyRecoveryKeys) { try vault.journal.addRecoveryKey() }
+        let heldSecond = try vault.vault.unlock(recoveryKey: second.key)
+        let third = try heldSecond.addRecoveryKey()
+        for key in [vault.recoveryKey, first.key] {
+            #expect(throws: VaultError.wrongRecoveryKey) { try vault.vault.unlock(recoveryKey: key) }
+        }
+        _ = try vault.vault.unlock(recoveryKey: second.key)
+        try vault.journal.retireRecoveryKeys(keeping: third)
+        #expect(throws: VaultError.wrongRecoveryKey) { try vault.vault.unlock(recoveryKey: second.key) }
+        // Two keys again (an interrupted hand-over); a rekey keeping the newer one keeps only it.
+        let fourth = try vault.journal.addRecoveryKey()
+        let (rekeyed, _) = try vault.unlock().rekey(keepingRecoveryKey: fourth.key)
+        #expect(try vault.vault.unlock(recoveryKey: fourth.key).keys.keyVersion == 2)
+        #expect(throws: VaultError.wrongRecoveryKey) { try vault.vault.unlock(recoveryKey: third.key) }
+        #expect(try rekeyed.check().isClean)
+    }
+
     @Test func createRefusesEmptyPassphraseAndOutOfPolicyCostsWithoutWritingAFile() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("journal.vault")

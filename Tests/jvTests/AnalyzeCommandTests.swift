@@ -171,6 +171,21 @@ fileprivate let analyzeCLIGoodAnswer = """
         try jv.expectNothingStored()
     }
 
+    /// A process the analyser moves to a session of its own (setsid) leaves its process group,
+    /// which the timeout kills; jv is the subreaper of everything the analyser starts, and ends
+    /// it all, on a timeout and after an analyser that answered too.
+    @Test(arguments: [("hangs", "sleep 30"), ("answers", #"echo '{"sentiment": "calm"}'"#)])
+    func processesAnAnalyserDetachesWithSetsidAreEndedToo(name: String, then: String) throws {
+        let jv = try VaultCLI()
+        let entry = try jv.ok(["add", "Analyser with a daemon."]).printedID()
+        let daemonFile = jv.path("daemon.pid")
+        let daemon = try jv.write("daemon.sh", "echo $$ > \(analyzeCLIQuoted(daemonFile)); exec sleep 300\n")
+        let command = "cat >/dev/null; setsid /bin/sh \(analyzeCLIQuoted(daemon)) >/dev/null 2>&1 & sleep 0.5; \(then)"
+        let result = try jv.run(["analyze", entry, "--timeout", "3", "--command", command])
+        #expect(result.status == (name == "hangs" ? 65 : 0), "\(result.summary)")
+        #expect(analyzeCLIWaitUntilGone(try analyzeCLIReadPID(daemonFile)), "the detached process still runs (\(name))")
+    }
+
     /// The deadline covers the analyser's exit too, not only its output.
     @Test func anAnalyserThatClosesItsOutputAndLingersIsStoppedAtTheTimeout() throws {
         let jv = try VaultCLI()

@@ -127,4 +127,51 @@ struct KeyManagementTests {
         #expect(try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": nil, "JV_RECOVERY_KEY_FILE": newFile]).status == 0)
         #expect(try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": nil, "JV_RECOVERY_KEY_FILE": oldFile]).status == 77)
     }
+
+    /// The new key is added, printed, and only then is the old one retired: if it cannot be
+    /// printed (here, standard output is a full device), the old key still opens the vault.
+    @Test("recovery-key whose key cannot be printed fails and keeps the old key working")
+    func recoveryKeyThatCannotBePrintedKeepsTheOldOne() throws {
+        let (sandbox, oldKey, _) = try journal()
+        let result = try sandbox.runTool("/bin/sh", ["-c", #""$JVT_JV" recovery-key > /dev/full"#], env: ["JVT_JV": sandbox.binary])
+        #expect(result.status != 0, "\(result)")
+        let oldFile = try sandbox.folder.write("old-key.txt", oldKey + "\n")
+        #expect(try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": nil, "JV_RECOVERY_KEY_FILE": oldFile]).status == 0)
+        #expect(try sandbox.run(["check"]).status == 0)
+    }
+
+    @Test("recovery-key killed at any moment: a key the person holds (the old one, or the one printed) opens the vault")
+    func killedRecoveryKeyAlwaysLeavesAKeyThePersonHolds() throws {
+        let fixture = try Self.fixture.get()
+        let reference = try Sandbox(from: fixture)
+        let started = Date()
+        try Sandbox.requireSuccess(try reference.run(["recovery-key"]))
+        let duration = Date().timeIntervalSince(started)
+        var generator = SplitMix(seed: 4242)
+        for trial in 0..<12 {
+            let sandbox = try Sandbox(from: fixture)
+            let delay = duration * Double(generator.next() % 1100) / 1000
+            let child = try sandbox.start(["recovery-key"])
+            Thread.sleep(forTimeInterval: delay)
+            child.kill(SIGKILL)
+            let killed = child.wait()
+            let held = [fixture.recoveryKey] + killed.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { matches($0, recoveryKeyPattern) }
+            let opens = try held.contains { key in
+                let file = try sandbox.folder.write("held.txt", key + "\n")
+                return try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": nil, "JV_RECOVERY_KEY_FILE": file]).status == 0
+            }
+            #expect(opens, "trial \(trial), killed after \(Int(delay * 1000)) ms: no key the person holds opens the vault")
+            // The next run hands over cleanly: its key alone opens the vault.
+            let next = try sandbox.run(["recovery-key", "--json"])
+            #expect(next.status == 0, "\(next)")
+            let newKey = try #require(try next.object()["recovery_key"] as? String)
+            let newFile = try sandbox.folder.write("new.txt", newKey + "\n")
+            #expect(try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": nil, "JV_RECOVERY_KEY_FILE": newFile]).status == 0)
+            for key in held {
+                let file = try sandbox.folder.write("held.txt", key + "\n")
+                #expect(try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": nil, "JV_RECOVERY_KEY_FILE": file]).status == 77)
+            }
+        }
+    }
+
 }

@@ -33,4 +33,13 @@ void jv_guard_terminal(int fd);
 /// another, -1 when it cannot be examined.
 int jv_is_memory_filesystem(const char *path);
 
+/// Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER): a
+/// process a child started stays below this one even if it leaves its process group and
+/// session (setsid) and its parent exits. Returns 0, or -1 if the kernel refused.
+int jv_become_subreaper(void);
+
+/// Kills (SIGKILL) and reaps every descendant of this process, rounds at a time: children, then
+/// the orphans that come back to this process as their parents die. Returns how many it killed.
+int jv_end_descendants(void);
+
 #endif

@@ -3,7 +3,9 @@ import Foundation
 /// Runs a local analyser command: `/bin/sh -c COMMAND` in its own process group, the input
 /// written to its standard input (through a socket pair, never a file), its standard output
 /// collected, the whole group killed if it outlives the timeout. Standard error passes through
-/// to ours so the user sees the analyser's own complaints.
+/// to ours so the user sees the analyser's own complaints. (A process that leaves the group
+/// with `setsid` is beyond the library's reach: a program that has no other children, as `jv
+/// analyze`, makes itself their subreaper and ends them.)
 enum AnalyserProcess {
     /// Analyser answers larger than this are refused (an analyser printing without end).
     static let maximumOutput = 16 << 20

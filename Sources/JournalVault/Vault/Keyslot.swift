@@ -30,9 +30,11 @@ struct Keyslot: Sendable, Equatable {
     private static let parametersLength = 36
     private static let recoveryPersonal = Blake2b.personal("JVLT-recov-kek1")
 
-    /// Slot numbers in use: one passphrase slot and one recovery slot.
+    /// Slot numbers in use: one passphrase slot, and a recovery slot — up to three while a
+    /// new recovery key is being handed over (``UnlockedVault/addRecoveryKey()``).
     static let passphraseSlot: UInt8 = 0
     static let recoverySlot: UInt8 = 1
+    static let recoverySlots: ClosedRange<UInt8> = 1...3
 
     var format: UInt8 = Keyslot.format
     var slot: UInt8
@@ -54,10 +56,11 @@ struct Keyslot: Sendable, Equatable {
     }
 
     /// Wraps `masterKey` under a recovery key (keyed BLAKE2b; the key has full entropy).
-    static func wrap(_ masterKey: SecureBytes, recoveryKey: RecoveryKey, keyVersion: UInt32, vaultID: UUID) throws -> Keyslot {
+    static func wrap(_ masterKey: SecureBytes, recoveryKey: RecoveryKey, keyVersion: UInt32, vaultID: UUID,
+                     slot: UInt8 = recoverySlot) throws -> Keyslot {
         let salt = SecureRandom.bytes(Blake2b.saltLength)
         let kek = try recoveryKEK(recoveryKey, salt: salt)
-        return try seal(masterKey, kek: kek, slot: recoverySlot, kind: .recovery,
+        return try seal(masterKey, kek: kek, slot: slot, kind: .recovery,
                         kdf: KDFParameters(operations: 0, memoryBytes: 0), salt: salt,
                         keyVersion: keyVersion, vaultID: vaultID)
     }

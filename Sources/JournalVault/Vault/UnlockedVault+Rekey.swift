@@ -68,12 +68,16 @@ extension UnlockedVault {
                 recoverySlot = try Keyslot.wrap(newKeys.masterKey, recoveryKey: newRecoveryKey, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
             } else {
                 // Kept: it must open the current recovery slot, whose key-encryption key then wraps the new key.
-                guard let kept, let stored = try Keyslot.readAll(db).first(where: { $0.kind == .recovery }) else { throw VaultError.wrongRecoveryKey }
-                let (_, kek) = try stored.unwrapWithKEK(recoveryKey: kept, vaultID: keys.vaultID)
+                // (Of several, after an interrupted `recovery-key`, the one it opens.)
+                guard let kept else { throw VaultError.wrongRecoveryKey }
+                let opened = try Keyslot.readAll(db).filter { $0.kind == .recovery }.lazy.compactMap { stored in
+                    (try? stored.unwrapWithKEK(recoveryKey: kept, vaultID: self.keys.vaultID)).map { (stored, $0.1) }
+                }.first
+                guard let (stored, kek) = opened else { throw VaultError.wrongRecoveryKey }
                 recoverySlot = try stored.rewrapped(newKeys.masterKey, kek: kek, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
             }
             try recoverySlot.save(db)
-            try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(Keyslot.recoverySlot)])
+            try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(recoverySlot.slot)])
             try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1).save(db, keys: newKeys)
         }
         let rekeyed = UnlockedVault(vault: vault, keys: newKeys, unlockedSlot: UnlockedSlot(

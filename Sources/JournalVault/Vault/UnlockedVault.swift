@@ -45,12 +45,55 @@ public final class UnlockedVault: Sendable {
         return slot.kdf
     }
 
-    /// Replaces the recovery keyslot with one for a new recovery key, which the caller shows
-    /// once; the old recovery key stops working.
+    /// Replaces the recovery key in one step: ``addRecoveryKey()`` then
+    /// ``retireRecoveryKeys(keeping:)``. A program that shows the key to a person should call the
+    /// two itself and show the key in between, so that a crash never leaves a key nobody saw.
     public func replaceRecoveryKey() throws -> RecoveryKey {
-        let recoveryKey = try RecoveryKey.generate()
-        let slot = try Keyslot.wrap(keys.masterKey, recoveryKey: recoveryKey, keyVersion: keys.keyVersion, vaultID: keys.vaultID)
-        try write { db in try slot.save(db) }
-        return recoveryKey
+        let added = try addRecoveryKey()
+        try retireRecoveryKeys(keeping: added)
+        return added.key
     }
+
+    /// Adds a keyslot for a new recovery key beside the current one, which keeps working until
+    /// ``retireRecoveryKeys(keeping:)``: show the new key between the two calls.
+    ///
+    /// ```swift
+    /// let added = try journal.addRecoveryKey()
+    /// print(added.key.text)
+    /// try journal.retireRecoveryKeys(keeping: added)
+    /// ```
+    ///
+    /// Interrupted hand-overs leave more than one recovery key; at most three are kept. Past
+    /// that jv cannot tell which one the person holds, so it asks to be unlocked with one of
+    /// them (which it then keeps) and refuses otherwise.
+    public func addRecoveryKey() throws -> AddedRecoveryKey {
+        let recoveryKey = try RecoveryKey.generate()
+        let slot: UInt8 = try write { db in
+            var used = Set(try Keyslot.readAll(db).filter { $0.kind == .recovery }.map(\.slot))
+            if !Keyslot.recoverySlots.contains(where: { !used.contains($0) }) {
+                guard let held = unlockedSlot?.slot, held.kind == .recovery else { throw VaultError.tooManyRecoveryKeys }
+                try db.execute(sql: "DELETE FROM keyslot WHERE kind = 'recovery' AND slot <> ?", arguments: [Int(held.slot)])
+                used = [held.slot]
+            }
+            let free = Keyslot.recoverySlots.first { !used.contains($0) } ?? Keyslot.recoverySlot
+            try Keyslot.wrap(keys.masterKey, recoveryKey: recoveryKey, keyVersion: keys.keyVersion, vaultID: keys.vaultID, slot: free).save(db)
+            return free
+        }
+        return AddedRecoveryKey(key: recoveryKey, slot: slot)
+    }
+
+    /// Removes every recovery keyslot but the one ``addRecoveryKey()`` added: the earlier
+    /// recovery keys stop working.
+    public func retireRecoveryKeys(keeping added: AddedRecoveryKey) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM keyslot WHERE kind = 'recovery' AND slot <> ?", arguments: [Int(added.slot)])
+        }
+    }
+}
+
+/// A recovery key ``UnlockedVault/addRecoveryKey()`` added: it opens the vault already.
+public struct AddedRecoveryKey: Sendable {
+    /// The key, to show once.
+    public let key: RecoveryKey
+    let slot: UInt8
 }

@@ -22,6 +22,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedRecoveryKey
     /// `rekey` was asked of a vault unlocked with the recovery key.
     case rekeyNeedsPassphrase
+    /// Three recovery keys already open the vault (interrupted hand-overs), and it was not
+    /// unlocked with one of them, so which one the person holds is unknown.
+    case tooManyRecoveryKeys
     /// An empty passphrase was given where a new one is being set.
     case emptyPassphrase
     /// Stored key-derivation parameters are outside the policy; refused before any work.
@@ -76,6 +79,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "That is not a valid recovery key (check for typos: it has 56 letters and digits after 'JVR1-')."
         case .rekeyNeedsPassphrase:
             "Rotating the master key needs the passphrase (to re-wrap it); if you forgot it, set a new one first with 'jv passwd --recovery-key-file FILE'."
+        case .tooManyRecoveryKeys:
+            "Three recovery keys already open this vault (earlier runs of 'jv recovery-key' were interrupted); run it again with the one you hold ('--recovery-key-file FILE'), and jv keeps that one until the new key is shown."
         case .emptyPassphrase:
             "The passphrase must not be empty."
         case .kdfParametersRefused(let reason):

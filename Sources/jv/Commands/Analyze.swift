@@ -1,4 +1,5 @@
 import ArgumentParser
+import CProcessHygiene
 import JournalVault
 
 /// `jv analyze`: run a local analyser over entries and keep what it finds.
@@ -49,7 +50,11 @@ struct Analyze: VaultCommand {
         let analyser = Analyser(command: command, model: model, timeout: .milliseconds(Int64(timeout * 1000)))
         var stored: [Analysis] = []
         var failures = 0
+        // Whatever an analyser starts stays below jv, even after `setsid`, and is ended once the
+        // analyser has answered or timed out: jv has no other children here.
+        _ = jv_become_subreaper()
         for id in ids {
+            defer { jv_end_descendants() }
             do {
                 stored.append(try journal.analyse(entryID: id, with: analyser))
             } catch let error as AnalyserError {

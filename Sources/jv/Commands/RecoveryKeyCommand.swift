@@ -10,13 +10,16 @@ struct RecoveryKeyCommand: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let recoveryKey = try options.unlockedVault().replaceRecoveryKey()
+        let journal = try options.unlockedVault()
+        // Added, shown, then the old one retired: killed at any moment, some recovery key the
+        // person holds still opens the vault (the old one until the new one has been printed).
+        let added = try journal.addRecoveryKey()
         if options.json {
-            options.output.printJSON(.object([("recovery_key", .string(recoveryKey.text))]))
+            try Console.outOrThrow([JSONValue.object([("recovery_key", .string(added.key.text))]).serialized(pretty: true)])
         } else {
-            Console.out("New recovery key — write it down; it is shown only now. The old one no longer opens the vault.")
-            Console.out("")
-            Console.out("    " + options.output.bold(recoveryKey.text))
+            try Console.outOrThrow(["New recovery key — write it down; it is shown only now. The old one no longer opens the vault.",
+                                    "", "    " + options.output.bold(added.key.text)])
         }
+        try journal.retireRecoveryKeys(keeping: added)
     }
 }

@@ -6,6 +6,12 @@ enum Console {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
+    /// Lines on standard output that must arrive (a new recovery key): throws if they could not
+    /// be written, instead of going on as if they had been.
+    static func outOrThrow(_ lines: [String]) throws {
+        try FileHandle.standardOutput.write(contentsOf: Data(lines.map { $0 + "\n" }.joined().utf8))
+    }
+
     /// One line on standard error, prefixed with `jv:`.
     static func error(_ text: String) {
         FileHandle.standardError.write(Data(("jv: " + text + "\n").utf8))

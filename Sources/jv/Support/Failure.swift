@@ -37,7 +37,7 @@ enum Failure {
             case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: 77
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .tamperedRecord, .manifestDamaged,
                  .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt: 65
-            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase: 64
+            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: 64
             case .storage, .readOnly: 1
             }
         case is DateExpressionError: 64
