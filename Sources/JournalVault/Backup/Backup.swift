@@ -92,13 +92,13 @@ public enum BackupFile {
                 throw VaultError.backupCorrupt("chunk \(chunks + 1) does not authenticate (damaged, reordered or truncated)")
             }
             guard finished || plaintext.count == chunkLength else { throw VaultError.backupCorrupt("chunk \(chunks + 1) is short") }
-            try sink.write(contentsOf: plaintext)
+            try PrivateFiles.reportingDiskFull(writing: output) { try sink.write(contentsOf: plaintext) }
             chunks += 1
         }
         guard (try input.read(upToCount: 1) ?? Data()).isEmpty else {
             throw VaultError.backupCorrupt("there is data after its final chunk")
         }
-        try sink.synchronize()
+        try PrivateFiles.reportingDiskFull(writing: output) { try sink.synchronize() }
 
         let vault: Vault
         do {
@@ -141,8 +141,10 @@ extension UnlockedVault {
         // Removed before the lock goes: the copy is never there unlocked while this backup lives.
         defer { PrivateFiles.removeDatabase(snapshot) }
         // VACUUM INTO copies one read transaction's view: consistent while others write.
-        try database.pool.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [snapshot])
+        try PrivateFiles.reportingDiskFull(writing: snapshot) {
+            try database.pool.writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [snapshot])
+            }
         }
         let (header, slots) = try vault.headerAndSlots()
         PrivateFiles.removeAbandoned(beside: path, purpose: .writing)
@@ -154,7 +156,7 @@ extension UnlockedVault {
         let (stream, streamHeader) = try SecretStream.Writer.start(key: streamKey)
         var backupHeader = BackupHeader(vaultID: header.vaultID, createdAt: Instant.now().millis, keyVersion: header.keyVersion, slots: slots)
         try backupHeader.seal(fileKey: fileKey, masterKey: keys.masterKey, streamHeader: streamHeader)
-        try output.write(contentsOf: backupHeader.encoded)
+        try PrivateFiles.reportingDiskFull(writing: path) { try output.write(contentsOf: backupHeader.encoded) }
 
         guard let input = FileHandle(forReadingAtPath: snapshot) else { throw VaultError.storage("cannot read the snapshot") }
         defer { try? input.close() }
@@ -163,10 +165,11 @@ extension UnlockedVault {
         while true {
             let chunk = Array(try input.read(upToCount: BackupFile.chunkLength) ?? Data())
             let isFinal = chunk.count < BackupFile.chunkLength
-            try output.write(contentsOf: try stream.push(chunk, associatedData: backupHeader.mac, final: isFinal))
+            let sealed = try stream.push(chunk, associatedData: backupHeader.mac, final: isFinal)
+            try PrivateFiles.reportingDiskFull(writing: path) { try output.write(contentsOf: sealed) }
             if isFinal { break }
         }
-        try output.synchronize()
+        try PrivateFiles.reportingDiskFull(writing: path) { try output.synchronize() }
         try PrivateFiles.commit(temporary, to: path, replace: replace)
         return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: backupHeader.createdAt, utcOffsetSeconds: 0),
                              bytes: BackupFile.fileSize(path), counts: try vault.info().counts)

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Files only their owner can read, created without races and made durable on request.
 enum PrivateFiles {
@@ -141,6 +142,37 @@ enum PrivateFiles {
         var named = stat()
         guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }
         return opened.st_mode & S_IFMT == S_IFREG && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
+    }
+
+    /// ``VaultError/diskFull(folder:)`` when `error` came from writing `path` on a disk with no
+    /// room left: SQLite's "full", or an I/O error (SQLite reports a `-shm` it could not size
+    /// as one) where the folder has less free space than SQLite needs; a POSIX `ENOSPC` or
+    /// `EDQUOT`. Nil for any other error.
+    static func diskFull(_ error: Error, writing path: String) -> VaultError? {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        switch error {
+        case let error as DatabaseError where error.resultCode == .SQLITE_FULL:
+            return .diskFull(folder: folder)
+        case let error as DatabaseError where error.resultCode == .SQLITE_IOERR:
+            var status = statvfs()
+            guard statvfs(folder, &status) == 0, UInt64(status.f_bavail) * UInt64(status.f_frsize) < 256 << 10 else { return nil }
+            return .diskFull(folder: folder)
+        default:
+            let reported = error as NSError
+            let posix = reported.userInfo[NSUnderlyingErrorKey] as? NSError ?? reported
+            let outOfSpace = (posix.domain == NSPOSIXErrorDomain && [Int(ENOSPC), Int(EDQUOT)].contains(posix.code))
+                || (reported.domain == NSCocoaErrorDomain && reported.code == CocoaError.fileWriteOutOfSpace.rawValue)
+            return outOfSpace ? .diskFull(folder: folder) : nil
+        }
+    }
+
+    /// Runs `body`, which writes `path`, reporting a full disk as ``VaultError/diskFull(folder:)``.
+    static func reportingDiskFull<Result>(writing path: String, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            throw diskFull(error, writing: path) ?? error
+        }
     }
 
     /// Removes a database file and its write-ahead-log companions.

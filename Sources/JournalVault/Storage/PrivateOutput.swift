@@ -28,8 +28,10 @@ public enum PrivateOutput {
         defer { try? file.close() }
         // Removed before the lock goes: the file is never there unlocked while this write lives.
         defer { unlink(temporary) }
-        try file.write(contentsOf: bytes)
-        try file.synchronize()
+        try PrivateFiles.reportingDiskFull(writing: path) {
+            try file.write(contentsOf: bytes)
+            try file.synchronize()
+        }
         try PrivateFiles.commit(temporary, to: path, replace: replace)
     }
 }

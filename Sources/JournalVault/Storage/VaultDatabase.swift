@@ -72,8 +72,15 @@ final class VaultDatabase: Sendable {
         // Reading commands leave the folder as they found it; the next writing one tidies it.
         PrivateFiles.removeAbandonedCopies(of: path)
         let recorder = ManifestRecorder()
-        let database = try translatingErrors(path: path) {
-            VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder), manifestRecorder: recorder)
+        let log = WriteAheadLog(beside: path)
+        let database: VaultDatabase
+        do {
+            database = try translatingErrors(path: path) {
+                VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder), manifestRecorder: recorder)
+            }
+        } catch VaultError.diskFull(let folder) {
+            log.removeCompanionsMadeSince(beside: path)
+            throw VaultError.diskFull(folder: folder)
         }
         if try database.needsMigration() {
             try translatingErrors(path: path) { try migrator().migrate(database.pool) }
@@ -117,8 +124,18 @@ final class VaultDatabase: Sendable {
                 return VaultDatabase(path: path, pool: try DatabaseQueue(path: immutableURI(path), configuration: readOnly),
                                      manifestRecorder: recorder, access: .readOnly)
             }
-            let keeper = try DatabaseQueue(path: path, configuration: configuration(recorder: nil))
-            _ = try keeper.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            let keeper: DatabaseQueue
+            do {
+                keeper = try DatabaseQueue(path: path, configuration: configuration(recorder: nil))
+                _ = try keeper.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            } catch let error as DatabaseError where PrivateFiles.diskFull(error, writing: path) != nil {
+                // A full disk: SQLite cannot size the `-shm` index a shared reader needs. No
+                // write can commit to this disk either, and the log holds nothing, so the file
+                // is read as it stands, and the empty `-wal`/`-shm` the attempt made go again.
+                log.removeCompanionsMadeSince(beside: path)
+                return VaultDatabase(path: path, pool: try DatabaseQueue(path: immutableURI(path), configuration: readOnly),
+                                     manifestRecorder: recorder, access: .readOnly)
+            }
             do {
                 return VaultDatabase(path: path, pool: try DatabaseQueue(path: path, configuration: readOnly),
                                      manifestRecorder: recorder, access: .readOnly, keeper: keeper)
@@ -136,10 +153,22 @@ final class VaultDatabase: Sendable {
         /// Its `-shm` index is there too.
         let hasIndex: Bool
 
+        /// The log file was there.
+        let exists: Bool
+
         init(beside vault: String) {
             var status = stat()
-            hasContent = stat(vault + "-wal", &status) == 0 && status.st_size > 0
+            exists = stat(vault + "-wal", &status) == 0
+            hasContent = exists && status.st_size > 0
             hasIndex = FileManager.default.fileExists(atPath: vault + "-shm")
+        }
+
+        /// Removes the `-wal` (if still empty) and `-shm` that were not there when this was
+        /// looked at: what a failed open made.
+        func removeCompanionsMadeSince(beside vault: String) {
+            var status = stat()
+            if !exists, stat(vault + "-wal", &status) == 0, status.st_size == 0 { unlink(vault + "-wal") }
+            if !hasIndex { unlink(vault + "-shm") }
         }
     }
 
@@ -179,10 +208,10 @@ final class VaultDatabase: Sendable {
         do {
             return try body()
         } catch let error as DatabaseError {
+            if let full = PrivateFiles.diskFull(error, writing: path) { throw full }
             switch error.resultCode {
             case .SQLITE_CORRUPT: throw VaultError.corruptDatabase(error.message ?? "database disk image is malformed")
             case .SQLITE_NOTADB: throw VaultError.notAVault(path: path, reason: "not an SQLite database")
-            case .SQLITE_FULL: throw VaultError.storage("the disk is full")
             case .SQLITE_READONLY: throw VaultError.readOnly(path: path)
             case .SQLITE_PERM, .SQLITE_CANTOPEN:
                 throw VaultError.storage("cannot open \(path) for writing (\(error.message ?? "permission denied"))")

@@ -60,6 +60,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case readOnly(path: String, detail: String = "its file or folder cannot be written")
     /// Any other storage failure (disk full, permissions, I/O).
     case storage(String)
+    /// The disk holding the vault (or the file being written) has no room left.
+    case diskFull(folder: String)
 
     public var description: String {
         switch self {
@@ -115,6 +117,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "The vault at \(path) is read-only (\(detail)); nothing was changed."
         case .storage(let message):
             "Storage error: \(message)."
+        case .diskFull(let folder):
+            "The disk holding \(folder) is full: free some space and try again; nothing was changed."
         }
     }
 }

@@ -150,14 +150,20 @@ final class Sandbox: @unchecked Sendable {
 
     /// Puts a copy of `fixture`'s vault at ``vault`` (its folder 0700, the file 0600, as jv makes them).
     @discardableResult
-    func install(_ fixture: Fixture) throws -> String {
-        let folderPath = (vault as NSString).deletingLastPathComponent
+    func install(_ fixture: Fixture, at path: String? = nil) throws -> String {
+        let target = path ?? vault
+        let folderPath = (target as NSString).deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        guard FileManager.default.createFile(atPath: vault, contents: fixture.vaultBytes, attributes: [.posixPermissions: 0o600]) else {
-            throw HarnessError("cannot write \(vault)")
+        guard FileManager.default.createFile(atPath: target, contents: fixture.vaultBytes, attributes: [.posixPermissions: 0o600]) else {
+            throw HarnessError("cannot write \(target)")
         }
         return fixture.recoveryKey
+    }
+
+    /// Hidden files (temporaries) anywhere under `folder`.
+    func hiddenFiles(in folder: String) throws -> [String] {
+        try (FileManager.default.subpathsOfDirectory(atPath: folder)).filter { ($0 as NSString).lastPathComponent.hasPrefix(".") }
     }
 
     /// `jv add` with `text` as one argument (plus `options`); returns the new entry's id.
