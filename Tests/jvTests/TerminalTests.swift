@@ -248,4 +248,38 @@ struct TerminalTests {
         try? FileManager.default.removeItem(atPath: "/dev/shm/kept-link")
     }
 
+
+    /// Stored text can carry bytes a terminal acts on (issue 11): an entry, a chat thread and
+    /// message, and an analysis holding an OSC title change, a screen clear, a carriage return,
+    /// a C1 CSI and DEL are shown on a terminal, never sent raw; `--json` escapes them; a pipe
+    /// or a file gets the text exactly.
+    @Test("control characters in stored text are shown, not acted on, on a terminal; exact in pipes and files")
+    func controlCharactersAreShownOnATerminal() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let hostile = "Title \u{1B}]0;pwned\u{07} then\u{1B}[2J cleared\r over \u{9B}31m c1 \u{7F}del"
+        let id = try sandbox.add(hostile)
+        let thread = try sandbox.run(["chat", "new", "--title", hostile]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Sandbox.requireSuccess(try sandbox.run(["chat", "add", "--role", "user", hostile]))
+        try Sandbox.requireSuccess(try sandbox.run(["analysis", "add", id, "--model", "m", "--sentiment", hostile, "--theme", hostile]))
+        let raw: [UInt32] = [0x1B, 0x07, 0x9B, 0x7F]
+        for arguments in [["show", id], ["list"], ["search", "cleared"], ["chat", "list"], ["chat", "show", thread],
+                          ["analysis", "list"], ["export", "--format", "markdown"]] {
+            let result = try onTerminal(sandbox, arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            #expect(!result.out.unicodeScalars.contains { raw.contains($0.value) }, "\(arguments) sent a raw control: \(result.out.debugDescription)")
+            #expect(result.out.contains("^[]0;pwned^G"), "\(arguments): \(result.out.debugDescription)")
+            #expect(result.out.contains("<U+009B>31m") && result.out.contains("^?del"), "\(arguments)")
+        }
+        let json = try onTerminal(sandbox, ["show", id, "--json"])
+        #expect(!json.out.unicodeScalars.contains { raw.contains($0.value) }, "\(json.out.debugDescription)")
+        #expect(json.out.contains(#"\u001b]0;pwned\u0007"#) && json.out.contains(#"\u009b31m"#) && json.out.contains(#"\u007fdel"#))
+        // Piped and written to a file: exactly as stored.
+        #expect(try sandbox.show(id)["content"] as? String == hostile)
+        #expect(try sandbox.run(["show", id]).out.contains(hostile))
+        let file = sandbox.folder.file("export.md")
+        try Sandbox.requireSuccess(try sandbox.run(["export", "--format", "markdown", "--output", file]))
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains(hostile))
+    }
+
 }

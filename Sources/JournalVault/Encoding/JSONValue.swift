@@ -57,8 +57,8 @@ public enum JSONValue: Sendable, Hashable {
         output += close
     }
 
-    /// Runs that need no escape are copied whole; only `"`, `\`, control characters and
-    /// U+2028/U+2029 are written as escapes (exports are mostly long runs of text).
+    /// Runs that need no escape are copied whole; only `"`, `\`, control characters (C0, DEL,
+    /// C1) and U+2028/U+2029 are written as escapes (exports are mostly long runs of text).
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
         let utf8 = text.utf8
@@ -75,6 +75,11 @@ public enum JSONValue: Sendable, Hashable {
             case UInt8(ascii: "\r"): escape = "\\r"
             case UInt8(ascii: "\t"): escape = "\\t"
             case 0..<0x20: escape = "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+            // DEL and the C1 controls (C2 80 … C2 9F): valid JSON as they are, but a terminal may
+            // act on them (U+009B is a one-character CSI), so JSON read on a terminal stays inert.
+            case 0x7F: escape = "\\u007f"
+            case 0xC2 where (0x80...0x9F).contains(utf8[utf8.index(after: index)]):
+                escape = "\\u00" + String(utf8[utf8.index(after: index)], radix: 16); length = 2
             // U+2028 and U+2029 (E2 80 A8, E2 80 A9): valid JSON, but not inside JavaScript strings.
             case 0xE2 where utf8[utf8.index(after: index)...].starts(with: [0x80, 0xA8]): escape = "\\u2028"; length = 3
             case 0xE2 where utf8[utf8.index(after: index)...].starts(with: [0x80, 0xA9]): escape = "\\u2029"; length = 3

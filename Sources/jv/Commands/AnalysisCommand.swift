@@ -111,10 +111,10 @@ struct AnalysisShow: VaultCommand {
 extension Output {
     func summary(_ analysis: Analysis) -> String {
         let when = analysis.processedAt.minuteText
-        var parts = ["\(bold(when))  \(dim(Output.shortID(analysis.id)))  \(analysis.model)",
+        var parts = ["\(bold(when))  \(dim(Output.shortID(analysis.id)))  \(shown(analysis.model))",
                      "entry \(Output.shortID(analysis.entryID))"]
-        if let sentiment = analysis.sentiment { parts.append("sentiment: \(sentiment)") }
-        if !analysis.themes.isEmpty { parts.append("themes: " + analysis.themes.joined(separator: ", ")) }
+        if let sentiment = analysis.sentiment { parts.append("sentiment: " + shown(sentiment)) }
+        if !analysis.themes.isEmpty { parts.append("themes: " + shown(analysis.themes.joined(separator: ", "))) }
         return parts.joined(separator: "  ")
     }
 }

@@ -77,7 +77,7 @@ struct ChatList: VaultCommand {
         for thread in threads {
             let when = (thread.lastMessageAt.map { Instant(millis: $0, utcOffsetSeconds: thread.created.utcOffsetSeconds) } ?? thread.created).minuteText
             let active = thread.isActive ? output.green(" ●") : "  "
-            Console.out("\(output.bold(when))  \(output.dim(Output.shortID(thread.id)))\(active) \(thread.title)  \(output.dim("(\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s"))"))")
+            Console.out("\(output.bold(when))  \(output.dim(Output.shortID(thread.id)))\(active) \(output.shown(thread.title))  \(output.dim("(\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s"))"))")
         }
     }
 }
@@ -100,12 +100,12 @@ struct ChatShow: VaultCommand {
             guard case .object(let members) = thread.json else { return }
             return output.printJSON(.object(members + [("messages", .array(messages.map(\.json)))]))
         }
-        Console.out(output.bold(thread.title) + output.dim("  \(thread.id.uuidString.lowercased())\(thread.isActive ? "  active" : "")"))
+        Console.out(output.bold(output.shown(thread.title)) + output.dim("  \(thread.id.uuidString.lowercased())\(thread.isActive ? "  active" : "")"))
         for message in messages {
             let when = message.timestamp.minuteText
             let who = message.role.rawValue + (message.model.map { " (\($0))" } ?? "")
             Console.out("\n" + output.dim(when) + "  " + output.bold(who))
-            Console.out(message.content.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+            Console.out(output.shown(message.content).split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
         }
     }
 }
@@ -124,7 +124,7 @@ struct ChatDelete: VaultCommand {
     func execute() throws {
         let journal = try options.unlockedVault()
         let thread = try journal.thread(id: journal.resolveThreadID(id))
-        try Confirmation.ask("Delete the thread “\(thread.title)” and its \(thread.messageCount) messages?", unless: yes)
+        try Confirmation.ask("Delete the thread “\(TerminalText.visible(thread.title))” and its \(thread.messageCount) messages?", unless: yes)
         try journal.deleteThread(id: thread.id)
         if options.json { options.output.printJSON(thread.json) } else { Console.note("Deleted thread \(thread.id.uuidString.lowercased()).") }
     }

@@ -17,7 +17,7 @@ struct Delete: VaultCommand {
         let journal = try options.unlockedVault()
         let id = try journal.resolveEntryID(id)
         let entry = try journal.entry(id: id)
-        try Confirmation.ask("Delete the entry of \(entry.localDay) “\(entry.title)”?", unless: yes)
+        try Confirmation.ask("Delete the entry of \(entry.localDay) “\(TerminalText.visible(entry.title))”?", unless: yes)
         try journal.deleteEntry(id: id)
         if options.json {
             options.output.printJSON(entry.json)

@@ -59,6 +59,7 @@ struct Export: VaultCommand {
             bytes = try AgeFile.encrypt(bytes, to: recipients)
         } else if output == nil, Console.stdoutIsTerminal {
             Console.note("jv: warning: writing decrypted journal text to the terminal.")
+            bytes = Array(TerminalText.visible(text).utf8)
         }
         if let output {
             try PrivateOutput.write(bytes, to: output, replace: force)

@@ -22,7 +22,7 @@ struct GraphList: VaultCommand {
         let output = options.output
         if output.json { return output.printJSON(.array(nodes.map(\.json))) }
         for node in nodes {
-            Console.out("\(output.dim(Output.shortID(node.id)))  \(node.type.padding(toLength: 10, withPad: " ", startingAt: 0)) \(node.name)")
+            Console.out("\(output.dim(Output.shortID(node.id)))  \(node.type.padding(toLength: 10, withPad: " ", startingAt: 0)) \(output.shown(node.name))")
         }
     }
 }
@@ -48,12 +48,12 @@ struct GraphShow: VaultCommand {
             guard case .object(let members) = node.json else { return }
             return output.printJSON(.object(members + [("relations", .array(relations.map(\.json)))]))
         }
-        Console.out("\(output.bold(node.name)) (\(node.type))  \(output.dim(node.id.uuidString.lowercased()))")
+        Console.out("\(output.bold(output.shown(node.name))) (\(node.type))  \(output.dim(node.id.uuidString.lowercased()))")
         for relation in relations {
             let outgoing = relation.from == node.id
             let other = names[outgoing ? relation.to : relation.from]
             let arrow = outgoing ? "→" : "←"
-            Console.out("  \(arrow) \(relation.type) \(arrow) \(other?.name ?? "?") (\(other?.type ?? "?"))  strength \(relation.strength)")
+            Console.out("  \(arrow) \(output.shown(relation.type)) \(arrow) \(output.shown(other?.name ?? "?")) (\(other?.type ?? "?"))  strength \(relation.strength)")
         }
     }
 }

@@ -47,7 +47,7 @@ struct Search: VaultCommand {
         if !entries.isEmpty { sections.append(entries.map { output.render($0) }.joined(separator: "\n\n")) }
         for message in messages {
             let when = message.timestamp.minuteText
-            sections.append("\(output.bold(when))  \(output.dim("chat " + Output.shortID(message.threadID)))  \(message.role.rawValue): \(message.content)")
+            sections.append("\(output.bold(when))  \(output.dim("chat " + Output.shortID(message.threadID)))  \(message.role.rawValue): \(output.shown(message.content))")
         }
         sections += analyses.map(output.summary)
         if !sections.isEmpty { Console.out(sections.joined(separator: "\n\n")) }

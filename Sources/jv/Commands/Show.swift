@@ -18,9 +18,9 @@ struct Show: VaultCommand {
         } else {
             let output = options.output
             var lines = [output.render(entry, full: false), ""]
-            lines.append(entry.content)
+            lines.append(output.shown(entry.content))
             let tags = entry.tags
-            if !tags.isEmpty { lines += ["", output.dim("tags: " + tags.joined(separator: ", "))] }
+            if !tags.isEmpty { lines += ["", output.dim("tags: " + output.shown(tags.joined(separator: ", ")))] }
             lines.append(output.dim("id: \(entry.id.uuidString.lowercased())  written \(entry.created.iso8601)  modified \(entry.modified.iso8601)"))
             Console.out(lines.joined(separator: "\n"))
         }

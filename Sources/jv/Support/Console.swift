@@ -14,12 +14,15 @@ enum Console {
 
     /// One line on standard error, prefixed with `jv:`.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("jv: " + text + "\n").utf8))
+        note("jv: " + text)
     }
 
-    /// A note on standard error without the prefix (warnings the user should read).
+    /// A note on standard error without the prefix (warnings the user should read). A message
+    /// may quote what it is about (a file's value, an analyser's reason): on a terminal its
+    /// control characters are shown, not acted on.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        let shown = isatty(STDERR_FILENO) == 1 ? TerminalText.visible(text) : text
+        FileHandle.standardError.write(Data((shown + "\n").utf8))
     }
 
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }

@@ -33,6 +33,12 @@ struct Output {
         return "\(value) \(value == 1 ? singular[kind] ?? kind : kind)"
     }
 
+    /// Text from the vault, for standard output: on a terminal with its control characters
+    /// shown rather than acted on (``TerminalText``); exact when piped or redirected.
+    func shown(_ text: String) -> String {
+        Console.stdoutIsTerminal ? TerminalText.visible(text) : text
+    }
+
     func bold(_ text: String) -> String { styled(text, "1") }
     func dim(_ text: String) -> String { styled(text, "2") }
     func yellow(_ text: String) -> String { styled(text, "33") }
@@ -49,8 +55,8 @@ extension Output {
     func render(_ entry: Entry, full: Bool = true) -> String {
         var header = "\(bold(entry.created.minuteText))  \(dim(Self.shortID(entry.id)))"
         if entry.starred { header += " " + yellow("★") }
-        header += "  " + entry.title
-        let body = entry.body
+        header += "  " + shown(entry.title)
+        let body = shown(entry.body)
         guard full, !body.isEmpty else { return header }
         return header + "\n" + body.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "    " + $0 }.joined(separator: "\n")
@@ -60,7 +66,7 @@ extension Output {
     func markdown(_ entry: Entry) -> String {
         var heading = "## \(entry.created.minuteText)"
         if entry.starred { heading += " ★" }
-        return heading + "\n\n" + entry.content + "\n"
+        return heading + "\n\n" + shown(entry.content) + "\n"
     }
 
     /// Prints entries in the chosen format.
