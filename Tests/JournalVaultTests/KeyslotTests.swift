@@ -407,7 +407,7 @@ import VaultCrypto
     @Test func missingPassphraseSlotIsReportedNotCrashed() throws {
         let vault = try TemporaryVault()
         try vault.execute("DELETE FROM keyslot WHERE slot = 0")
-        expectVaultError(where: { _ in true }) { try vault.unlock() }
+        expectVaultError(where: \.isKeyDataDamaged) { try vault.unlock() }
         expectVaultError(where: \.isNotAVault) { try vault.vault.info() }
         // The recovery slot still opens it.
         _ = try vault.vault.unlock(recoveryKey: vault.recoveryKey)

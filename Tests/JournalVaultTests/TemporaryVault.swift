@@ -138,6 +138,9 @@ extension VaultError {
     var isCorruptKeyslot: Bool {
         if case .corruptKeyslot = self { true } else { false }
     }
+    var isKeyDataDamaged: Bool {
+        if case .keyDataDamaged = self { true } else { false }
+    }
 }
 
 /// Expects `body` to throw a ``VaultError`` that satisfies `predicate`; returns it.

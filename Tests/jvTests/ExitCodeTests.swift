@@ -11,7 +11,11 @@ struct ExitCodeTests {
         var stdin: String? = nil
         var env: [String: String?] = [:]
         var tamper: Bool = false
+        /// SQL run on the vault file before the command (a damaged vault).
+        var damage: String? = nil
         let expected: Int32
+        /// Words the error sentence must hold (the message names what is wrong).
+        var saying: String? = nil
         var testDescription: String { "\(name) → \(expected)" }
     }
 
@@ -36,6 +40,12 @@ struct ExitCodeTests {
         Case(name: "missing passphrase file", arguments: ["list"], env: ["JV_PASSPHRASE_FILE": "/nonexistent/pass"], expected: 66),
         Case(name: "existing vault", arguments: ["init", "--kdf", "interactive"], expected: 73),
         Case(name: "wrong passphrase", arguments: ["list"], env: ["JV_PASSPHRASE": "wrong", "JV_PASSPHRASE_FILE": nil], expected: 77),
+        Case(name: "missing backup file", arguments: ["verify-backup", "/nonexistent/jv/journal.jvbak"], expected: 66,
+             saying: "No backup file at /nonexistent/jv/journal.jvbak"),
+        Case(name: "empty passphrase file", arguments: ["list"], env: ["JV_PASSPHRASE_FILE": "/dev/null"], expected: 64, saying: "is empty"),
+        Case(name: "--vault naming a folder", arguments: ["list", "--vault", "/"], expected: 65, saying: "is a folder"),
+        Case(name: "deleted passphrase keyslot", arguments: ["list"], damage: "DELETE FROM keyslot WHERE kind = 'passphrase'",
+             expected: 65, saying: "key data is damaged"),
     ]
 
     private static let oneEntry = Result { try Fixture { sandbox in ["id": try sandbox.add("the entry")] } }
@@ -48,6 +58,10 @@ struct ExitCodeTests {
         if testCase.tamper {
             try #require(JV.tool("sqlite3") != nil, "sqlite3 is needed to tamper with the vault")
             try sandbox.sqlite("UPDATE entry SET created_at = created_at + 1 WHERE id = '\(id)'")
+        }
+        if let damage = testCase.damage {
+            try #require(JV.tool("sqlite3") != nil, "sqlite3 is needed to damage the vault")
+            try sandbox.sqlite(damage)
         }
         let arguments = testCase.arguments.map { $0 == "{id}" ? id : $0 }
         let result = try sandbox.run(arguments, stdin: testCase.stdin.map { Data($0.utf8) }, env: testCase.env)
@@ -64,9 +78,10 @@ struct ExitCodeTests {
             if first.hasPrefix("jv: ") {
                 #expect(result.errorLines.count == 1, "exactly one sentence: \(result)")
             }
+            if let saying = testCase.saying { #expect(first.contains(saying), "\(result)") }
         }
         // A failing command wrote nothing.
-        if testCase.expected != 0 && !testCase.tamper {
+        if testCase.expected != 0 && !testCase.tamper && testCase.damage == nil {
             #expect(try sandbox.list().contents == ["the entry"])
         }
     }

@@ -174,4 +174,22 @@ struct KeyManagementTests {
         }
     }
 
+
+    @Test("a short new passphrase is accepted at init and passwd with a warning; a long one without")
+    func shortPassphraseIsWarnedAbout() throws {
+        let sandbox = try Sandbox()
+        let short = try sandbox.folder.write("short.txt", "x\n")
+        let created = try sandbox.run(["init", "--kdf", "interactive"], env: ["JV_PASSPHRASE_FILE": short])
+        #expect(created.status == 0, "\(created)")
+        #expect(created.err.contains("warning: this passphrase has only 1 character"), "\(created)")
+        let long = try sandbox.folder.write("long.txt", "gravel lantern orbit quietly\n")
+        let changed = try sandbox.run(["passwd", "--new-passphrase-file", long], env: ["JV_PASSPHRASE_FILE": short])
+        #expect(changed.status == 0, "\(changed)")
+        #expect(!changed.err.contains("warning"), "\(changed)")
+        let shortAgain = try sandbox.folder.write("short2.txt", "ñandú\n")
+        let weakened = try sandbox.run(["passwd", "--new-passphrase-file", shortAgain], env: ["JV_PASSPHRASE_FILE": long])
+        #expect(weakened.status == 0, "\(weakened)")
+        #expect(weakened.err.contains("only 5 characters"), "characters, not bytes: \(weakened)")
+    }
+
 }

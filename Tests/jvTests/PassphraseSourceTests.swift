@@ -46,10 +46,14 @@ struct PassphraseSourceTests {
             #expect(try listStatus(sandbox, env: sources(["JV_PASSPHRASE_FILE": file])).status == 0, "\(contents.debugDescription)")
         }
         // The first line is the whole passphrase: neither a prefix nor a longer first line opens it.
-        for contents in ["correct horse\n", Sandbox.passphrase + "x\n", "\n" + Sandbox.passphrase + "\n"] {
+        for contents in ["correct horse\n", Sandbox.passphrase + "x\n"] {
             let file = try sandbox.folder.write("near-miss.txt", contents)
             #expect(try listStatus(sandbox, ["--passphrase-file", file], env: none).status == 77, "\(contents.debugDescription)")
         }
+        // An empty first line is an empty passphrase file, said as such (64), not a wrong passphrase.
+        let emptyFirstLine = try sandbox.folder.write("empty-first-line.txt", "\n" + Sandbox.passphrase + "\n")
+        let refused = try listStatus(sandbox, ["--passphrase-file", emptyFirstLine], env: none)
+        #expect(refused.status == 64 && refused.err.contains("is empty"), "\(refused)")
     }
 
     @Test("--passphrase-command and $JV_PASSPHRASE_COMMAND use the command's output")

@@ -71,7 +71,7 @@ public enum BackupFile {
     /// caller closes, after SQLite is done with the file), and verifies the vault in it.
     private static func decrypt(_ path: String, into output: String, sink: FileHandle, credential: VaultCredential) throws -> BackupSummary {
         guard let input = FileHandle(forReadingAtPath: path) else {
-            throw FileManager.default.fileExists(atPath: path) ? VaultError.storage("cannot read \(path)") : VaultError.vaultNotFound(path: path)
+            throw FileManager.default.fileExists(atPath: path) ? VaultError.storage("cannot read \(path)") : VaultError.backupNotFound(path: path)
         }
         defer { try? input.close() }
         let header = try BackupHeader.read(from: input)

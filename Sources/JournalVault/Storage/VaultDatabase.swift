@@ -64,7 +64,11 @@ final class VaultDatabase: Sendable {
     /// or, where it cannot be written, refused with ``VaultError/readOnly(path:detail:)``: the
     /// reading code knows only the current schema.
     static func open(path: String, access: Vault.Access = .readWrite) throws -> VaultDatabase {
-        guard FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultNotFound(path: path) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw VaultError.vaultNotFound(path: path) }
+        guard !isFolder.boolValue else {
+            throw VaultError.notAVault(path: path, reason: "it is a folder; name the vault file itself, such as \(path)/journal.vault")
+        }
         try checkSQLiteMagic(path: path)
         let writable = isWritable(path)
         guard access == .readWrite else { return try openForReading(path: path, writable: writable) }

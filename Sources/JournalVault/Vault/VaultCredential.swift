@@ -24,6 +24,7 @@ extension Keyslot {
         switch credential {
         case .passphrase(let secret):
             guard secret.count > 0 else { throw VaultError.wrongPassphrase }
+            guard slots.contains(where: { $0.kind == .passphrase }) else { throw VaultError.keyDataDamaged("it has no passphrase keyslot") }
             let normalized = try Passphrase.normalized(secret)
             for slot in slots where slot.kind == .passphrase {
                 do {
@@ -35,6 +36,7 @@ extension Keyslot {
             }
             throw VaultError.wrongPassphrase
         case .recoveryKey(let key):
+            guard slots.contains(where: { $0.kind == .recovery }) else { throw VaultError.keyDataDamaged("it has no recovery keyslot") }
             for slot in slots where slot.kind == .recovery {
                 do {
                     let (masterKey, kek) = try slot.unwrapWithKEK(recoveryKey: key, vaultID: vaultID)

@@ -8,6 +8,8 @@
 public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No vault at that path.
     case vaultNotFound(path: String)
+    /// The backup file to verify or restore does not exist.
+    case backupNotFound(path: String)
     /// `init` or `restore` would overwrite an existing file.
     case vaultExists(path: String)
     /// The file is not a vault, or its header rows are missing or malformed.
@@ -31,6 +33,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case kdfParametersRefused(String)
     /// A keyslot's bytes are malformed or were edited.
     case corruptKeyslot(slot: Int)
+    /// The vault's key data is damaged (a keyslot missing, or slots that no longer match the
+    /// vault's header), so no credential can open it, however right.
+    case keyDataDamaged(String)
     /// A record failed authentication or does not match its plaintext columns.
     case tamperedRecord(table: String, id: String, detail: String)
     /// The row-set manifest is missing, malformed or does not authenticate: records may have
@@ -67,6 +72,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .vaultNotFound(let path):
             "No vault at \(path); create one with 'jv init' or pass --vault."
+        case .backupNotFound(let path):
+            "No backup file at \(path)."
         case .vaultExists(let path):
             "A file already exists at \(path); refusing to overwrite it."
         case .notAVault(let path, let reason):
@@ -89,6 +96,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "Refusing the vault's key-derivation parameters (\(reason)); the file may have been tampered with."
         case .corruptKeyslot(let slot):
             "Keyslot \(slot) is malformed or was modified."
+        case .keyDataDamaged(let detail):
+            "The vault's key data is damaged (\(detail)); restore the vault from a backup."
         case .tamperedRecord(let table, let id, let detail):
             "Record \(id) in \(table) failed verification (\(detail)); it is corrupt or was tampered with."
         case .manifestDamaged(let reason):

@@ -35,5 +35,6 @@ struct Passwd: VaultCommand {
         }
         try journal.changePassphrase(to: newPassphrase, kdf: kdf.map(KDFParameters.profile))
         Console.note("Passphrase changed.")
+        Credentials.warnIfShort(newPassphrase)
     }
 }

@@ -24,6 +24,19 @@ struct Credentials {
         return try Self.askTwice(prompt: prompt)
     }
 
+    /// Passphrases shorter than this (in characters) are accepted with a warning: the vault is
+    /// only as strong as its passphrase against someone who has a copy of the file.
+    static let recommendedLength = 12
+
+    /// Warns on standard error when a new passphrase is short (as age and KeePassXC do).
+    static func warnIfShort(_ passphrase: SecureBytes) {
+        // Characters counted as UTF-8 lead bytes: no copy of the secret is made.
+        let characters = passphrase.withUnsafeBytes { bytes in bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+        guard characters < recommendedLength else { return }
+        Console.note("jv: warning: this passphrase has only \(characters) character\(characters == 1 ? "" : "s"); anyone with a copy of the vault "
+                     + "can try short ones quickly. Several random words (\(recommendedLength) characters or more) are far stronger; 'jv passwd' changes it.")
+    }
+
     /// Asks for a new passphrase twice on the terminal.
     static func askTwice(prompt: String) throws -> SecureBytes {
         guard let terminal = Terminal.open() else { throw noSource }
@@ -61,11 +74,16 @@ struct Credentials {
     }
 
     private static func firstLine(ofFile path: String) throws -> SecureBytes {
-        guard var data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.inputNotFound("Cannot read the passphrase file \(path).")
+        guard FileManager.default.fileExists(atPath: path) else { throw CLIError.inputNotFound("No passphrase file at \(path).") }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CLIError.inputNotFound("Cannot read the passphrase file \(path) (\(String(cString: strerror(errno)))).")
         }
+        var data = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readDataToEndOfFile()
         defer { data.withUnsafeMutableBytes { Sodium.wipe($0) } }
-        return try firstLine(of: data)
+        let line = try firstLine(of: data)
+        guard line.count > 0 else { throw CLIError.usage("The passphrase file \(path) is empty (its first line is the passphrase).") }
+        return line
     }
 
     private static func firstLine(ofCommand command: String) throws -> SecureBytes {
@@ -85,7 +103,9 @@ struct Credentials {
         guard process.terminationStatus == 0 else {
             throw CLIError.failed("The passphrase command failed (exit status \(process.terminationStatus)).")
         }
-        return try firstLine(of: data)
+        let line = try firstLine(of: data)
+        guard line.count > 0 else { throw CLIError.usage("The passphrase command printed no passphrase (its first line is empty).") }
+        return line
     }
 
     private static func firstLine(of data: Data) throws -> SecureBytes {

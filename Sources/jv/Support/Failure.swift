@@ -32,10 +32,10 @@ enum Failure {
         switch error {
         case let error as VaultError:
             switch error {
-            case .vaultNotFound, .notFound: 66
+            case .vaultNotFound, .backupNotFound, .notFound: 66
             case .vaultExists: 73
             case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: 77
-            case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .tamperedRecord, .manifestDamaged,
+            case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .manifestDamaged,
                  .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt: 65
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: 64
             case .storage, .readOnly, .diskFull: 1
