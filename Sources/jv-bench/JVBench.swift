@@ -184,6 +184,8 @@ struct JVBench {
         rows.append(ReportRow(workload: "rekey", entries: size, vault: rekey, baseline: plainRewrite,
                               target: "≤ 10 s", met: rekey.median <= .seconds(10)))
 
+        rows.append(try jrnlTextImportRow(secret: secret))
+
         if size != Self.targetSize {
             // SPEC §7 sets its targets on a vault of 100,000 entries: other sizes are reported
             // with their ratios but without a verdict (the README gives their ranges).
@@ -192,6 +194,26 @@ struct JVBench {
         // Issue 3 sets these on a 10,000-entry vault, against jrnl's figures at that size.
         if size <= 10_000 { rows += try processRows(vaultPath: vaultPath, day: busiest.key, year: year) }
         return rows
+    }
+
+    /// A jrnl plain-text journal of the corpus (as `jv export --format txt` writes it) imported
+    /// into a new vault: reading the text, then the import itself (issue 11: in linear time;
+    /// "a ten-year jrnl journal imports in seconds"). Plain SQLite inserts the parsed entries.
+    func jrnlTextImportRow(secret: SecureBytes) throws -> ReportRow {
+        let bytes = Array(JrnlFormat.text(of: corpus.entries).utf8)
+        let (journal, _) = try Vault.create(at: folder + "/jrnl.vault", passphrase: secret, kdf: .profile(.interactive))
+        var imported = 0
+        let timings = try Timings.measure(1) {
+            let snapshot = try ImportFormat.jrnlText.read(bytes, zone: TimeZone(identifier: "UTC")!)
+            imported = try journal.importSnapshot(snapshot).added["entries"] ?? 0
+        }
+        guard imported == size else { throw BenchError.wrongResult("jrnl text import added \(imported) of \(size)") }
+        let parsed = try ImportFormat.jrnlText.read(bytes, zone: TimeZone(identifier: "UTC")!).entries
+        let plain = try PlainBaseline(path: folder + "/jrnl-plain.sqlite")
+        let plainTimes = try Timings.measure(1) { try plain.add(parsed) }
+        let rate = Double(size) / (timings.median.milliseconds / 1000)
+        return ReportRow(workload: "import jrnl text (\(bytes.count >> 20) MiB)", entries: size, vault: timings, baseline: plainTimes,
+                         throughput: String(format: "%.0f entries/s", rate))
     }
 
     /// Whole `jv` processes, start to exit, as a person runs them (interactive KDF).

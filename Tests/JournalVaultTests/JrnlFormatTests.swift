@@ -242,4 +242,31 @@ import Testing
         let error = #expect(throws: ImportError.self) { try JrnlFormat.parseText(text, zone: Self.utc) }
         #expect(error?.description.contains(place) == true, "\(String(describing: error))")
     }
+
+    /// A ten-year journal reads in linear time (issue 11: each entry's line number was counted
+    /// from the start of the file, and a `[` without `]` searched the rest of it). 30,000
+    /// entries, and 30,000 lines opening a bracket they never close, each well within the limit
+    /// (quadratic reading took minutes); line numbers still right at the end of the file.
+    @Test(.timeLimit(.minutes(1))) func longJournalsReadInLinearTime() throws {
+        let count = 30_000
+        let journal = (0..<count).map { index in
+            "[2024-\(String(format: "%02d", index % 12 + 1))-\(String(format: "%02d", index % 28 + 1)) 09:\(String(format: "%02d", index % 60)):00 AM] Entry \(index).\nBody \(index)\n"
+        }.joined(separator: "\n")
+        let entries = try JrnlFormat.parseText(journal, zone: TimeZone(identifier: "UTC")!)
+        #expect(entries.count == count)
+        // One entry of 24,000 lines that open a bracket and never close it (under the 50,000
+        // characters an entry may hold).
+        let brackets = "[2024-01-01 09:00:00 AM] Start\n" + String(repeating: "[\n", count: 24_000)
+        #expect(try JrnlFormat.parseText(brackets, zone: TimeZone(identifier: "UTC")!).count == 1)
+        // The line number of a bad entry at the end (a blank one) is still exact.
+        let withBlank = journal + "\n[2024-01-01 09:00:00 AM] \n"
+        let expectedLine = withBlank.utf8.filter { $0 == UInt8(ascii: "\n") }.count
+        do {
+            _ = try JrnlFormat.parseText(withBlank, zone: TimeZone(identifier: "UTC")!)
+            Issue.record("a blank entry was read")
+        } catch let error as ImportError {
+            #expect(error.line == expectedLine, "\(error)")
+        }
+    }
+
 }

@@ -436,6 +436,21 @@ struct ExportImportCommandTests {
         let missing = try sandbox.run(["import", sandbox.folder.file("none.json"), "--format", "json"])
         #expect(missing.status == 66, "\(missing)")
     }
+
+    /// Import reads a file whole and checks it before writing (issue 11): past 256 MiB it
+    /// refuses, having read no more than that, with a sentence that says what to do.
+    @Test("a file over 256 MiB is refused with a clear sentence, and nothing is imported")
+    func oversizedImportIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let huge = sandbox.folder.file("huge.txt")
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, off_t((256 << 20) + 1)) == 0, "a sparse file: no disk space used")
+        let result = try sandbox.run(["import", huge, "--format", "jrnl-txt"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.err.contains("larger than 256 MiB") && result.err.contains("split it"), "\(result)")
+        #expect(try sandbox.entryCount() == 0)
+    }
 }
 
 // MARK: - Helpers (file-private)

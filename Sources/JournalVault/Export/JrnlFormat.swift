@@ -124,27 +124,38 @@ public enum JrnlFormat {
     public static func parseText(_ text: String, zone: TimeZone) throws -> [Entry] {
         // jrnl: an entry starts at "[date] " at the start of the text or of a line, where the
         // bracket holds a date it can read; other brackets are text.
-        var starts: [(start: String.Index, textStart: String.Index, date: CivilDay, seconds: Int)] = []
-        var lineStart = text.startIndex
-        while lineStart < text.endIndex {
-            if text[lineStart] == "[", let close = text[lineStart...].firstIndex(of: "]") {
-                let afterClose = text.index(after: close)
-                if afterClose < text.endIndex, text[afterClose] == " ",
-                   let (day, seconds) = parseJrnlDate(String(text[text.index(after: lineStart)..<close])) {
-                    starts.append((lineStart, text.index(after: afterClose), day, seconds))
+        // One pass over the bytes, each line looked at once (a `[` without its `]` searches its
+        // own line only), line numbers counted on the way: linear in the size of the file.
+        var starts: [(start: String.Index, textStart: String.Index, date: CivilDay, seconds: Int, line: Int)] = []
+        let bytes = text.utf8
+        var lineStart = bytes.startIndex
+        var lineNumber = 1
+        while lineStart < bytes.endIndex {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            if bytes[lineStart] == UInt8(ascii: "["), let close = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: "]")) {
+                let afterClose = bytes.index(after: close)
+                if afterClose < lineEnd, bytes[afterClose] == UInt8(ascii: " "),
+                   let (day, seconds) = parseJrnlDate(Self.scalars(of: text, bytes.index(after: lineStart)..<close)) {
+                    starts.append((lineStart, bytes.index(after: afterClose), day, seconds, lineNumber))
                 }
             }
-            guard let newline = text[lineStart...].firstIndex(of: "\n") else { break }
-            lineStart = text.index(after: newline)
+            guard lineEnd < bytes.endIndex else { break }
+            lineStart = bytes.index(after: lineEnd)
+            lineNumber += 1
         }
         guard !starts.isEmpty else { throw ImportError(line: 1, reason: "no jrnl entries found (each starts with a line like '[2026-01-05 09:00:00 AM] Title')") }
         return try starts.enumerated().map { index, start in
             let end = index + 1 < starts.count ? starts[index + 1].start : text.endIndex
-            let (title, body, starred) = readEntryText(String(text[start.textStart..<end]))
-            let line = text[..<start.start].filter { $0 == "\n" }.count + 1
+            let (title, body, starred) = readEntryText(Self.scalars(of: text, start.textStart..<end))
             return try entry(title: title, body: body, day: start.date, seconds: start.seconds, tags: [], starred: starred,
-                             zone: zone, line: line)
+                             zone: zone, line: start.line)
         }
+    }
+
+    /// The text between two scalar boundaries, exactly: a slice of the string itself would round
+    /// to the start of a grapheme cluster (a combining mark after the `] `).
+    private static func scalars(of text: String, _ range: Range<String.Index>) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars[range]))
     }
 
     /// Entries of a jrnl JSON export.

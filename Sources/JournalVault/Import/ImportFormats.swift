@@ -3,6 +3,10 @@ import Foundation
 /// Readers of the import formats, each turning a file into a ``VaultSnapshot``. They read
 /// untrusted bytes: every field is checked, and the first problem is reported with where it is.
 public enum ImportFormat: String, CaseIterable, Sendable {
+    /// The largest file `jv import` reads (256 MiB). A file is read whole and checked before
+    /// anything is written, which takes about twice its size in memory: past this, split it.
+    public static let maximumFileSize = 256 << 20
+
     /// Our own `jv-export` document (lossless).
     case json
     /// jrnl's JSON export.

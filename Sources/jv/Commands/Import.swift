@@ -25,15 +25,7 @@ struct Import: VaultCommand {
     var ageIdentity: String?
 
     func execute() throws {
-        var bytes: [UInt8]
-        if file == "-" {
-            bytes = Console.readStandardInput()
-        } else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw CLIError.inputNotFound(FileManager.default.fileExists(atPath: file) ? "Cannot read \(file)." : "No file at \(file).")
-            }
-            bytes = Array(data)
-        }
+        var bytes = try readBounded()
         if let ageIdentity {
             guard let identityFile = FileManager.default.contents(atPath: ageIdentity) else { throw CLIError.inputNotFound("No identity file at \(ageIdentity).") }
             let identities = try AgeIdentity.parseFile(String(decoding: identityFile, as: UTF8.self))
@@ -55,6 +47,30 @@ struct Import: VaultCommand {
             }
             Console.note("Imported \(file): added \(describe(summary.added)); updated \(describe(summary.updated)); unchanged \(describe(summary.unchanged)).")
         }
+    }
+}
+
+extension Import {
+    /// The file (or standard input), refused once it passes ``ImportFormat/maximumFileSize``:
+    /// never more than that much is read.
+    private func readBounded() throws -> [UInt8] {
+        let input: FileHandle
+        if file == "-" {
+            input = FileHandle.standardInput
+        } else {
+            guard let opened = FileHandle(forReadingAtPath: file) else {
+                throw CLIError.inputNotFound(FileManager.default.fileExists(atPath: file) ? "Cannot read \(file)." : "No file at \(file).")
+            }
+            input = opened
+        }
+        defer { if file != "-" { try? input.close() } }
+        let limit = ImportFormat.maximumFileSize
+        let data = try input.read(upToCount: limit + 1) ?? Data()
+        guard data.count <= limit else {
+            throw CLIError.failed("\(file == "-" ? "The input" : file) is larger than \(limit >> 20) MiB, the most jv imports at once "
+                                  + "(it checks the whole file before writing anything); split it, for example by year, and import the parts.")
+        }
+        return Array(data)
     }
 }
 
