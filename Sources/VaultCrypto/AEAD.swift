@@ -17,7 +17,8 @@ public enum AEAD {
     public static let overhead = nonceLength + tagLength
 
     /// Seals `plaintext` under a fresh random nonce.
-    public static func seal(_ plaintext: [UInt8], key: UnsafeRawBufferPointer, associatedData: [UInt8]) throws -> [UInt8] {
+    /// `plaintext` may be any contiguous bytes — a secret's own buffer, so no copy of it is made.
+    public static func seal<Plaintext: ContiguousBytes>(_ plaintext: Plaintext, key: UnsafeRawBufferPointer, associatedData: [UInt8]) throws -> [UInt8] {
         var nonce = [UInt8](repeating: 0, count: nonceLength)
         nonce.withUnsafeMutableBytes { SecureRandom.fill($0) }
         return try seal(plaintext, key: key, nonce: nonce, associatedData: associatedData)
@@ -25,22 +26,25 @@ public enum AEAD {
 
     /// Seals with a caller-chosen nonce. Only known-answer tests should call this directly:
     /// a repeated (key, nonce) pair destroys confidentiality.
-    public static func seal(_ plaintext: [UInt8], key: UnsafeRawBufferPointer, nonce: [UInt8], associatedData: [UInt8]) throws -> [UInt8] {
+    public static func seal<Plaintext: ContiguousBytes>(_ plaintext: Plaintext, key: UnsafeRawBufferPointer, nonce: [UInt8],
+                                                        associatedData: [UInt8]) throws -> [UInt8] {
         Sodium.ready()
         guard key.count == keyLength else { throw CryptoError.invalidKeyLength }
         guard nonce.count == nonceLength else { throw CryptoError.malformedCiphertext }
-        var box = [UInt8](repeating: 0, count: nonceLength + plaintext.count + tagLength)
-        box.replaceSubrange(0..<nonceLength, with: nonce)
-        box.withUnsafeMutableBufferPointer { out in
-            let cipher = out.baseAddress! + nonceLength
-            var written: UInt64 = 0
-            _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
-                cipher, &written,
-                plaintext, UInt64(plaintext.count),
-                associatedData, UInt64(associatedData.count),
-                nil, nonce, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        return try plaintext.withUnsafeBytes { plain in
+            var box = [UInt8](repeating: 0, count: nonceLength + plain.count + tagLength)
+            box.replaceSubrange(0..<nonceLength, with: nonce)
+            let status = box.withUnsafeMutableBufferPointer { out in
+                var written: UInt64 = 0
+                return crypto_aead_xchacha20poly1305_ietf_encrypt(
+                    out.baseAddress! + nonceLength, &written,
+                    plain.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plain.count),
+                    associatedData, UInt64(associatedData.count),
+                    nil, nonce, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            }
+            guard status == 0 else { throw CryptoError.encryptionFailed }
+            return box
         }
-        return box
     }
 
     /// Opens a sealed box; throws ``CryptoError/authenticationFailed`` on any change to the box,

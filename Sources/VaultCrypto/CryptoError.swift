@@ -17,4 +17,6 @@ public enum CryptoError: Error, Equatable, Sendable {
     case outOfSecureMemory
     /// A hash of a length outside libsodium's limits, or one libsodium failed to compute.
     case hashFailed
+    /// libsodium refused to encrypt (a message longer than the cipher allows).
+    case encryptionFailed
 }

@@ -477,9 +477,10 @@ import VaultCrypto
 
     @Test func aMissingBackupIsNotFound() throws {
         let folder = try TemporaryFolder()
-        expectVaultError(where: { if case .vaultNotFound = $0 { true } else { false } }) {
+        let error = expectVaultError(where: { if case .backupNotFound = $0 { true } else { false } }) {
             try BackupFile.verify(folder.path("nothing.jvbak"), credential: .passphrase(try secret("x")))
         }
+        #expect(error?.description.hasPrefix("No backup file at ") == true)
     }
 }
 

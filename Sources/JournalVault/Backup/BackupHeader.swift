@@ -90,11 +90,18 @@ struct BackupHeader {
     /// The file key, given the master key the header's slots wrap; verifies the header MAC.
     func openFileKey(masterKey: SecureBytes) throws -> SecureBytes {
         let backupKey = try SubkeyDerivation.derive(from: masterKey, id: Self.backupSubkey.id, context: Self.backupSubkey.context)
-        guard var plain = try? backupKey.withUnsafeBytes({ try AEAD.open(wrapNonce + wrappedFileKey, key: $0, associatedData: Self.wrapDomain + prefix) }) else {
+        let box = wrapNonce + wrappedFileKey
+        let associatedData = Self.wrapDomain + prefix
+        // Opened straight into secure memory.
+        guard box.count - AEAD.overhead == SecretStream.keyLength, let fileKey = try? backupKey.withUnsafeBytes({ key in
+            try SecureBytes.filling(count: SecretStream.keyLength) { fileKey in
+                _ = try box.withUnsafeBytes { box in
+                    try associatedData.withUnsafeBytes { try AEAD.open(box, key: key, associatedData: $0, into: fileKey) }
+                }
+            }
+        }) else {
             throw VaultError.backupCorrupt("the header does not authenticate")
         }
-        defer { plain.withUnsafeMutableBytes { Sodium.wipe($0) } }
-        let fileKey = try SecureBytes(copying: plain)
         let macKey = try SubkeyDerivation.derive(from: fileKey, id: Self.macSubkey.id, context: Self.macSubkey.context)
         let expected = macKey.withUnsafeBytes { Blake2b.hash(macInput, key: $0) }
         guard try SecureBytes(copying: expected).constantTimeEquals(try SecureBytes(copying: mac)) else {
@@ -107,7 +114,7 @@ struct BackupHeader {
     mutating func seal(fileKey: SecureBytes, masterKey: SecureBytes, streamHeader: [UInt8]) throws {
         let backupKey = try SubkeyDerivation.derive(from: masterKey, id: Self.backupSubkey.id, context: Self.backupSubkey.context)
         let box = try backupKey.withUnsafeBytes { key in
-            try fileKey.withUnsafeBytes { plain in try AEAD.seal(Array(plain), key: key, associatedData: Self.wrapDomain + prefix) }
+            try fileKey.withUnsafeBytes { plain in try AEAD.seal(plain, key: key, associatedData: Self.wrapDomain + prefix) }
         }
         wrapNonce = Array(box.prefix(AEAD.nonceLength))
         wrappedFileKey = Array(box.dropFirst(AEAD.nonceLength))

@@ -19,7 +19,8 @@ struct RecordCipher: Sendable {
     func seal(_ fields: [(name: String, plaintext: [UInt8])], binding: RecordBinding) throws -> [Data] {
         try withSubkey(for: binding) { subkey in
             try fields.map { field in
-                let padded = Padding.pad(field.plaintext, blockSize: Self.padBlock)
+                var padded = Padding.pad(field.plaintext, blockSize: Self.padBlock)
+                defer { padded.withUnsafeMutableBytes { Sodium.wipe($0) } }
                 return Data(try AEAD.seal(padded, key: subkey, associatedData: binding.associatedData(field: field.name)))
             }
         }

@@ -157,7 +157,7 @@ struct Keyslot: Sendable, Equatable {
         var keyslot = Keyslot(format: format, slot: slot, kind: kind, kdf: kdf, salt: salt, keyVersion: keyVersion, nonce: [], wrapped: [])
         let box = try masterKey.withUnsafeBytes { plain in
             try kek.withUnsafeBytes { key in
-                try AEAD.seal(Array(plain), key: key, associatedData: keyslot.associatedData(vaultID: vaultID))
+                try AEAD.seal(plain, key: key, associatedData: keyslot.associatedData(vaultID: vaultID))
             }
         }
         keyslot.nonce = Array(box.prefix(AEAD.nonceLength))
@@ -165,13 +165,17 @@ struct Keyslot: Sendable, Equatable {
         return keyslot
     }
 
+    /// The master key, opened straight into secure memory (no copy of it in an ordinary array).
     private func open(kek: SecureBytes, vaultID: UUID) throws -> SecureBytes? {
         let box = nonce + wrapped
-        return try kek.withUnsafeBytes { key -> SecureBytes? in
-            guard var plain = try? AEAD.open(box, key: key, associatedData: associatedData(vaultID: vaultID)) else { return nil }
-            defer { plain.withUnsafeMutableBytes { Sodium.wipe($0) } }
-            guard plain.count == SubkeyDerivation.keyLength else { return nil }
-            return try SecureBytes(copying: plain)
+        guard box.count - AEAD.overhead == SubkeyDerivation.keyLength else { return nil }
+        let associatedData = associatedData(vaultID: vaultID)
+        return kek.withUnsafeBytes { key in
+            try? SecureBytes.filling(count: SubkeyDerivation.keyLength) { masterKey in
+                _ = try box.withUnsafeBytes { box in
+                    try associatedData.withUnsafeBytes { try AEAD.open(box, key: key, associatedData: $0, into: masterKey) }
+                }
+            }
         }
     }
 

@@ -30,40 +30,54 @@ public struct RecoveryKey: Sendable {
 
     /// Parses the text form; throws ``VaultError/malformedRecoveryKey`` on any typo.
     public init(text: String) throws {
+        // Every working copy of the key (its symbols, its bytes) is wiped; only `text`, a
+        // String the caller owns, cannot be.
         var symbols = Array(text.lowercased().utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") })
+        defer { symbols.withUnsafeMutableBytes { Sodium.wipe($0) } }
         guard symbols.starts(with: Self.prefix.utf8) else { throw VaultError.malformedRecoveryKey }
-        symbols.removeFirst(Self.prefix.utf8.count)
-        guard symbols.count == 56, var decoded = Self.base32Decode(symbols) else { throw VaultError.malformedRecoveryKey }
+        guard symbols.count == Self.prefix.utf8.count + 56, var decoded = Self.base32Decode(symbols.dropFirst(Self.prefix.utf8.count)) else {
+            throw VaultError.malformedRecoveryKey
+        }
         defer { decoded.withUnsafeMutableBytes { Sodium.wipe($0) } }
-        let key = Array(decoded.prefix(Self.keyLength))
-        guard Array(decoded.suffix(Self.checkLength)) == Self.check(key) else { throw VaultError.malformedRecoveryKey }
-        secret = try SecureBytes(copying: key)
+        let key = try SecureBytes(copying: decoded.prefix(Self.keyLength))
+        guard Array(decoded.suffix(Self.checkLength)) == key.withUnsafeBytes(Self.check) else { throw VaultError.malformedRecoveryKey }
+        secret = key
     }
 
     /// The text to show the user once. It is a Swift `String`, which cannot be wiped: show it and
     /// let it go.
     public var text: String {
-        let bytes = secret.withUnsafeBytes { Array($0) }
-        let encoded = Self.base32Encode(bytes + Self.check(bytes))
+        var encoded = secret.withUnsafeBytes { Self.base32Encode($0, then: Self.check($0)) }
+        defer { encoded.withUnsafeMutableBytes { Sodium.wipe($0) } }
         var groups: [String] = []
         var index = encoded.startIndex
         while index < encoded.endIndex {
             let end = encoded.index(index, offsetBy: 4, limitedBy: encoded.endIndex) ?? encoded.endIndex
-            groups.append(String(encoded[index..<end]))
+            groups.append(String(decoding: encoded[index..<end], as: UTF8.self))
             index = end
         }
         return "JVR1-" + groups.joined(separator: "-")
     }
 
-    private static func check(_ key: [UInt8]) -> [UInt8] {
-        Array(Blake2b.hash(Array("JVLT-recovery-check".utf8) + key).prefix(checkLength))
+    /// The check bytes, BLAKE2b-256("JVLT-recovery-check" ‖ key) cut to 3; the message holding a
+    /// copy of the key is wiped.
+    private static func check(_ key: UnsafeRawBufferPointer) -> [UInt8] {
+        let domain = Array("JVLT-recovery-check".utf8)
+        var message: [UInt8] = []
+        message.reserveCapacity(domain.count + key.count)
+        message += domain
+        message += key
+        defer { message.withUnsafeMutableBytes { Sodium.wipe($0) } }
+        return Array(Blake2b.hash(message).prefix(checkLength))
     }
 
-    private static func base32Encode(_ bytes: [UInt8]) -> String {
+    /// Base32 symbols of `key` followed by `check` (the caller wipes them).
+    private static func base32Encode(_ key: UnsafeRawBufferPointer, then check: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
+        output.reserveCapacity((key.count + check.count) * 8 / 5 + 1)
         var buffer: UInt32 = 0
         var bits = 0
-        for byte in bytes {
+        func append(_ byte: UInt8) {
             buffer = buffer << 8 | UInt32(byte)
             bits += 8
             while bits >= 5 {
@@ -71,11 +85,13 @@ public struct RecoveryKey: Sendable {
                 bits -= 5
             }
         }
+        key.forEach(append)
+        check.forEach(append)
         if bits > 0 { output.append(alphabet[Int(buffer << UInt32(5 - bits) & 31)]) }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
-    private static func base32Decode(_ symbols: [UInt8]) -> [UInt8]? {
+    private static func base32Decode(_ symbols: ArraySlice<UInt8>) -> [UInt8]? {
         var output: [UInt8] = []
         var buffer: UInt32 = 0
         var bits = 0
