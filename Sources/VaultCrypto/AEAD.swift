@@ -60,6 +60,23 @@ public enum AEAD {
         }
     }
 
+    /// What `box` decrypts to under `key` **without its tag checked**, into `output`: noise for a
+    /// wrong key; the plaintext for the right key even when the associated data changed. Only
+    /// for telling damage from a wrong key, where the result must then prove itself elsewhere
+    /// (a candidate master key opening a record): never use it unverified.
+    /// (XChaCha20-Poly1305 encrypts with the XChaCha20 stream from block 1; block 0 keys Poly1305.)
+    public static func unverifiedPlaintext(of box: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer,
+                                           into output: UnsafeMutableRawBufferPointer) throws {
+        Sodium.ready()
+        guard key.count == keyLength else { throw CryptoError.invalidKeyLength }
+        guard box.count >= overhead, output.count >= box.count - overhead else { throw CryptoError.malformedCiphertext }
+        let bytes = box.bindMemory(to: UInt8.self)
+        let status = crypto_stream_xchacha20_xor_ic(
+            output.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.baseAddress! + nonceLength,
+            UInt64(box.count - overhead), bytes.baseAddress!, 1, key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        guard status == 0 else { throw CryptoError.malformedCiphertext }
+    }
+
     /// Opens a sealed box into `output` (at least `box.count - overhead` bytes) and returns the
     /// plaintext's length: for callers that use the plaintext in place and never keep it.
     public static func open(_ box: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer,

@@ -356,11 +356,32 @@ import VaultCrypto
         #expect(throws: VaultError.wrongRecoveryKey) { try vault.vault.unlock(recoveryKey: other.recoveryKey) }
     }
 
+    /// A changed vault id makes every slot fail to authenticate. With no record to prove a key
+    /// by, that reads as a wrong credential; with one, the right credential's key opens it, and
+    /// the key data is reported damaged (issue 11) — while a wrong one is still just wrong.
     @Test func editedVaultIDInTheHeaderMakesSlotsFail() throws {
+        let empty = try TemporaryVault()
+        try empty.execute("UPDATE vault_header SET vault_id = ?", [Data(UUID().bytes)])
+        #expect(throws: VaultError.wrongPassphrase) { try empty.unlock() }
+        #expect(throws: VaultError.wrongRecoveryKey) { try empty.vault.unlock(recoveryKey: empty.recoveryKey) }
+
         let vault = try TemporaryVault()
+        try vault.journal.addEntry("Proof that the key is right.")
         try vault.execute("UPDATE vault_header SET vault_id = ?", [Data(UUID().bytes)])
-        #expect(throws: VaultError.wrongPassphrase) { try vault.unlock() }
-        #expect(throws: VaultError.wrongRecoveryKey) { try vault.vault.unlock(recoveryKey: vault.recoveryKey) }
+        expectVaultError(where: \.isKeyDataDamaged) { try vault.unlock() }
+        expectVaultError(where: \.isKeyDataDamaged) { try vault.vault.unlock(recoveryKey: vault.recoveryKey) }
+        #expect(throws: VaultError.wrongPassphrase) { try vault.unlock("not the passphrase") }
+        #expect(throws: VaultError.wrongRecoveryKey) { try vault.vault.unlock(recoveryKey: RecoveryKey.generate()) }
+    }
+
+    /// The slot's own parameters are in its associated data too: a changed key version byte
+    /// (the right passphrase still derives the right KEK) is damage, not a wrong passphrase.
+    @Test func editedSlotParameterWithTheRightPassphraseIsDamage() throws {
+        let vault = try TemporaryVault()
+        try vault.journal.addEntry("Proof that the key is right.")
+        let original = try vault.keyslotData(slot: 0)
+        try vault.setKeyslotData(slot: 0, to: original.flipping(35))
+        expectVaultError(where: \.isKeyDataDamaged) { try vault.unlock() }
     }
 
     @Test func headerKeyVersionThatDisagreesWithTheSlotIsReported() throws {

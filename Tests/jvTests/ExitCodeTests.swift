@@ -46,6 +46,8 @@ struct ExitCodeTests {
         Case(name: "--vault naming a folder", arguments: ["list", "--vault", "/"], expected: 65, saying: "is a folder"),
         Case(name: "deleted passphrase keyslot", arguments: ["list"], damage: "DELETE FROM keyslot WHERE kind = 'passphrase'",
              expected: 65, saying: "key data is damaged"),
+        Case(name: "changed vault id", arguments: ["list"], damage: "UPDATE vault_header SET vault_id = randomblob(16)",
+             expected: 65, saying: "key data is damaged"),
     ]
 
     private static let oneEntry = Result { try Fixture { sandbox in ["id": try sandbox.add("the entry")] } }

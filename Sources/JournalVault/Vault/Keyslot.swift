@@ -71,7 +71,11 @@ struct Keyslot: Sendable, Equatable {
     }
 
     /// The master key and the key-encryption key that opened it (kept to re-wrap this slot).
-    func unwrapWithKEK(passphrase: SecureBytes, vaultID: UUID) throws -> (masterKey: SecureBytes, kek: SecureBytes) {
+    /// When the slot does not open, `damageProbe` (if given) is asked whether what it decrypts
+    /// to without its tag is the master key after all: then the passphrase was right and the
+    /// slot or the vault id was changed, and the vault's key data is reported damaged.
+    func unwrapWithKEK(passphrase: SecureBytes, vaultID: UUID,
+                       damageProbe: DamageProbe? = nil) throws -> (masterKey: SecureBytes, kek: SecureBytes) {
         guard kind == .passphrase else { throw VaultError.wrongPassphrase }
         try kdf.validatePolicy()
         let kek: SecureBytes
@@ -80,8 +84,28 @@ struct Keyslot: Sendable, Equatable {
         } catch CryptoError.kdfFailed {
             throw VaultError.storage("Argon2id could not run with \(kdf.memoryBytes >> 20) MiB of memory; is enough memory free?")
         }
-        guard let key = try open(kek: kek, vaultID: vaultID) else { throw VaultError.wrongPassphrase }
+        guard let key = try open(kek: kek, vaultID: vaultID) else {
+            try reportDamage(kek: kek, probe: damageProbe)
+            throw VaultError.wrongPassphrase
+        }
         return (key, kek)
+    }
+
+    /// Tells whether a candidate master key is the vault's (it opens a record).
+    typealias DamageProbe = (SecureBytes) -> Bool
+
+    /// Throws ``VaultError/keyDataDamaged(_:)`` when the slot's contents, decrypted under `kek`
+    /// without the tag, are a master key `probe` accepts.
+    private func reportDamage(kek: SecureBytes, probe: DamageProbe?) throws {
+        guard let probe, wrapped.count - AEAD.tagLength == SubkeyDerivation.keyLength else { return }
+        let box = nonce + wrapped
+        let candidate = kek.withUnsafeBytes { key in
+            try? SecureBytes.filling(count: SubkeyDerivation.keyLength) { output in
+                try box.withUnsafeBytes { try AEAD.unverifiedPlaintext(of: $0, key: key, into: output) }
+            }
+        }
+        guard let candidate, probe(candidate) else { return }
+        throw VaultError.keyDataDamaged("keyslot \(slot) no longer matches the vault: its bytes or the vault id were changed")
     }
 
     /// The master key, if `recoveryKey` is right.
@@ -89,10 +113,14 @@ struct Keyslot: Sendable, Equatable {
         try unwrapWithKEK(recoveryKey: recoveryKey, vaultID: vaultID).masterKey
     }
 
-    func unwrapWithKEK(recoveryKey: RecoveryKey, vaultID: UUID) throws -> (masterKey: SecureBytes, kek: SecureBytes) {
+    func unwrapWithKEK(recoveryKey: RecoveryKey, vaultID: UUID,
+                       damageProbe: DamageProbe? = nil) throws -> (masterKey: SecureBytes, kek: SecureBytes) {
         guard kind == .recovery else { throw VaultError.wrongRecoveryKey }
         let kek = try Self.recoveryKEK(recoveryKey, salt: salt)
-        guard let key = try open(kek: kek, vaultID: vaultID) else { throw VaultError.wrongRecoveryKey }
+        guard let key = try open(kek: kek, vaultID: vaultID) else {
+            try reportDamage(kek: kek, probe: damageProbe)
+            throw VaultError.wrongRecoveryKey
+        }
         return (key, kek)
     }
 

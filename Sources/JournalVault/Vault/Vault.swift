@@ -90,9 +90,27 @@ public final class Vault: Sendable {
 
     private func unlock(verifying credential: VaultCredential) throws -> UnlockedVault {
         let (header, slots) = try headerAndSlots()
-        let unlocked = try Keyslot.unwrap(slots, with: credential, vaultID: header.vaultID)
+        let unlocked = try Keyslot.unwrap(slots, with: credential, vaultID: header.vaultID) { candidate in
+            self.opensARecord(masterKey: candidate, keyVersion: header.keyVersion)
+        }
         guard unlocked.slot.keyVersion == header.keyVersion else { throw VaultError.corruptKeyslot(slot: Int(unlocked.slot.slot)) }
         return try unlock(masterKey: unlocked.masterKey, slot: unlocked)
+    }
+
+    /// Whether `masterKey` opens a stored record (the first row of the first sealed table that
+    /// has one): proof that it is this vault's master key, whatever its keyslots say. Record
+    /// keys do not depend on the vault id, so a changed id cannot hide it.
+    private func opensARecord(masterKey: SecureBytes, keyVersion: UInt32) -> Bool {
+        guard let header = try? header(),
+              let keys = try? VaultKeys(vaultID: header.vaultID, keyVersion: keyVersion, masterKey: masterKey) else { return false }
+        let opened = try? database.read { db -> Bool in
+            for table in SealedTable.all {
+                guard let row = try Row.fetchOne(db, sql: "SELECT \(table.selection) FROM \(table.name) LIMIT 1") else { continue }
+                return (try? SealedRow(table, row: row).open(keys: keys)) != nil
+            }
+            return false
+        }
+        return opened ?? false
     }
 
     /// Unlocks with a master key obtained elsewhere (a backup's keyslots), or from `slot`.

@@ -20,7 +20,9 @@ extension Vault {
 extension Keyslot {
     /// The master key from whichever of `slots` `credential` opens, with that slot and the
     /// key-encryption key that opened it.
-    static func unwrap(_ slots: [Keyslot], with credential: VaultCredential, vaultID: UUID) throws -> UnlockedSlot {
+    /// `damageProbe`: see ``unwrapWithKEK(passphrase:vaultID:damageProbe:)``.
+    static func unwrap(_ slots: [Keyslot], with credential: VaultCredential, vaultID: UUID,
+                       damageProbe: DamageProbe? = nil) throws -> UnlockedSlot {
         switch credential {
         case .passphrase(let secret):
             guard secret.count > 0 else { throw VaultError.wrongPassphrase }
@@ -28,7 +30,7 @@ extension Keyslot {
             let normalized = try Passphrase.normalized(secret)
             for slot in slots where slot.kind == .passphrase {
                 do {
-                    let (masterKey, kek) = try slot.unwrapWithKEK(passphrase: normalized, vaultID: vaultID)
+                    let (masterKey, kek) = try slot.unwrapWithKEK(passphrase: normalized, vaultID: vaultID, damageProbe: damageProbe)
                     return UnlockedSlot(slot: slot, masterKey: masterKey, kek: kek)
                 } catch VaultError.wrongPassphrase {
                     continue
@@ -39,7 +41,7 @@ extension Keyslot {
             guard slots.contains(where: { $0.kind == .recovery }) else { throw VaultError.keyDataDamaged("it has no recovery keyslot") }
             for slot in slots where slot.kind == .recovery {
                 do {
-                    let (masterKey, kek) = try slot.unwrapWithKEK(recoveryKey: key, vaultID: vaultID)
+                    let (masterKey, kek) = try slot.unwrapWithKEK(recoveryKey: key, vaultID: vaultID, damageProbe: damageProbe)
                     return UnlockedSlot(slot: slot, masterKey: masterKey, kek: kek)
                 } catch VaultError.wrongRecoveryKey {
                     continue
