@@ -42,16 +42,19 @@ public enum JrnlFormat {
     /// trailing spaces and asterisks), then `split_title` gives the title and body. jrnl cannot
     /// tell an unstarred title ending in `*` from a star; this reads it as jrnl does.
     static func readEntryText(_ raw: String) -> (title: String, body: String, starred: Bool) {
+        // Only the first line can mark a star; it is read on its own (most entries have none).
+        let scalars = raw.unicodeScalars
+        var first = String(Substring(scalars[..<(scalars.firstIndex(of: "\n") ?? scalars.endIndex)]))
+        if first.unicodeScalars.last == "\r" { first.unicodeScalars.removeLast() }
+        guard ContentRules.trimmed(first).unicodeScalars.last == "*" else {
+            let (title, body) = Tags.split(raw)
+            return (title, body, false)
+        }
         var lines = raw.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
         if lines.last?.isEmpty == true { lines.removeLast() }  // Python's splitlines() drops it
-        var text = raw
-        var starred = false
-        if let first = lines.first, first.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("*") {
-            starred = true
-            text = first.trimmingCharacters(in: CharacterSet(charactersIn: "\n *")) + "\n" + lines.dropFirst().joined(separator: "\n")
-        }
-        let (title, body) = Tags.split(text)
-        return (title, body, starred)
+        let title = first.trimmingCharacters(in: CharacterSet(charactersIn: "\n *"))
+        let (splitTitle, body) = Tags.split(title + "\n" + lines.dropFirst().joined(separator: "\n"))
+        return (splitTitle, body, true)
     }
 
     /// jrnl's JSON export: `{"tags": {tag: count}, "entries": [{title, body, date, time, tags, starred}]}`.
@@ -155,7 +158,8 @@ public enum JrnlFormat {
     /// The text between two scalar boundaries, exactly: a slice of the string itself would round
     /// to the start of a grapheme cluster (a combining mark after the `] `).
     private static func scalars(of text: String, _ range: Range<String.Index>) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars[range]))
+        // Substring of the scalar view: bounds kept exactly, bytes copied whole.
+        String(Substring(text.unicodeScalars[range]))
     }
 
     /// Entries of a jrnl JSON export.
