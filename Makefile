@@ -36,7 +36,6 @@ install: deps
 bench: deps
 	$(SWIFT) build -c release --product jv
 	$(SWIFT) build -c release --product jv-bench
-	$(SWIFT) build -c release --product jv
 	"$$($(SWIFT) build -c release --show-bin-path)/jv-bench" $(BENCH_ARGS)
 
 # Coverage-guided fuzzing (libFuzzer) of every parser of untrusted bytes, FUZZ_SECONDS each.
