@@ -38,6 +38,37 @@ import Testing
         #expect(try sandbox.sqlite("SELECT key_version FROM vault_header") == "3")
     }
 
+    /// The new recovery key is printed before the rotation commits (issue 11's rule for keys a
+    /// person must hold): a kill at any moment, or an output that cannot be written, leaves a
+    /// recovery key the person holds opening the vault.
+    @Test("rekey killed at any moment, or unable to print: the old recovery key or the one printed opens the vault")
+    func killedRekeyLeavesARecoveryKeyThePersonHolds() throws {
+        let fixture = try Fixture { sandbox in ["id": try sandbox.add("Rotated under kills.")] }
+        let failing = try Sandbox(from: fixture)
+        let full = try failing.runTool("/bin/sh", ["-c", #""$JVT_JV" rekey > /dev/full"#], env: ["JVT_JV": failing.binary])
+        #expect(full.status != 0, "\(full)")
+        #expect(try failing.sqlite("SELECT key_version FROM vault_header") == "1", "nothing committed")
+        let reference = try Sandbox(from: fixture)
+        let started = Date()
+        try Sandbox.requireSuccess(try reference.run(["rekey"]))
+        let duration = Date().timeIntervalSince(started)
+        var generator = SplitMix(seed: 777)
+        for trial in 0..<10 {
+            let sandbox = try Sandbox(from: fixture)
+            let delay = duration * (0.6 + 0.5 * Double(generator.next() % 1000) / 1000)
+            let child = try sandbox.start(["rekey"])
+            Thread.sleep(forTimeInterval: delay)
+            child.kill(SIGKILL)
+            let killed = child.wait()
+            let printed = killed.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("JVR1-") }
+            let opens = try ([fixture.recoveryKey] + printed).contains { key in
+                let file = try sandbox.folder.write("held.key", key + "\n")
+                return try sandbox.run(["list", "--recovery-key-file", file], env: ["JV_PASSPHRASE_FILE": nil]).status == 0
+            }
+            #expect(opens, "trial \(trial), killed after \(Int(delay * 1000)) ms: no recovery key the person holds opens the vault")
+        }
+    }
+
     @Test("jv help rekey says what happens to the recovery key")
     func helpNamesTheRecoveryKeyRule() throws {
         let sandbox = try Sandbox()

@@ -23,12 +23,18 @@ extension UnlockedVault {
     ///
     /// Needs a vault unlocked with its passphrase. Returns the vault unlocked under the new key.
     ///
+    /// `beforeCommit` gets the summary once everything is re-encrypted and before the
+    /// transaction commits: show a new recovery key there, so that no moment exists when the
+    /// vault needs a recovery key nobody was shown (killed before the commit, the old key still
+    /// opens the vault; after it, the one shown does). If it throws, nothing changes.
+    ///
     /// ```swift
-    /// let (journal2, summary) = try journal.rekey()
-    /// if let key = summary.newRecoveryKey { print(key.text) }
+    /// let (journal2, _) = try journal.rekey(beforeCommit: { summary in
+    ///     if let key = summary.newRecoveryKey { print(key.text) }
+    /// })
     /// ```
-    public func rekey(keepingRecoveryKey kept: RecoveryKey? = nil,
-                      progress: ((Int, Int) -> Void)? = nil) throws -> (UnlockedVault, RekeySummary) {
+    public func rekey(keepingRecoveryKey kept: RecoveryKey? = nil, progress: ((Int, Int) -> Void)? = nil,
+                      beforeCommit: ((RekeySummary) throws -> Void)? = nil) throws -> (UnlockedVault, RekeySummary) {
         guard let unlockedSlot, unlockedSlot.slot.kind == .passphrase else { throw VaultError.rekeyNeedsPassphrase }
         let newKeys = try VaultKeys(vaultID: keys.vaultID, keyVersion: keys.keyVersion + 1,
                                     masterKey: try SecureBytes.random(count: SubkeyDerivation.keyLength))
@@ -79,6 +85,7 @@ extension UnlockedVault {
             try recoverySlot.save(db)
             try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(recoverySlot.slot)])
             try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1).save(db, keys: newKeys)
+            try beforeCommit?(RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: newRecoveryKey))
         }
         let rekeyed = UnlockedVault(vault: vault, keys: newKeys, unlockedSlot: UnlockedSlot(
             slot: try vault.headerAndSlots().1.first { $0.kind == .passphrase } ?? unlockedSlot.slot,

@@ -12,9 +12,9 @@ struct Rekey: VaultCommand {
             are recomputed and the keyslots re-wrapped — all or nothing, even if jv is killed midway.
 
             The recovery key: give the current one with --keep-recovery-key FILE to keep it (it is \
-            checked first and re-wrapped); otherwise a new recovery key is printed once, and the old one \
-            stops working. If jv is interrupted after the rotation but before you saw the new key, the \
-            passphrase still opens the vault: make another with 'jv recovery-key'.
+            checked first and re-wrapped); otherwise a new recovery key is printed once, just before the \
+            rotation commits, and the old one stops working when it does. Interrupted before that, the \
+            vault is unchanged and the old recovery key still opens it; after it, the one printed does.
 
             What it protects against: someone who has an old copy of the vault file and a passphrase or \
             recovery key that was valid for it, or the old master key itself, can read that old copy but \
@@ -37,26 +37,34 @@ struct Rekey: VaultCommand {
         }
         let journal = try options.unlockedVault()
         let progress = Progress("Re-encrypted")
-        let (rekeyed, summary) = try journal.rekey(keepingRecoveryKey: kept) { progress.update($0, of: $1) }
-        progress.finish()
+        // Everything is printed before the commit (a failed write rolls the rotation back): a
+        // kill at any moment leaves a recovery key the person holds — the old one until the
+        // commit, the one printed after it.
+        let (rekeyed, summary) = try journal.rekey(keepingRecoveryKey: kept, progress: { progress.update($0, of: $1) }) { summary in
+            progress.finish()
+            try show(summary)
+        }
         HighWater.observe(rekeyed)
-        let total = summary.records.values.reduce(0, +)
+        if !options.json {
+            let total = summary.records.values.reduce(0, +)
+            Console.note("Master key rotated to version \(summary.keyVersion): \(total) record\(total == 1 ? "" : "s") re-encrypted.")
+        }
+    }
+
+    private func show(_ summary: RekeySummary) throws {
         if options.json {
             var members: [(String, JSONValue)] = [
                 ("key_version", .integer(Int64(summary.keyVersion))),
                 ("records", .object(summary.records.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
             ]
             members.append(("recovery_key", summary.newRecoveryKey.map { .string($0.text) } ?? .null))
-            options.output.printJSON(.object(members))
+            try Console.outOrThrow([JSONValue.object(members).serialized(pretty: true)])
+        } else if let key = summary.newRecoveryKey {
+            try Console.outOrThrow(["New recovery key — write it down; it is shown only now. It opens the vault once jv reports",
+                                    "the rotation done below; until then (or if it never does) the old one still does.",
+                                    "", "    " + options.output.bold(key.text)])
         } else {
-            Console.note("Master key rotated to version \(summary.keyVersion): \(total) record\(total == 1 ? "" : "s") re-encrypted.")
-            if let key = summary.newRecoveryKey {
-                Console.out("New recovery key — write it down; it is shown only now. The old one no longer opens the vault.")
-                Console.out("")
-                Console.out("    " + options.output.bold(key.text))
-            } else {
-                Console.note("The recovery key is unchanged.")
-            }
+            Console.note("The recovery key is unchanged.")
         }
     }
 }
