@@ -6,7 +6,12 @@ _ = jv_harden_process()
 // Ctrl-C, a closed terminal or a kill: no plaintext file left, no terminal left without echo.
 _ = jv_install_signal_guard()
 do {
-    JV.main(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
+    let arguments = GlobalOptions.hoistingGlobalOptions(try CommandArguments.take())
+    if let unknown = UnknownCommand.message(for: arguments) {
+        Console.error(unknown)
+        exit(64)
+    }
+    JV.main(arguments)
 } catch {
     Console.error(error.description)
     exit(65)

@@ -46,6 +46,11 @@ struct ExitCodeTests {
         Case(name: "--vault naming a folder", arguments: ["list", "--vault", "/"], expected: 65, saying: "is a folder"),
         Case(name: "deleted passphrase keyslot", arguments: ["list"], damage: "DELETE FROM keyslot WHERE kind = 'passphrase'",
              expected: 65, saying: "key data is damaged"),
+        Case(name: "a mistyped command", arguments: ["lst"], expected: 64, saying: "No command 'lst'; did you mean 'list'?"),
+        Case(name: "help for no command", arguments: ["help", "nonexist"], expected: 64, saying: "No command 'nonexist'"),
+        Case(name: "a reversed date range", arguments: ["list", "--from", "2026-03-01", "--to", "2026-02-01"], expected: 64,
+             saying: "--from 2026-03-01 is after --to 2026-02-01"),
+        Case(name: "backup onto an existing file", arguments: ["backup", "/dev/null"], expected: 73, saying: "add --force to replace it"),
         Case(name: "changed vault id", arguments: ["list"], damage: "UPDATE vault_header SET vault_id = randomblob(16)",
              expected: 65, saying: "key data is damaged"),
     ]

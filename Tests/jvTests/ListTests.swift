@@ -161,4 +161,21 @@ struct ListTests {
         #expect(result.status == 64, "\(result)")
         #expect(result.out.isEmpty)
     }
+
+    /// An empty answer is not silence: standard output stays empty (scripts see no lines), and
+    /// standard error says why.
+    @Test("list and search with nothing to show say so on standard error; --json prints []")
+    func emptyAnswersAreSaid() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let empty = try sandbox.run(["list"])
+        #expect(empty.status == 0 && empty.out.isEmpty && empty.err.contains("no entries yet"), "\(empty)")
+        try sandbox.add("One entry.")
+        let none = try sandbox.run(["list", "--on", "1999-01-01"])
+        #expect(none.status == 0 && none.out.isEmpty && none.err.contains("No entries match"), "\(none)")
+        let missed = try sandbox.run(["search", "zzzqqq"])
+        #expect(missed.status == 0 && missed.out.isEmpty && missed.err.contains("Nothing matches"), "\(missed)")
+        let json = try sandbox.run(["list", "--on", "1999-01-01", "--json"])
+        #expect(json.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]" && json.err.isEmpty, "\(json)")
+    }
 }

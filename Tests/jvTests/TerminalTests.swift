@@ -94,6 +94,11 @@ struct TerminalTests {
             let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": runtime])
             #expect(result.status != 0, "\(result)")
         }
+        // A failing editor is named, with how to choose another.
+        for (editor, says) in [("/bin/false", "The editor '/bin/false' exited with status 1"), ("no-such-editor-here", "was not found")] {
+            let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil])
+            #expect(result.out.contains(says) && result.out.contains("Set $VISUAL or $EDITOR"), "\(result)")
+        }
         #expect(try sandbox.entryCount() == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty)
     }

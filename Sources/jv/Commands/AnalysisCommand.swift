@@ -78,8 +78,7 @@ struct AnalysisList: VaultCommand {
     func execute() throws {
         var query = AnalysisQuery()
         query.model = model
-        query.from = try DateArgument.parse(from)
-        query.to = try DateArgument.parse(to)
+        (query.from, query.to) = try DateArgument.range(from: from, to: to)
         let journal = try options.unlockedVault(access: .readOnly)
         query.entryID = try entry.map(journal.resolveEntryID)
         let analyses = try journal.analyses(query)

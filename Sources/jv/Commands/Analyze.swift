@@ -42,8 +42,7 @@ struct Analyze: VaultCommand {
 
     func execute() throws {
         var range = EntryQuery()
-        range.from = try DateArgument.parse(from)
-        range.to = try DateArgument.parse(to)
+        (range.from, range.to) = try DateArgument.range(from: from, to: to)
         let journal = try options.unlockedVault()
         var ids = try entries.map(journal.resolveEntryID)
         if from != nil || to != nil { ids += try journal.entries(range).map(\.id) }

@@ -3,7 +3,7 @@ import Foundation
 import JournalVault
 
 /// `jv backup FILE`: one encrypted file holding the whole vault.
-struct BackupCommand: VaultCommand {
+struct BackupCommand: VaultCommand, ReplacingWithForce {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Write an encrypted, authenticated backup of the whole vault to FILE.",
@@ -45,7 +45,7 @@ struct VerifyBackup: VaultCommand {
 }
 
 /// `jv restore FILE`: bring a backup back.
-struct Restore: VaultCommand {
+struct Restore: VaultCommand, ReplacingWithForce {
     static let configuration = CommandConfiguration(
         abstract: "Restore a backup to --to PATH (default: the vault path). Everything is checked before anything is written.",
         discussion: "An existing vault is replaced only with --force, and then atomically.")

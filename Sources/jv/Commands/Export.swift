@@ -3,7 +3,7 @@ import Foundation
 import JournalVault
 
 /// `jv export`: the vault in readable or interchange formats.
-struct Export: VaultCommand {
+struct Export: VaultCommand, ReplacingWithForce {
     static let configuration = CommandConfiguration(
         abstract: "Export entries (and chats, analyses, the graph) as plaintext, or encrypted to age recipients.",
         discussion: """
@@ -39,8 +39,7 @@ struct Export: VaultCommand {
     var ageRecipients: [String] = []
 
     func execute() throws {
-        let from = try DateArgument.parse(from)
-        let to = try DateArgument.parse(to)
+        let (from, to) = try DateArgument.range(from: from, to: to)
         let recipients = try ageRecipients.map(AgeRecipient.init(text:))
         if let output, !force, FileManager.default.fileExists(atPath: output) { throw VaultError.vaultExists(path: output) }
         let progress = Progress("Exporting")

@@ -30,7 +30,7 @@ struct Init: VaultCommand {
             Console.out("Created \(path) (KDF: \(kdf.rawValue)).")
             Console.out("")
             Console.out("Recovery key — write it down and keep it apart from this computer. It is shown only now;")
-            Console.out("with it you can open the vault if you forget the passphrase (see 'jv --recovery-key-file').")
+            Console.out("with it you can open the vault if you forget the passphrase (give it to any command with --recovery-key-file FILE).")
             Console.out("")
             Console.out("    " + output.bold(recoveryKey.text))
         }

@@ -43,15 +43,20 @@ struct List: VaultCommand {
 
     func execute() throws {
         var query = EntryQuery()
-        query.from = try DateArgument.parse(from)
-        query.to = try DateArgument.parse(to)
+        (query.from, query.to) = try DateArgument.range(from: from, to: to)
         query.on = try DateArgument.day(on)
         query.limit = n
         query.starredOnly = starred
         query.tags = try ContentRules.tags(tags)
         query.contains = contains
-        let entries = try options.unlockedVault(access: .readOnly).entries(query)
+        let journal = try options.unlockedVault(access: .readOnly)
+        let entries = try journal.entries(query)
         try options.output.printEntries(entries, format: format)
+        // Nothing printed is not silence: standard error says why (standard output stays empty).
+        if entries.isEmpty && !options.output.json {
+            let isEmpty = try journal.vault.info().counts["entries", default: 0] == 0
+            Console.note(isEmpty ? "The vault has no entries yet; add one with 'jv add'." : "No entries match.")
+        }
     }
 }
 

@@ -29,8 +29,7 @@ struct Search: VaultCommand {
     var kind: Kind?
 
     func execute() throws {
-        let from = try DateArgument.parse(from)
-        let to = try DateArgument.parse(to)
+        let (from, to) = try DateArgument.range(from: from, to: to)
         let journal = try options.unlockedVault(access: .readOnly)
         let kinds = kind.map { [$0] } ?? Kind.allCases
         var range = EntryQuery()
@@ -50,6 +49,10 @@ struct Search: VaultCommand {
             sections.append("\(output.bold(when))  \(output.dim("chat " + Output.shortID(message.threadID)))  \(message.role.rawValue): \(output.shown(message.content))")
         }
         sections += analyses.map(output.summary)
-        if !sections.isEmpty { Console.out(sections.joined(separator: "\n\n")) }
+        if sections.isEmpty {
+            Console.note("Nothing matches “\(query)”.")
+        } else {
+            Console.out(sections.joined(separator: "\n\n"))
+        }
     }
 }

@@ -11,6 +11,23 @@ enum DateArgument {
         return try DateExpression.parse(text, now: .now(), zone: .current)
     }
 
+    /// `--from` and `--to` together: a range whose start is after its end is refused (64)
+    /// rather than answered with nothing.
+    static func range(from: String?, to: String?) throws -> (from: DateExpression?, to: DateExpression?) {
+        let start = try parse(from), end = try parse(to)
+        let reversed = switch (start, end) {
+        case (.day(let first)?, .day(let last)?): first > last
+        case (.day(let first)?, .instant(let last)?): first > last.localDay
+        case (.instant(let first)?, .day(let last)?): first.localDay > last
+        case (.instant(let first)?, .instant(let last)?): first.millis > last.millis
+        default: false
+        }
+        if reversed, let from, let to {
+            throw CLIError.usage("--from \(TerminalText.visible(from)) is after --to \(TerminalText.visible(to)); give the earlier date first.")
+        }
+        return (start, end)
+    }
+
     /// A moment for `--at`.
     static func instant(_ text: String?) throws -> Instant? {
         try parse(text)?.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current)

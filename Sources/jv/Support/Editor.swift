@@ -6,8 +6,8 @@ import JournalVault
 /// (`$XDG_RUNTIME_DIR`, else `/dev/shm`), mode 0600, overwritten and removed afterwards, so
 /// plaintext never reaches a disk.
 enum Editor {
-    /// The edited text, or nil if the editor failed (nothing should be saved then).
-    static func edit(_ text: String) throws -> [UInt8]? {
+    /// The edited text; throws, naming the editor, if it failed (nothing is saved then).
+    static func edit(_ text: String) throws -> [UInt8] {
         let folder = try privateFolder()
         let path = folder + "/jv-" + UUID().uuidString.lowercased() + ".txt"
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -39,7 +39,11 @@ enum Editor {
         try process.run()
         jv_guard_child(process.processIdentifier)
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        guard process.terminationStatus == 0 else {
+            let what = process.terminationStatus == 127 ? "was not found" : "exited with status \(process.terminationStatus)"
+            throw CLIError.cancelled("The editor '\(TerminalText.visible(editorCommand))' \(what); nothing was saved. "
+                                     + "Set $VISUAL or $EDITOR to the editor you use, or pipe the text on standard input.")
+        }
         return Array(FileManager.default.contents(atPath: path) ?? Data())
     }
 

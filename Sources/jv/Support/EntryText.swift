@@ -14,9 +14,7 @@ enum EntryText {
     /// Text written in the editor, starting from `current`; nil if it was left unchanged.
     /// Called after unlocking, so nothing typed is lost to a wrong passphrase.
     static func fromEditor(editing current: String = "") throws -> String? {
-        guard let edited = try Editor.edit(current) else {
-            throw CLIError.cancelled("The editor exited with an error; nothing was saved.")
-        }
+        let edited = try Editor.edit(current)
         if ContentRules.isBlank(utf8: edited) && current.isEmpty { return nil }
         let text = try ContentRules.text(fromUTF8: edited)
         return text == current ? nil : text

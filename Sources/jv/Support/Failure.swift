@@ -10,12 +10,14 @@ enum CLIError: Error, CustomStringConvertible {
     case inputNotFound(String)
     /// The user declined, or nothing was changed: exit 1.
     case cancelled(String)
+    /// A file is in the way and was not replaced: exit 73.
+    case exists(String)
     /// Anything else: exit 1.
     case failed(String)
 
     var description: String {
         switch self {
-        case .usage(let message), .inputNotFound(let message), .cancelled(let message), .failed(let message): message
+        case .usage(let message), .inputNotFound(let message), .cancelled(let message), .exists(let message), .failed(let message): message
         }
     }
 }
@@ -46,6 +48,7 @@ enum Failure {
             switch error {
             case .usage: 64
             case .inputNotFound: 66
+            case .exists: 73
             case .cancelled, .failed: 1
             }
         default: 1
@@ -69,12 +72,17 @@ protocol VaultCommand: ParsableCommand {
     func execute() throws
 }
 
+/// A command with `--force` to replace an existing file: its refusal says so.
+protocol ReplacingWithForce {}
+
 extension VaultCommand {
     func run() throws {
         // Also after a failure: the mark follows whatever was committed, and the vault is let go.
         defer { HighWater.update() }
         do {
             try execute()
+        } catch VaultError.vaultExists(let path) where self is ReplacingWithForce {
+            throw Failure.exit(for: CLIError.exists("A file already exists at \(path); add --force to replace it."))
         } catch {
             throw Failure.exit(for: error)
         }
