@@ -45,8 +45,9 @@ struct TerminalTests {
             ln -f "$last" "$(dirname "$last")/kept-link"
             printf '%s\\n' '\(text)' > "$last"
             """)
-        chmod(path, 0o755)
-        return path
+        // Run through sh, not executed itself: a file just written cannot be executed while a
+        // concurrent test's fork still holds it open for writing (ETXTBSY).
+        return "/bin/sh " + path
     }
 
     @Test("add on a terminal opens $EDITOR on a private tmpfs file that is overwritten and removed afterwards")
@@ -128,9 +129,24 @@ struct TerminalTests {
         #expect(result.out.contains("Behind the prompt"), "\(result)")
         #expect(result.out.localizedCaseInsensitiveContains("passphrase"), "a prompt was shown: \(result)")
         #expect(!result.out.contains(Sandbox.passphrase), "the passphrase was echoed: \(result)")
-        let wrong = try onTerminal(sandbox, ["list"], typed: ["not the passphrase\n"], delay: 1.5, env: noSource)
+        let wrong = try onTerminal(sandbox, ["list"], typed: ["not the passphrase\n", "nor this\n", "nor that\n"], delay: 1.5, env: noSource)
         #expect(wrong.status == 77, "\(wrong)")
         #expect(!wrong.out.contains("Behind the prompt"))
+    }
+
+    @Test("a passphrase mistyped at the prompt may be typed again, three tries in all (as jrnl allows)")
+    func threeTriesAtThePrompt() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Behind the third try")
+        let noSource: [String: String?] = ["JV_PASSPHRASE_FILE": nil]
+        let third = try onTerminal(sandbox, ["list"], typed: ["first miss\n", "second miss\n", Sandbox.passphrase + "\n"],
+                                   delay: 1.5, env: noSource)
+        #expect(third.status == 0 && third.out.contains("Behind the third try"), "\(third)")
+        #expect(third.out.components(separatedBy: "Wrong passphrase; try again.").count == 3, "\(third)")
+        let fourth = try onTerminal(sandbox, ["list"], typed: ["one\n", "two\n", "three\n", Sandbox.passphrase + "\n"],
+                                    delay: 1.5, env: noSource)
+        #expect(fourth.status == 77 && !fourth.out.contains("Behind the third try"), "\(fourth)")
     }
 
     @Test("init on a terminal asks twice; two different answers create nothing")
@@ -180,8 +196,9 @@ struct TerminalTests {
             kill -\(signal) $PPID
             exec sleep 30
             """)
-        chmod(path, 0o755)
-        return path
+        // Run through sh, not executed itself: a file just written cannot be executed while a
+        // concurrent test's fork still holds it open for writing (ETXTBSY).
+        return "/bin/sh " + path
     }
 
     @Test("SIGHUP, SIGTERM or SIGINT while the editor is open: the editor ended, its file wiped and removed, the conventional status",
@@ -223,8 +240,7 @@ struct TerminalTests {
             env > '\(seen)'
             echo 'Written with a clean environment' > "$last"
             """)
-        chmod(editor, 0o755)
-        let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "JV_PASSPHRASE": Sandbox.passphrase,
+        let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": "/bin/sh " + editor, "VISUAL": nil, "JV_PASSPHRASE": Sandbox.passphrase,
                                                             "JV_PASSPHRASE_FILE": nil, "JV_RECOVERY_KEY_FILE": "/nonexistent"])
         #expect(result.status == 0, "\(result)")
         let environment = try String(contentsOfFile: seen, encoding: .utf8)

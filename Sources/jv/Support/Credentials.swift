@@ -18,6 +18,26 @@ struct Credentials {
         return .passphrase(try terminal.readSecret(prompt: "Passphrase: "))
     }
 
+    /// Tries a passphrase typed at the prompt gets, as jrnl allows.
+    static let promptAttempts = 3
+
+    /// `vault` unlocked with the first credential found; a passphrase typed at the terminal
+    /// prompt may be typed again after a mistake, up to ``promptAttempts`` times in all.
+    func unlock(_ vault: Vault) throws -> UnlockedVault {
+        if let credential = try fromOptions() ?? fromEnvironment() { return try vault.unlock(credential) }
+        guard let terminal = Terminal.open() else { throw Self.noSource }
+        defer { terminal.close() }
+        var attempt = 1
+        while true {
+            do {
+                return try vault.unlock(.passphrase(try terminal.readSecret(prompt: "Passphrase: ")))
+            } catch VaultError.wrongPassphrase where attempt < Self.promptAttempts {
+                attempt += 1
+                terminal.write("Wrong passphrase; try again.\n")
+            }
+        }
+    }
+
     /// A new passphrase: from the non-interactive sources, else asked twice on the terminal.
     func newPassphrase(prompt: String = "New passphrase: ") throws -> SecureBytes {
         if case .passphrase(let secret)? = try fromOptions() ?? fromEnvironment() { return secret }
@@ -130,7 +150,7 @@ extension GlobalOptions {
         if !Sodium.canLockMemory() {
             Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
         }
-        let journal = try vault.unlock(Credentials(options: self).forUnlocking())
+        let journal = try Credentials(options: self).unlock(vault)
         HighWater.observe(journal)
         return journal
     }
