@@ -178,4 +178,18 @@ struct ListTests {
         let json = try sandbox.run(["list", "--on", "1999-01-01", "--json"])
         #expect(json.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]" && json.err.isEmpty, "\(json)")
     }
+
+    @Test("list shows explicit tags the text does not, and each time's offset when entries come from several zones")
+    func explicitTagsAndOffsetsAreShown() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Late in Tokyo.", ["--at", "2026-01-05T23:30+09:00"])
+        try sandbox.add("Morning in Paris. #coffee", ["--at", "2026-01-06 10:00", "--tag", "work", "--tag", "coffee"])
+        let both = try sandbox.run(["list", "--no-color"])
+        #expect(both.status == 0, "\(both)")
+        #expect(both.out.contains("2026-01-05 23:30 +09:00") && both.out.contains("2026-01-06 10:00 +00:00"), "\(both)")
+        #expect(both.out.contains("#work") && !both.out.contains("#coffee #work"), "only tags the text does not show: \(both)")
+        let one = try sandbox.run(["list", "--on", "2026-01-06", "--no-color"])
+        #expect(one.out.contains("2026-01-06 10:00  ") && !one.out.contains("+00:00"), "one zone, no offsets: \(one)")
+    }
 }

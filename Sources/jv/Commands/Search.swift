@@ -43,7 +43,8 @@ struct Search: VaultCommand {
             return output.printJSON(.array(entries.map(\.json) + messages.map(\.json) + analyses.map(\.json)))
         }
         var sections: [String] = []
-        if !entries.isEmpty { sections.append(entries.map { output.render($0) }.joined(separator: "\n\n")) }
+        let withOffset = Output.spanZones(entries)
+        if !entries.isEmpty { sections.append(entries.map { output.render($0, withOffset: withOffset) }.joined(separator: "\n\n")) }
         for message in messages {
             let when = message.timestamp.minuteText
             sections.append("\(output.bold(when))  \(output.dim("chat " + Output.shortID(message.threadID)))  \(message.role.rawValue): \(output.shown(message.content))")

@@ -51,15 +51,28 @@ struct Output {
 }
 
 extension Output {
-    /// An entry for people: a header line (day, time, short id, star, title), then the text.
-    func render(_ entry: Entry, full: Bool = true) -> String {
-        var header = "\(bold(entry.created.minuteText))  \(dim(Self.shortID(entry.id)))"
+    /// An entry for people: a header line (day, time, short id, star, title), then the text,
+    /// then the explicit tags the text does not show. `withOffset` adds the writer's UTC offset
+    /// to the time, for entries written in several time zones.
+    func render(_ entry: Entry, full: Bool = true, withOffset: Bool = false) -> String {
+        var when = entry.created.minuteText
+        if withOffset { when += " " + Instant.offsetText(entry.created.utcOffsetSeconds) }
+        var header = "\(bold(when))  \(dim(Self.shortID(entry.id)))"
         if entry.starred { header += " " + yellow("★") }
         header += "  " + shown(entry.title)
+        guard full else { return header }
+        var lines = [header]
         let body = shown(entry.body)
-        guard full, !body.isEmpty else { return header }
-        return header + "\n" + body.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { "    " + $0 }.joined(separator: "\n")
+        if !body.isEmpty { lines += body.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 } }
+        let inline = Set(Tags.inline(in: entry.content))
+        let unseen = entry.tags.filter { !inline.contains($0) }
+        if !unseen.isEmpty { lines.append("    " + dim(shown(unseen.map { "#" + $0 }.joined(separator: " ")))) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Whether `entries` were written in more than one time zone (their times then show it).
+    static func spanZones(_ entries: [Entry]) -> Bool {
+        Set(entries.map(\.created.utcOffsetSeconds)).count > 1
     }
 
     /// An entry as Markdown: a heading with day and time, then the text.
@@ -78,7 +91,8 @@ extension Output {
             Console.out(entries.map(markdown).joined(separator: "\n"))
         case .text:
             if entries.isEmpty { return }
-            Console.out(entries.map { render($0) }.joined(separator: "\n\n"))
+            let withOffset = Self.spanZones(entries)
+            Console.out(entries.map { render($0, withOffset: withOffset) }.joined(separator: "\n\n"))
         }
     }
 }
