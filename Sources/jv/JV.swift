@@ -17,7 +17,7 @@ struct JV: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Info.self, Add.self, List.self, Show.self, Edit.self, Delete.self,
-            Search.self, TagsCommand.self, CalendarCommand.self, Chat.self, AnalysisCommand.self, Analyze.self, Graph.self,
+            Search.self, TagsCommand.self, Stats.self, CalendarCommand.self, Chat.self, AnalysisCommand.self, Analyze.self, Graph.self,
             BackupCommand.self, Restore.self, VerifyBackup.self, Export.self, Import.self,
             Check.self, Passwd.self, RecoveryKeyCommand.self, Rekey.self,
         ]

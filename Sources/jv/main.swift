@@ -6,7 +6,7 @@ _ = jv_harden_process()
 // Ctrl-C, a closed terminal or a kill: no plaintext file left, no terminal left without echo.
 _ = jv_install_signal_guard()
 do {
-    let arguments = GlobalOptions.hoistingGlobalOptions(try CommandArguments.take())
+    let arguments = GlobalOptions.fillingOptionalValues(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
     if let unknown = UnknownCommand.message(for: arguments) {
         Console.error(unknown)
         exit(64)

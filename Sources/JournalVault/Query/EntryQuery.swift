@@ -21,6 +21,8 @@ public struct EntryQuery: Sendable {
     public var tags: [String] = []
     /// Case- and diacritic-insensitive text the content must contain.
     public var contains: String?
+    /// Entries written on this day's month and day in earlier years ("on this day").
+    public var onThisDay: CivilDay?
 
     public init() {}
 
@@ -35,6 +37,11 @@ public struct EntryQuery: Sendable {
         if let on {
             clauses.append("local_day = ?")
             _ = arguments.append(contentsOf: [on.description])
+        }
+        if let onThisDay {
+            // local_day is YYYY-MM-DD: its MM-DD, in years before.
+            clauses.append("substr(local_day, 6, 5) = ? AND local_day < ?")
+            _ = arguments.append(contentsOf: [String(onThisDay.description.suffix(5)), onThisDay.description])
         }
         if starredOnly { clauses.append("starred = 1") }
         for tag in tags {

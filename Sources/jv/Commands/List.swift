@@ -34,6 +34,16 @@ struct List: VaultCommand {
     @Option(help: "Only entries containing this text (case- and accent-insensitive).")
     var contains: String?
 
+    @Option(name: .customLong("on-this-day"),
+            help: ArgumentHelp("Entries of this day's date in earlier years (alone: today's).", valueName: "date"))
+    var onThisDay: String?
+
+    @Flag(help: "One line per entry: its time, id and title.")
+    var short = false
+
+    @Flag(help: "Newest first.")
+    var reverse = false
+
     @Option(help: "text, json or markdown.")
     var format: EntryFormat = .text
 
@@ -49,9 +59,11 @@ struct List: VaultCommand {
         query.starredOnly = starred
         query.tags = try ContentRules.tags(tags)
         query.contains = contains
+        query.onThisDay = try DateArgument.day(onThisDay)
         let journal = try options.unlockedVault(access: .readOnly)
-        let entries = try journal.entries(query)
-        try options.output.printEntries(entries, format: format)
+        var entries = try journal.entries(query)
+        if reverse { entries.reverse() }
+        try options.output.printEntries(entries, format: format, short: short)
         // Nothing printed is not silence: standard error says why (standard output stays empty).
         if entries.isEmpty && !options.output.json {
             let isEmpty = try journal.vault.info().counts["entries", default: 0] == 0

@@ -37,6 +37,17 @@ struct GlobalOptions: ParsableArguments {
     private static let flags: Set<String> = ["--json", "--no-color"]
     private static let commandGroups: Set<String> = ["chat", "analysis", "graph"]
 
+    /// `--on-this-day` given without a date means today's: "today" is put in as its value, as
+    /// argument-parser has no options whose value may be left out.
+    static func fillingOptionalValues(_ arguments: [String]) -> [String] {
+        var filled: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            filled.append(argument)
+            if argument == "--on-this-day", index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") { filled.append("today") }
+        }
+        return filled
+    }
+
     /// Lets global options stand before the command (`jv --vault X list`) as well as after it:
     /// they are moved to just after the command's name, where the parser expects them.
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {

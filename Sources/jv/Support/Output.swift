@@ -82,8 +82,8 @@ extension Output {
         return heading + "\n\n" + shown(entry.content) + "\n"
     }
 
-    /// Prints entries in the chosen format.
-    func printEntries(_ entries: [Entry], format: EntryFormat) throws {
+    /// Prints entries in the chosen format; `short`: one header line each.
+    func printEntries(_ entries: [Entry], format: EntryFormat, short: Bool = false) throws {
         switch json ? .json : format {
         case .json:
             printJSON(.array(entries.map(\.json)))
@@ -92,7 +92,7 @@ extension Output {
         case .text:
             if entries.isEmpty { return }
             let withOffset = Self.spanZones(entries)
-            Console.out(entries.map { render($0, withOffset: withOffset) }.joined(separator: "\n\n"))
+            Console.out(entries.map { render($0, full: !short, withOffset: withOffset) }.joined(separator: short ? "\n" : "\n\n"))
         }
     }
 }

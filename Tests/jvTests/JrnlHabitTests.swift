@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Habits jrnl users bring (issue 12): on this day, short and reversed listings, stats.
+@Suite struct JrnlHabitTests {
+    private static let fixture = Result {
+        try Fixture { sandbox in
+            [
+                "2024": try sandbox.add("Snow on the fifth. #winter", ["--at", "2024-01-05 09:00"]),
+                "2025": try sandbox.add("Fifth again, a year on.\nSecond line.", ["--at", "2025-01-05 20:00"]),
+                "2026a": try sandbox.add("The sixth.", ["--at", "2026-01-06 08:00"]),
+                "2026b": try sandbox.add("The seventh, two words more", ["--at", "2026-01-07 08:00"]),
+                "2026c": try sandbox.add("The fifth, this year.", ["--at", "2026-01-05 08:00"]),
+            ]
+        }
+    }
+
+    @Test("--on-this-day DATE lists that month and day in earlier years; alone it means today")
+    func onThisDay() throws {
+        let fixture = try Self.fixture.get()
+        let sandbox = try Sandbox(from: fixture)
+        let earlier = try sandbox.list(["--on-this-day", "2026-01-05"])
+        #expect(earlier.ids == [fixture["2024"], fixture["2025"]], "earlier years only, oldest first")
+        let alone = try sandbox.run(["list", "--on-this-day", "--json"])
+        #expect(alone.status == 0, "today's date, whatever it is: \(alone)")
+        let withOthers = try sandbox.run(["list", "--on-this-day", "--starred", "--json"])
+        #expect(withOthers.status == 0, "\(withOthers)")
+        #expect(try withOthers.array().isEmpty, "\(withOthers)")
+    }
+
+    @Test("--short prints one line per entry; --reverse lists newest first")
+    func shortAndReverse() throws {
+        let fixture = try Self.fixture.get()
+        let sandbox = try Sandbox(from: fixture)
+        let short = try sandbox.run(["list", "--short", "--no-color"])
+        #expect(short.lines.count == 5 && !short.out.contains("Second line."), "\(short)")
+        #expect(short.lines.first?.hasPrefix("2024-01-05 09:00") == true, "\(short)")
+        let reversed = try sandbox.list(["--reverse"])
+        #expect(reversed.ids == [fixture["2026b"], fixture["2026a"], fixture["2026c"], fixture["2025"], fixture["2024"]])
+        #expect(try sandbox.list(["-n", "2", "--reverse"]).ids == [fixture["2026b"], fixture["2026a"]])
+    }
+
+    @Test("jv stats counts entries, words, days and streaks, per month; --json has the documented shape")
+    func stats() throws {
+        let sandbox = try Sandbox(from: try Self.fixture.get())
+        let result = try sandbox.run(["stats", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let stats = try result.object()
+        #expect(stats["entries"] as? Int == 5)
+        #expect(stats["words"] as? Int == 4 + 7 + 2 + 6 + 4)
+        #expect(stats["days_written"] as? Int == 5)
+        #expect(stats["first_day"] as? String == "2024-01-05" && stats["last_day"] as? String == "2026-01-07")
+        #expect(stats["longest_streak"] as? Int == 3, "2026-01-05, 06 and 07")
+        #expect(stats["current_streak"] as? Int == 0, "nothing written yesterday or today")
+        #expect(stats["per_month"] as? [String: Int] == ["2024-01": 1, "2025-01": 1, "2026-01": 3])
+        let january = try sandbox.run(["stats", "--from", "2026-01-01", "--json"]).object()
+        #expect(january["entries"] as? Int == 3)
+        let text = try sandbox.run(["stats"])
+        #expect(text.out.contains("longest streak  3 days") && text.out.contains("2026-01  3"), "\(text)")
+    }
+}
