@@ -58,4 +58,23 @@ import Testing
         let text = try sandbox.run(["stats"])
         #expect(text.out.contains("longest streak  3 days") && text.out.contains("2026-01  3"), "\(text)")
     }
+
+    @Test("add --template NAME starts from $XDG_CONFIG_HOME/jv/templates/NAME.md (else ~/.config); given text follows it")
+    func templates() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.folder.write("home/.config/jv/templates/daily.md", "Grateful for:\n- \n")
+        let id = try sandbox.run(["add", "--template", "daily"], stdin: Data("the sea.".utf8)).out
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try sandbox.show(id)["content"] as? String == "Grateful for:\n- \n\nthe sea.")
+        let elsewhere = sandbox.folder.file("config")
+        try sandbox.folder.write("config/jv/templates/work.md", "Standup")
+        let fromXDG = try sandbox.run(["add", "--template", "work", "notes"], env: ["XDG_CONFIG_HOME": elsewhere])
+        #expect(fromXDG.status == 0, "\(fromXDG)")
+        #expect(try sandbox.show(fromXDG.out.trimmingCharacters(in: .whitespacesAndNewlines))["content"] as? String == "Standup\n\nnotes")
+        let missing = try sandbox.run(["add", "--template", "nope", "text"])
+        #expect(missing.status == 66 && missing.err.contains("No template 'nope'"), "\(missing)")
+        #expect(try sandbox.run(["add", "--template", "../daily", "text"]).status == 64)
+    }
+
 }

@@ -72,6 +72,21 @@ struct TerminalTests {
         #expect(kept.allSatisfy { $0 == 0 })
     }
 
+    @Test("add --template on a terminal opens the editor on the template; saved unchanged, nothing is added")
+    func templateInTheEditor() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.folder.write("home/.config/jv/templates/daily.md", "Grateful for:\n")
+        let editor = try editor(sandbox, writing: "Grateful for: the sea")
+        let result = try onTerminal(sandbox, ["add", "--template", "daily"], env: ["EDITOR": editor, "VISUAL": nil])
+        #expect(result.status == 0, "\(result)")
+        #expect(try String(contentsOfFile: sandbox.folder.file("editor") + ".before", encoding: .utf8) == "Grateful for:\n")
+        #expect(try sandbox.list().contents == ["Grateful for: the sea"])
+        let unchanged = try onTerminal(sandbox, ["add", "--template", "daily"], env: ["EDITOR": "/bin/true", "VISUAL": nil])
+        #expect(unchanged.status != 0, "\(unchanged)")
+        #expect(try sandbox.entryCount() == 1)
+    }
+
     @Test("edit on a terminal opens $EDITOR on the current text")
     func editWithEditor() throws {
         let sandbox = try Sandbox()

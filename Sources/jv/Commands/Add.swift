@@ -18,15 +18,23 @@ struct Add: VaultCommand {
     @Option(name: .customLong("tag"), help: "A tag to add (repeatable).")
     var tags: [String] = []
 
+    @Option(help: ArgumentHelp("Start from the template $XDG_CONFIG_HOME/jv/templates/NAME.md: the editor opens on it, "
+                               + "and text given on the command line or standard input follows it.", valueName: "name"))
+    var template: String?
+
     @Argument(help: "The entry text (else standard input, else the editor).")
     var text: [String] = []
 
     func execute() throws {
         let at = try DateArgument.instant(at)
         let tags = try ContentRules.tags(tags)
-        let given = try EntryText.given(arguments: text)
+        let templateText = try template.map(Templates.text(named:))
+        let given = try EntryText.given(arguments: text).map { given in
+            try templateText.map { try ContentRules.validated($0 + ($0.hasSuffix("\n") ? "\n" : "\n\n") + given) } ?? given
+        }
         let journal = try options.unlockedVault()
-        guard let content = try given ?? EntryText.fromEditor() else {
+        // From a template, the entry is added only if the editor changed it.
+        guard let content = try given ?? EntryText.fromEditor(editing: templateText ?? "") else {
             throw CLIError.cancelled("Nothing written; no entry was added.")
         }
         let entry = try journal.addEntry(content, at: at, starred: star, tags: tags)

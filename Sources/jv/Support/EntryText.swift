@@ -17,6 +17,7 @@ enum EntryText {
         let edited = try Editor.edit(current)
         if ContentRules.isBlank(utf8: edited) && current.isEmpty { return nil }
         let text = try ContentRules.text(fromUTF8: edited)
-        return text == current ? nil : text
+        // Unchanged up to the white space saving trims (a template's last line break).
+        return text == current || text == (try? ContentRules.validated(current)) ? nil : text
     }
 }
