@@ -77,4 +77,22 @@ import Testing
         #expect(try sandbox.run(["add", "--template", "../daily", "text"]).status == 64)
     }
 
+
+    @Test("--any-tag keeps entries with one of the tags, --not-tag drops entries with any; a tag-index row removed from the file lets nothing through")
+    func anyAndNotTags() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let walk = try sandbox.add("Walk. #outdoors", ["--at", "2026-01-01"])
+        let work = try sandbox.add("Meeting. #work", ["--at", "2026-01-02"])
+        let both = try sandbox.add("Site visit. #work #outdoors", ["--at", "2026-01-03"])
+        let none = try sandbox.add("Quiet day.", ["--at", "2026-01-04"])
+        #expect(try sandbox.list(["--any-tag", "work", "--any-tag", "#Outdoors"]).ids == [walk, work, both])
+        #expect(try sandbox.list(["--not-tag", "work"]).ids == [walk, none])
+        #expect(try sandbox.list(["--any-tag", "outdoors", "--not-tag", "work"]).ids == [walk])
+        #expect(try sandbox.list(["--tag", "work", "--not-tag", "outdoors"]).ids == [work])
+        // The index cannot decide a --not-tag: with every tag row deleted, the decrypted text still does.
+        try sandbox.sqlite("DELETE FROM entry_tag")
+        #expect(try sandbox.list(["--not-tag", "work"]).ids == [walk, none])
+    }
+
 }

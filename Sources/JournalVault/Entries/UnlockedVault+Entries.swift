@@ -68,6 +68,8 @@ extension UnlockedVault {
         // The tag index is not what decides: each tag is confirmed from the decrypted entry, so a
         // tag-index row added to the file cannot put an entry into a listing it does not belong in.
         let wantedTags = Set(query.tags.compactMap(Tags.normalize))
+        let anyTags = Set(query.anyTags.compactMap(Tags.normalize))
+        let unwantedTags = Set(query.withoutTags.compactMap(Tags.normalize))
         // With a limit, walk newest first so only the needed rows are decrypted.
         let order = query.limit == nil ? "ASC" : "DESC"
         let limit = query.limit ?? Int.max
@@ -79,12 +81,12 @@ extension UnlockedVault {
             if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
             let entry = try row.decrypt(keys: keys)
             // Tags are stored normalised; only explicit tags of an older normal form need it again.
-            guard wantedTags.isEmpty || wantedTags.isSubset(of: entry.tags)
-                    || wantedTags.isSubset(of: entry.tags.compactMap(Tags.normalize)) else {
+            let tags = wantedTags.isEmpty && anyTags.isEmpty && unwantedTags.isEmpty ? [] : Set(entry.tags).union(entry.tags.compactMap(Tags.normalize))
+            guard wantedTags.isSubset(of: tags), anyTags.isEmpty || !anyTags.isDisjoint(with: tags) else {
                 throw VaultError.tamperedRecord(table: EncryptedEntryRow.table, id: entry.id.storageText,
                                                 detail: "the tag index lists a tag the entry does not have")
             }
-            return entry
+            return unwantedTags.isDisjoint(with: tags) ? entry : nil
         }, deliver: { entries in
             result += entries.lazy.compactMap { $0 }.prefix(limit - result.count)
         })

@@ -19,6 +19,11 @@ public struct EntryQuery: Sendable {
     public var starredOnly = false
     /// Entries carrying every one of these tags (any spelling: `@Work`, `#work`, `work`).
     public var tags: [String] = []
+    /// Entries carrying at least one of these tags (when not empty).
+    public var anyTags: [String] = []
+    /// Entries carrying none of these tags. Decided from the decrypted entries, never from the
+    /// tag index alone (a row taken out of the index must not let an entry through).
+    public var withoutTags: [String] = []
     /// Case- and diacritic-insensitive text the content must contain.
     public var contains: String?
     /// Entries written on this day's month and day in earlier years ("on this day").
@@ -49,6 +54,15 @@ public struct EntryQuery: Sendable {
             clauses.append("seq IN (SELECT entry_seq FROM entry_tag WHERE bidx = ?)")
             _ = arguments.append(contentsOf: [Data(blindIndex(normal))])
         }
+        if !anyTags.isEmpty {
+            let indexes = try anyTags.map { tag in
+                guard let normal = Tags.normalize(tag) else { throw VaultError.invalidTag(tag) }
+                return Data(blindIndex(normal))
+            }
+            clauses.append("seq IN (SELECT entry_seq FROM entry_tag WHERE bidx IN (\(indexes.map { _ in "?" }.joined(separator: ", "))))")
+            _ = arguments.append(contentsOf: StatementArguments(indexes))
+        }
+        for tag in withoutTags where Tags.normalize(tag) == nil { throw VaultError.invalidTag(tag) }
         return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
     }
 }

@@ -31,6 +31,12 @@ struct List: VaultCommand {
     @Option(name: .customLong("tag"), help: "Only entries with this tag (repeatable: all must match).")
     var tags: [String] = []
 
+    @Option(name: .customLong("any-tag"), help: "Only entries with at least one of these tags (repeatable).")
+    var anyTags: [String] = []
+
+    @Option(name: .customLong("not-tag"), help: "Only entries without this tag (repeatable: none of them).")
+    var notTags: [String] = []
+
     @Option(help: "Only entries containing this text (case- and accent-insensitive).")
     var contains: String?
 
@@ -58,6 +64,8 @@ struct List: VaultCommand {
         query.limit = n
         query.starredOnly = starred
         query.tags = try ContentRules.tags(tags)
+        query.anyTags = try ContentRules.tags(anyTags)
+        query.withoutTags = try ContentRules.tags(notTags)
         query.contains = contains
         query.onThisDay = try DateArgument.day(onThisDay)
         let journal = try options.unlockedVault(access: .readOnly)
