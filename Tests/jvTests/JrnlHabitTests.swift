@@ -95,4 +95,22 @@ import Testing
         #expect(try sandbox.list(["--not-tag", "work"]).ids == [walk, none])
     }
 
+
+    @Test("edit ID --tag T / --untag T change explicit tags only; the text, and tags written in it, stay")
+    func editTags() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("Harbour walk with #anna.", ["--tag", "outdoors"])
+        let tagged = try sandbox.run(["edit", id, "--tag", "Weekend", "--tag", "outdoors"])
+        #expect(tagged.status == 0, "\(tagged)")
+        #expect(try sandbox.list(["--tag", "weekend"]).ids == [id])
+        let untagged = try sandbox.run(["edit", id, "--untag", "outdoors", "--untag", "anna"])
+        #expect(untagged.status == 0, "\(untagged)")
+        let entry = try sandbox.show(id)
+        #expect(entry["content"] as? String == "Harbour walk with #anna.")
+        #expect(Set(entry["tags"] as? [String] ?? []) == ["anna", "weekend"], "\(entry)")
+        #expect(try sandbox.list(["--tag", "outdoors"]).ids.isEmpty)
+        #expect(try sandbox.run(["check"]).status == 0)
+    }
+
 }

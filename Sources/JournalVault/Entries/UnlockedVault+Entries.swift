@@ -33,17 +33,23 @@ extension UnlockedVault {
         try database.read { db in try fetchEntry(id: id, db) }
     }
 
-    /// Changes an entry's text, time of writing or star, re-encrypting it under new metadata.
-    /// `nil` leaves a property as it is.
+    /// Changes an entry's text, time of writing, star or explicit tags (`addingTags` joined,
+    /// `removingTags` taken away; tags in the text stay), re-encrypting it under new metadata.
+    /// `nil` and empty lists leave a property as it is.
     @discardableResult
-    public func updateEntry(id: UUID, content: String? = nil, created: Instant? = nil, starred: Bool? = nil) throws -> Entry {
+    public func updateEntry(id: UUID, content: String? = nil, created: Instant? = nil, starred: Bool? = nil,
+                            addingTags: [String] = [], removingTags: [String] = []) throws -> Entry {
         let newContent = try content.map { try ContentRules.validated($0) }
+        let added = try ContentRules.tags(addingTags), removed = Set(try ContentRules.tags(removingTags))
         return try write { db in
             let stored = try storedRow(id: id, db)
             var entry = try stored.decrypt(keys: keys)
             if let newContent { entry.content = newContent }
             if let created { entry.created = created }
             if let starred { entry.starred = starred }
+            if !added.isEmpty || !removed.isEmpty {
+                entry.explicitTags = (entry.explicitTags + added.filter { !entry.explicitTags.contains($0) }).filter { !removed.contains($0) }
+            }
             entry.modifiedAt = max(Instant.now().millis, entry.modifiedAt + 1)
             entry.version = Entry.currentVersion
             try store(entry, replacing: stored, db)

@@ -6,8 +6,8 @@ struct Edit: VaultCommand {
     static let configuration = CommandConfiguration(
         abstract: "Edit an entry: new text from standard input, else $EDITOR on the current text.",
         discussion: """
-            With only --at, --star or --unstar on a terminal, the text is left as it is. From a pipe, \
-            empty input with one of those options also keeps the text.
+            With only --at, --star, --unstar, --tag or --untag on a terminal, the text is left as it is. \
+            From a pipe, empty input with one of those options also keeps the text.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -24,6 +24,12 @@ struct Edit: VaultCommand {
     @Flag(help: "Unstar it.")
     var unstar = false
 
+    @Option(name: .customLong("tag"), help: "Add this explicit tag (repeatable).")
+    var tags: [String] = []
+
+    @Option(name: .customLong("untag"), help: "Remove this explicit tag (repeatable); a tag written in the text stays.")
+    var untags: [String] = []
+
     func validate() throws {
         if star && unstar { throw ValidationError("--star and --unstar cannot be used together.") }
     }
@@ -31,7 +37,7 @@ struct Edit: VaultCommand {
     func execute() throws {
         let at = try DateArgument.instant(at)
         let starred: Bool? = star ? true : unstar ? false : nil
-        let changesMetadata = at != nil || starred != nil
+        let changesMetadata = at != nil || starred != nil || !tags.isEmpty || !untags.isEmpty
         var piped: String?
         if !Console.stdinIsTerminal {
             let input = Console.readStandardInput()
@@ -44,7 +50,7 @@ struct Edit: VaultCommand {
             content = try EntryText.fromEditor(editing: journal.entry(id: id).content)
             if content == nil { Console.note("No changes."); return }
         }
-        let entry = try journal.updateEntry(id: id, content: content, created: at, starred: starred)
+        let entry = try journal.updateEntry(id: id, content: content, created: at, starred: starred, addingTags: tags, removingTags: untags)
         options.output.printRecord(entry.json, id: entry.id)
     }
 }
