@@ -62,7 +62,8 @@ final class Sandbox: @unchecked Sendable {
         folder = try TemporaryFolder()
         vault = folder.file("vault/journal.vault")
         home = folder.file("home")
-        runtime = try TemporaryFolder(prefix: "jvTests-runtime", in: "/dev/shm")
+        // On tmpfs where there is one (jv puts the editor's file only on tmpfs or ramfs).
+        runtime = try TemporaryFolder(prefix: "jvTests-runtime", in: access("/dev/shm", W_OK) == 0 ? "/dev/shm" : NSTemporaryDirectory())
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder.file(".io"), withIntermediateDirectories: true)
         passphraseFile = try folder.write("passphrase.txt", Self.passphrase + "\n")
