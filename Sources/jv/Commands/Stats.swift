@@ -9,16 +9,10 @@ struct Stats: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "Only entries from this date on.")
-    var from: String?
-
-    @Option(help: "Only entries up to this date (inclusive).")
-    var to: String?
+    @OptionGroup var range: EntryRange
 
     func execute() throws {
-        var query = EntryQuery()
-        (query.from, query.to) = try DateArgument.range(from: from, to: to)
-        let stats = try options.unlockedVault(access: .readOnly).stats(query, today: Instant.now().localDay)
+        let stats = try options.unlockedVault(access: .readOnly).stats(range.query(), today: Instant.now().localDay)
         if options.json {
             return options.output.printJSON(.object([
                 ("entries", .integer(Int64(stats.entries))), ("words", .integer(Int64(stats.words))),

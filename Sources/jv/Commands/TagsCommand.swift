@@ -9,16 +9,10 @@ struct TagsCommand: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "Only entries from this date on.")
-    var from: String?
-
-    @Option(help: "Only entries up to this date (inclusive).")
-    var to: String?
+    @OptionGroup var range: EntryRange
 
     func execute() throws {
-        var query = EntryQuery()
-        (query.from, query.to) = try DateArgument.range(from: from, to: to)
-        let counts = try options.unlockedVault(access: .readOnly).tagCounts(query)
+        let counts = try options.unlockedVault(access: .readOnly).tagCounts(range.query())
         let output = options.output
         if output.json {
             return output.printJSON(.array(counts.map { .object([("tag", .string($0.tag)), ("count", .integer(Int64($0.count)))]) }))
