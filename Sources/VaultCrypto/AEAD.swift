@@ -60,6 +60,18 @@ public enum AEAD {
         }
     }
 
+    /// Opens a box that wraps a key straight into secure memory (no copy of the key in an
+    /// ordinary array); throws ``CryptoError/authenticationFailed`` as ``open(_:key:associatedData:)``
+    /// does, and ``CryptoError/malformedCiphertext`` if it does not hold exactly `length` bytes.
+    public static func openKey(_ box: [UInt8], length: Int, key: UnsafeRawBufferPointer, associatedData: [UInt8]) throws -> SecureBytes {
+        guard box.count - overhead == length else { throw CryptoError.malformedCiphertext }
+        return try SecureBytes.filling(count: length) { output in
+            _ = try box.withUnsafeBytes { box in
+                try associatedData.withUnsafeBytes { try open(box, key: key, associatedData: $0, into: output) }
+            }
+        }
+    }
+
     /// What `box` decrypts to under `key` **without its tag checked**, into `output`: noise for a
     /// wrong key; the plaintext for the right key even when the associated data changed. Only
     /// for telling damage from a wrong key, where the result must then prove itself elsewhere

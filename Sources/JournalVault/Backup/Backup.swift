@@ -26,7 +26,7 @@ public enum BackupFile {
     /// Checks a backup end to end — header, every chunk, the end, and every record of the vault
     /// inside — writing nothing but a scratch copy that is removed afterwards.
     public static func verify(_ path: String, credential: VaultCredential) throws -> BackupSummary {
-        PrivateFiles.removeAbandoned(beside: PrivateFiles.scratchName(), purpose: .verifying)
+        PrivateFiles.removeAbandoned(beside: PrivateFiles.scratchName(), purposes: .verifying)
         let (scratch, inUse) = try PrivateFiles.createLockedTemporary(beside: PrivateFiles.scratchName(), purpose: .verifying)
         defer { try? inUse.close() }
         defer { PrivateFiles.removeDatabase(scratch) }
@@ -135,7 +135,7 @@ extension UnlockedVault {
         // file itself, encrypted as it is.
         let folder = URL(fileURLWithPath: vault.path).deletingLastPathComponent().path
         let snapshotBeside = access(folder, W_OK) == 0 ? vault.path : PrivateFiles.scratchName(for: vault.path)
-        PrivateFiles.removeAbandoned(beside: snapshotBeside, purpose: .snapshot)
+        PrivateFiles.removeAbandoned(beside: snapshotBeside, purposes: .snapshot)
         let (snapshot, inUse) = try PrivateFiles.createLockedTemporary(beside: snapshotBeside, purpose: .snapshot)
         defer { try? inUse.close() }
         // Removed before the lock goes: the copy is never there unlocked while this backup lives.
@@ -147,7 +147,7 @@ extension UnlockedVault {
             }
         }
         let (header, slots) = try vault.headerAndSlots()
-        PrivateFiles.removeAbandoned(beside: path, purpose: .writing)
+        PrivateFiles.removeAbandoned(beside: path, purposes: .writing)
         let (temporary, output) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
         defer { try? output.close() }
         defer { unlink(temporary) }

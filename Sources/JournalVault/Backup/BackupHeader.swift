@@ -90,15 +90,8 @@ struct BackupHeader {
     /// The file key, given the master key the header's slots wrap; verifies the header MAC.
     func openFileKey(masterKey: SecureBytes) throws -> SecureBytes {
         let backupKey = try SubkeyDerivation.derive(from: masterKey, id: Self.backupSubkey.id, context: Self.backupSubkey.context)
-        let box = wrapNonce + wrappedFileKey
-        let associatedData = Self.wrapDomain + prefix
-        // Opened straight into secure memory.
-        guard box.count - AEAD.overhead == SecretStream.keyLength, let fileKey = try? backupKey.withUnsafeBytes({ key in
-            try SecureBytes.filling(count: SecretStream.keyLength) { fileKey in
-                _ = try box.withUnsafeBytes { box in
-                    try associatedData.withUnsafeBytes { try AEAD.open(box, key: key, associatedData: $0, into: fileKey) }
-                }
-            }
+        guard let fileKey = try? backupKey.withUnsafeBytes({ key in
+            try AEAD.openKey(wrapNonce + wrappedFileKey, length: SecretStream.keyLength, key: key, associatedData: Self.wrapDomain + prefix)
         }) else {
             throw VaultError.backupCorrupt("the header does not authenticate")
         }

@@ -78,22 +78,23 @@ enum PrivateFiles {
     /// deleted since, so a leftover would undo `secure_delete`). Copies still in use by a live
     /// process are locked and stay.
     static func removeAbandonedCopies(of vaultPath: String) {
-        for purpose in [Purpose.creating, .snapshot, .restoring] { removeAbandoned(beside: vaultPath, purpose: purpose) }
-        removeAbandoned(beside: scratchName(for: vaultPath), purpose: .snapshot)
-        removeAbandoned(beside: scratchName(), purpose: .verifying)
+        removeAbandoned(beside: vaultPath, purposes: .creating, .snapshot, .restoring)
+        removeAbandoned(beside: scratchName(for: vaultPath), purposes: .snapshot)
+        removeAbandoned(beside: scratchName(), purposes: .verifying)
     }
 
-    /// Removes the temporary files of `purpose` beside `path` that no live process holds: their
+    /// Removes the temporary files of any of `purposes` beside `path` that no live process holds: their
     /// maker holds an exclusive `flock` on each while working on it
     /// (``createLockedTemporary(beside:purpose:)``), and the kernel drops that lock when the
     /// process dies, however it dies. A write-ahead log or shared-memory file goes with its
     /// database, or alone once its database is gone.
-    static func removeAbandoned(beside path: String, purpose: Purpose) {
+    /// (One listing of the folder for all `purposes`.)
+    static func removeAbandoned(beside path: String, purposes: Purpose...) {
         let url = URL(fileURLWithPath: path)
-        let prefix = "." + url.lastPathComponent + "." + purpose.rawValue + "-"
+        let prefixes = purposes.map { "." + url.lastPathComponent + "." + $0.rawValue + "-" }
         let folder = url.deletingLastPathComponent().path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.hasPrefix(prefix) {
+        for name in names where prefixes.contains(where: name.hasPrefix) {
             let candidate = folder + "/" + name
             if name.hasSuffix("-wal") || name.hasSuffix("-shm") {
                 // SQLite makes these only once the database exists, and the database goes first
@@ -115,7 +116,7 @@ enum PrivateFiles {
 
     /// Creates a new temporary file of `purpose` beside `path`, as ``create(_:)`` does, and
     /// takes an exclusive `flock` on it, held until the handle is closed: the mark of a file in
-    /// use, which ``removeAbandoned(beside:purpose:)`` leaves alone.
+    /// use, which ``removeAbandoned(beside:purposes:)`` leaves alone.
     static func createLockedTemporary(beside path: String, purpose: Purpose) throws -> (path: String, handle: FileHandle) {
         // Another process's clean-up can open the file between its creation and the lock, take
         // the lock first and remove it; then the file is made again under a new name. Each loss

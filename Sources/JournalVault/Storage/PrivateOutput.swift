@@ -23,7 +23,7 @@ public enum PrivateOutput {
     public static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         // An export killed midway left a partial plaintext copy; its lock died with it.
-        PrivateFiles.removeAbandoned(beside: path, purpose: .writing)
+        PrivateFiles.removeAbandoned(beside: path, purposes: .writing)
         let (temporary, file) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
         defer { try? file.close() }
         // Removed before the lock goes: the file is never there unlocked while this write lives.

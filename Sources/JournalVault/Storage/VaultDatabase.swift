@@ -82,9 +82,10 @@ final class VaultDatabase: Sendable {
             database = try translatingErrors(path: path) {
                 VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder), manifestRecorder: recorder)
             }
-        } catch VaultError.diskFull(let folder) {
-            log.removeCompanionsMadeSince(beside: path)
-            throw VaultError.diskFull(folder: folder)
+        } catch {
+            // A write that could not even open leaves nothing: not the -wal/-shm it made.
+            if case VaultError.diskFull = error { log.removeCompanionsMadeSince(beside: path) }
+            throw error
         }
         if try database.needsMigration() {
             try translatingErrors(path: path) { try migrator().migrate(database.pool) }
@@ -190,7 +191,7 @@ final class VaultDatabase: Sendable {
         // A create killed midway left its temporary files behind; its lock died with it. Even
         // when the vault exists: one killed just after its vault took the name leaves its
         // temporary name as a second name of the vault.
-        PrivateFiles.removeAbandoned(beside: path, purpose: .creating)
+        PrivateFiles.removeAbandoned(beside: path, purposes: .creating)
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultExists(path: path) }
         let (temporary, inUse) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .creating)
         defer { try? inUse.close() }

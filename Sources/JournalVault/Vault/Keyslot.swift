@@ -195,15 +195,8 @@ struct Keyslot: Sendable, Equatable {
 
     /// The master key, opened straight into secure memory (no copy of it in an ordinary array).
     private func open(kek: SecureBytes, vaultID: UUID) throws -> SecureBytes? {
-        let box = nonce + wrapped
-        guard box.count - AEAD.overhead == SubkeyDerivation.keyLength else { return nil }
-        let associatedData = associatedData(vaultID: vaultID)
-        return kek.withUnsafeBytes { key in
-            try? SecureBytes.filling(count: SubkeyDerivation.keyLength) { masterKey in
-                _ = try box.withUnsafeBytes { box in
-                    try associatedData.withUnsafeBytes { try AEAD.open(box, key: key, associatedData: $0, into: masterKey) }
-                }
-            }
+        kek.withUnsafeBytes { key in
+            try? AEAD.openKey(nonce + wrapped, length: SubkeyDerivation.keyLength, key: key, associatedData: associatedData(vaultID: vaultID))
         }
     }
 
