@@ -8,7 +8,8 @@ struct JV: ParsableCommand {
         discussion: """
             Every entry is encrypted with a key only your passphrase (or recovery key) unlocks; \
             dates stay readable so 'jv calendar' and 'jv info' need no passphrase.
-            Passphrase sources, first found wins: --passphrase-file, --passphrase-command, \
+            After 'jv unlock', commands on that vault use its session and ask for nothing \
+            (--no-agent: not). Passphrase sources, first found wins: --passphrase-file, --passphrase-command, \
             --recovery-key-file, $JV_PASSPHRASE_FILE, $JV_PASSPHRASE_COMMAND, $JV_PASSPHRASE \
             (least safe), $JV_RECOVERY_KEY_FILE, else a prompt on the terminal.
             Exit codes: 0 ok, 64 usage, 65 bad or tampered data, 66 not found, 73 refusing to \
@@ -19,7 +20,7 @@ struct JV: ParsableCommand {
             Init.self, Info.self, Add.self, List.self, Show.self, Edit.self, Delete.self,
             Search.self, TagsCommand.self, Stats.self, CalendarCommand.self, Chat.self, AnalysisCommand.self, Analyze.self, Graph.self,
             BackupCommand.self, Restore.self, VerifyBackup.self, Export.self, Import.self,
-            Check.self, Passwd.self, RecoveryKeyCommand.self, Rekey.self,
+            Check.self, Passwd.self, RecoveryKeyCommand.self, Rekey.self, Unlock.self, Lock.self, SessionAgentCommand.self,
         ]
     )
 }

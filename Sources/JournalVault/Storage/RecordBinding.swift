@@ -54,6 +54,13 @@ extension UUID {
         withUnsafeBytes(of: uuid) { Array($0) }
     }
 
+    /// The UUID whose ``bytes`` are the first 16 of `bytes` (zeros where fewer are given).
+    init(bytes: [UInt8]) {
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes.prefix(16)) }
+        self.init(uuid: value)
+    }
+
     /// Lower-case canonical text, the form stored in `id` columns. Written out by hand: rows are
     /// read and written by the hundred thousand, and Foundation's formatter goes through printf.
     var storageText: String {

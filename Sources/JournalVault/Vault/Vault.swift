@@ -100,7 +100,7 @@ public final class Vault: Sendable {
     /// Whether `masterKey` opens a stored record (the first row of the first sealed table that
     /// has one): proof that it is this vault's master key, whatever its keyslots say. Record
     /// keys do not depend on the vault id, so a changed id cannot hide it.
-    private func opensARecord(masterKey: SecureBytes, keyVersion: UInt32) -> Bool {
+    func opensARecord(masterKey: SecureBytes, keyVersion: UInt32) -> Bool {
         guard let header = try? header(),
               let keys = try? VaultKeys(vaultID: header.vaultID, keyVersion: keyVersion, masterKey: masterKey) else { return false }
         let opened = try? database.read { db -> Bool in

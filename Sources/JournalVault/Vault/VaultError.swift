@@ -67,6 +67,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case storage(String)
     /// The disk holding the vault (or the file being written) has no room left.
     case diskFull(folder: String)
+    /// A session (`jv unlock`) cannot be started or used safely: its folder is not private,
+    /// or the agent does not start.
+    case sessionUnavailable(String)
 
     public var description: String {
         switch self {
@@ -128,6 +131,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "Storage error: \(message)."
         case .diskFull(let folder):
             "The disk holding \(folder) is full: free some space and try again; nothing was changed."
+        case .sessionUnavailable(let reason):
+            "No session: \(reason)."
         }
     }
 }

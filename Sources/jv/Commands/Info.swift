@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import JournalVault
 
 /// `jv info`: what the vault is, without the passphrase.
@@ -9,7 +10,9 @@ struct Info: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let info = try Vault.open(at: options.vaultPath, access: .readOnly).info()
+        let vault = try Vault.open(at: options.vaultPath, access: .readOnly)
+        let info = try vault.info()
+        let session = try vault.session()
         if options.json {
             options.output.printJSON(.object([
                 ("path", .string(info.path)),
@@ -27,6 +30,7 @@ struct Info: VaultCommand {
                 ])),
                 ("recovery_key", .bool(info.hasRecoveryKey)),
                 ("counts", .object(info.counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })),
+                ("session", session.map { .object(Self.sessionFields($0)) } ?? .null),
             ]))
             return
         }
@@ -39,9 +43,32 @@ struct Info: VaultCommand {
             created         \(info.createdAt.iso8601)
             passphrase KDF  Argon2id, \(info.kdf.operations) passes, \(mebibytes) MiB\(info.kdf.profileName.map { " (\($0.rawValue))" } ?? "")
             recovery key    \(info.hasRecoveryKey ? "set" : "none")
+            session         \(session.map(Self.describe) ?? "none (jv unlock opens one)")
             """)
         for (label, count) in info.counts.sorted(by: { $0.key < $1.key }) {
             Console.out(label.padding(toLength: 16, withPad: " ", startingAt: 0) + String(count))
         }
+    }
+
+    /// A session as JSON fields (also printed by `jv unlock --json`).
+    static func sessionFields(_ session: SessionStatus) -> [(String, JSONValue)] {
+        [
+            ("expires_at", .string(Instant(session.expiresAt).iso8601)),
+            ("ends_at", .string(Instant(session.endsAt).iso8601)),
+            ("idle_timeout_seconds", .integer(Int64(session.idleTimeout))),
+            ("agent_pid", .integer(Int64(session.agentPID))),
+        ]
+    }
+
+    /// "open until 10:58 (15 minutes after its last use; 18:40 at the latest), agent pid 4242".
+    private static func describe(_ session: SessionStatus) -> String {
+        "open until \(clock(session.expiresAt)) (\(SessionLength(seconds: Int(session.idleTimeout)).spoken) after its last use; "
+            + "\(clock(session.endsAt)) at the latest), agent pid \(session.agentPID)"
+    }
+
+    /// A moment of today as `HH:MM`, of another day as `YYYY-MM-DD HH:MM`, in the local zone.
+    static func clock(_ date: Date) -> String {
+        let moment = Instant(date)
+        return moment.localDay == Instant.now().localDay ? moment.timeOfDayText : moment.minuteText
     }
 }

@@ -21,7 +21,7 @@ struct Passwd: VaultCommand {
     var kdf: KDFParameters.Profile?
 
     func execute() throws {
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(throughSession: false)
         let newPassphrase: SecureBytes
         if let path = newPassphraseFile ?? ProcessInfo.processInfo.environment["JV_NEW_PASSPHRASE_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) {
             var newOptions = GlobalOptions()

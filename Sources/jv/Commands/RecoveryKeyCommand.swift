@@ -10,7 +10,7 @@ struct RecoveryKeyCommand: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(throughSession: false)
         // Added, shown, then the old one retired: killed at any moment, some recovery key the
         // person holds still opens the vault (the old one until the new one has been printed).
         let added = try journal.addRecoveryKey()

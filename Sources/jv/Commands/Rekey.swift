@@ -35,7 +35,7 @@ struct Rekey: VaultCommand {
             }
             return try RecoveryKey(text: String(decoding: data, as: UTF8.self))
         }
-        let journal = try options.unlockedVault()
+        let journal = try options.unlockedVault(throughSession: false)
         let progress = Progress("Re-encrypted")
         // Everything is printed before the commit (a failed write rolls the rotation back): a
         // kill at any moment leaves a recovery key the person holds — the old one until the
@@ -45,9 +45,12 @@ struct Rekey: VaultCommand {
             try show(summary)
         }
         HighWater.observe(rekeyed)
+        // The old key may be what prompted the rotation: an agent holding it wipes it now.
+        let endedSession = options.noAgent ? false : (try? journal.vault.lockSession()) ?? false
         if !options.json {
             let total = summary.records.values.reduce(0, +)
-            Console.note("Master key rotated to version \(summary.keyVersion): \(total) record\(total == 1 ? "" : "s") re-encrypted.")
+            Console.note("Master key rotated to version \(summary.keyVersion): \(total) record\(total == 1 ? "" : "s") re-encrypted."
+                         + (endedSession ? " The session holding the old key was ended ('jv unlock' opens a new one)." : ""))
         }
     }
 

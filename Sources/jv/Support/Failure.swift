@@ -40,7 +40,7 @@ enum Failure {
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .manifestDamaged,
                  .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt: 65
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: 64
-            case .storage, .readOnly, .diskFull: 1
+            case .storage, .readOnly, .diskFull, .sessionUnavailable: 1
             }
         case is DateExpressionError: 64
         case is ImportError, is AgeError: 65

@@ -21,6 +21,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Unlock with the recovery key in this file instead of the passphrase (also: $JV_RECOVERY_KEY_FILE).", valueName: "path"))
     var recoveryKeyFile: String?
 
+    @Flag(name: .customLong("no-agent"), help: "Ignore an open session (jv unlock): unlock with the passphrase as if there were none.")
+    var noAgent = false
+
     /// The vault path: `--vault`, `$JV_VAULT`, or the XDG data folder.
     var vaultPath: String {
         let environment = ProcessInfo.processInfo.environment
@@ -34,7 +37,7 @@ struct GlobalOptions: ParsableArguments {
     var output: Output { Output(json: json, noColor: noColor) }
 
     private static let valued: Set<String> = ["--vault", "--passphrase-file", "--passphrase-command", "--recovery-key-file"]
-    private static let flags: Set<String> = ["--json", "--no-color"]
+    private static let flags: Set<String> = ["--json", "--no-color", "--no-agent"]
     private static let commandGroups: Set<String> = ["chat", "analysis", "graph"]
 
     /// `--on-this-day` given without a date means today's: "today" is put in as its value, as

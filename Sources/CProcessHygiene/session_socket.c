@@ -1,0 +1,141 @@
+#define _GNU_SOURCE
+#include "session_socket.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static int socket_address(const char *path, struct sockaddr_un *address) {
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof address->sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address->sun_path, path, length);
+    return 0;
+}
+
+static int set_timeouts(int fd, int timeout_ms) {
+    struct timeval timeout = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+    if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) != 0) return -1;
+    return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+}
+
+static int close_keeping_errno(int fd) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+}
+
+int jv_unix_listen(const char *path) {
+    struct sockaddr_un address;
+    if (socket_address(path, &address) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    // Bound under umask 077 so it is never reachable by others, even before the chmod.
+    mode_t previous = umask(077);
+    int bound = bind(fd, (struct sockaddr *)&address, sizeof address);
+    umask(previous);
+    if (bound != 0) return close_keeping_errno(fd);
+    if (chmod(path, 0600) != 0 || listen(fd, 16) != 0) {
+        int saved = errno;
+        unlink(path);
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int jv_unix_connect(const char *path, int timeout_ms) {
+    struct sockaddr_un address;
+    if (socket_address(path, &address) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (set_timeouts(fd, timeout_ms) != 0) return close_keeping_errno(fd);
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) return close_keeping_errno(fd);
+    return fd;
+}
+
+int jv_unix_accept(int fd, int timeout_ms) {
+    int connection = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+    if (connection < 0) return -1;
+    if (set_timeouts(connection, timeout_ms) != 0) return close_keeping_errno(connection);
+    return connection;
+}
+
+int jv_peer_credentials(int fd, unsigned int *uid, int *pid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    *pid = credentials.pid;
+    return 0;
+}
+
+int jv_spawn_detached(const char *path, char *const argv[], int stdin_fd, int stdout_fd) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    if (posix_spawn_file_actions_init(&actions) != 0) return -1;
+    if (posix_spawnattr_init(&attributes) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return -1;
+    }
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    int status = 0;
+    status |= posix_spawn_file_actions_adddup2(&actions, stdin_fd, 0);
+    status |= posix_spawn_file_actions_adddup2(&actions, stdout_fd, 1);
+    status |= posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    // The vault file, the terminal and anything else this process holds stay out of the child.
+    status |= posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    status |= posix_spawnattr_setsigmask(&attributes, &none);
+    status |= posix_spawnattr_setsigdefault(&attributes, &all);
+    status |= posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    char *const environment[] = {NULL};
+    pid_t pid = -1;
+    if (status == 0) status = posix_spawn(&pid, path, &actions, &attributes, argv, environment);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (status != 0) {
+        errno = status;
+        return -1;
+    }
+    return pid;
+}
+
+static int signal_pipe_writer = -1;
+
+static void forward_signal(int number) {
+    int saved = errno;
+    unsigned char byte = (unsigned char)number;
+    (void)!write(signal_pipe_writer, &byte, 1);
+    errno = saved;
+}
+
+int jv_signal_pipe(void) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
+    signal_pipe_writer = ends[1];
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = forward_signal;
+    sigemptyset(&action.sa_mask);
+    const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t index = 0; index < sizeof forwarded / sizeof forwarded[0]; index++) {
+        if (sigaction(forwarded[index], &action, NULL) != 0) return -1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    return ends[0];
+}

@@ -1,0 +1,100 @@
+import CProcessHygiene
+import Foundation
+import VaultCrypto
+
+/// The command's side of the session protocol (``SessionWire``).
+enum SessionClient {
+    struct Reply {
+        let answer: SessionWire.Answer
+        /// The master key, for a key request.
+        let key: SecureBytes?
+    }
+
+    /// How long a command waits for an agent before going on without it.
+    static let timeoutMilliseconds: Int32 = 2000
+
+    /// Asks the agent at `socket`; nil when none answers for `vaultID`. An agent that is not
+    /// this user's process is never asked (the kernel's SO_PEERCRED, checked both ways), and a
+    /// socket a killed agent left is removed.
+    static func ask(_ kind: SessionWire.Request, vaultID: UUID, socket: String) -> Reply? {
+        let connection = jv_unix_connect(socket, timeoutMilliseconds)
+        guard connection >= 0 else {
+            if errno == ECONNREFUSED { removeIfAbandoned(socket) }
+            return nil
+        }
+        defer { close(connection) }
+        var uid: UInt32 = 0
+        var pid: Int32 = 0
+        guard jv_peer_credentials(connection, &uid, &pid) == 0, uid == getuid(),
+              SessionWire.writeFully(connection, SessionWire.request(kind, vaultID: vaultID)),
+              let answer = SessionWire.readBytes(connection, count: SessionWire.answerLength).flatMap(SessionWire.Answer.init(bytes:)),
+              answer.served else { return nil }
+        guard kind == .key else { return Reply(answer: answer, key: nil) }
+        guard let key = SessionWire.readKey(from: connection) else { return nil }
+        return Reply(answer: answer, key: key)
+    }
+
+    /// Ends the session whose socket is `socket` (named by its vault's id); false when none was open.
+    static func lock(socket: String) -> Bool {
+        let name = (socket as NSString).lastPathComponent
+        guard let vaultID = UUID(uuidString: String(name.prefix(36))) else { return false }
+        return ask(.lock, vaultID: vaultID, socket: socket) != nil
+    }
+
+    /// Removes `socket` when no agent listens there any more (a killed agent's).
+    static func removeIfAbandoned(_ socket: String) {
+        var status = stat()
+        guard lstat(socket, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK, status.st_uid == getuid() else { return }
+        let probe = jv_unix_connect(socket, timeoutMilliseconds)
+        if probe >= 0 {
+            close(probe)
+        } else if errno == ECONNREFUSED {
+            unlink(socket)
+        }
+    }
+
+    /// Starts the agent `command` detached, hands it `handOver` and `key` through a socket pair
+    /// (kernel memory only) and waits for it to report that it listens.
+    static func spawnAgent(_ command: [String], handOver: SessionWire.HandOver, key: SecureBytes) throws {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw VaultError.sessionUnavailable("cannot make a channel to the agent (\(String(cString: strerror(errno))))")
+        }
+        defer { close(ends[0]) }
+        let arguments = command.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        let pid = jv_spawn_detached(command[0], arguments, ends[1], ends[1])
+        let spawnError = errno
+        close(ends[1])
+        guard pid > 0 else {
+            throw VaultError.sessionUnavailable("cannot start the agent \(command[0]) (\(String(cString: strerror(spawnError))))")
+        }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(ends[0], SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(ends[0], SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard SessionWire.writeFully(ends[0], handOver.bytes), key.withUnsafeBytes({ SessionWire.writeFully(ends[0], $0) }) else {
+            throw VaultError.sessionUnavailable("the agent stopped before it was given the key")
+        }
+        shutdown(ends[0], Int32(SHUT_WR))
+        let report = readLine(ends[0])
+        guard report == "ready" else {
+            kill(pid, SIGKILL)
+            let reason = report.map { $0.hasPrefix("error: ") ? String($0.dropFirst(7)) : $0 } ?? "the agent did not start"
+            throw VaultError.sessionUnavailable(reason)
+        }
+    }
+
+    /// One short line (at most 512 bytes) from `descriptor`, without its newline; nil at end of file.
+    private static func readLine(_ descriptor: Int32) -> String? {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.count < 512 {
+            let count = read(descriptor, &byte, 1)
+            if count < 0, errno == EINTR { continue }
+            guard count == 1 else { break }
+            if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(byte)
+        }
+        return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+    }
+}

@@ -1,0 +1,44 @@
+import CProcessHygiene
+import Foundation
+
+/// The private folder where this user's session agents listen, one socket per vault, named by
+/// the vault's id: `$XDG_RUNTIME_DIR/jv` (a per-user tmpfs the system removes at logout), else
+/// `/tmp/jv-<uid>`. jv uses it only while it is a real folder (not a link) owned by this user
+/// with no access for anyone else, as ssh-agent does with its folder.
+struct SessionFolder: Sendable {
+    let path: String
+
+    /// The folder, created (mode 0700) when `creating` and missing. Nil when it does not exist
+    /// and is not to be created; throws ``VaultError/sessionUnavailable(_:)`` when it is not
+    /// private, so no key is ever handed through a place others can reach.
+    static func current(creating: Bool) throws -> SessionFolder? {
+        let environment = ProcessInfo.processInfo.environment
+        let path = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/jv" : nil } ?? "/tmp/jv-\(getuid())"
+        if creating, mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw VaultError.sessionUnavailable("cannot create the session folder \(path) (\(String(cString: strerror(errno))))")
+        }
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw VaultError.sessionUnavailable("cannot examine the session folder \(path) (\(String(cString: strerror(errno))))")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(), status.st_mode & 0o077 == 0 else {
+            throw VaultError.sessionUnavailable(
+                "the session folder \(path) is not a private folder of this user (it must be a folder owned by uid \(getuid()) with mode 0700)")
+        }
+        return SessionFolder(path: path)
+    }
+
+    /// Where the agent of the vault `vaultID` listens.
+    func socket(for vaultID: UUID) -> String {
+        path + "/" + vaultID.uuidString.lowercased() + Self.socketSuffix
+    }
+
+    /// The sockets of every session in the folder, live or left by a killed agent.
+    func sockets() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.filter { $0.hasSuffix(Self.socketSuffix) }.sorted().map { path + "/" + $0 }
+    }
+
+    private static let socketSuffix = ".socket"
+}

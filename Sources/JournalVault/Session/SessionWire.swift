@@ -1,0 +1,146 @@
+import Foundation
+import VaultCrypto
+
+/// The bytes between `jv` and its session agent (SECURITY.md "Sessions"). Both ends are the
+/// same jv binary on the same machine, so the layout carries a version tag but no negotiation.
+///
+/// Hand-over, `jv unlock` → agent, through a socket pair (never a file): `JVH1`, vault id (16),
+/// key version u32, idle timeout u32 s, lifetime u32 s, socket path (u16 length, UTF-8), then
+/// the master key (32). Request, client → agent: `JVS1`, kind (1: `K`ey, `S`tatus, `L`ock),
+/// vault id (16). Answer: `JVS1`, result (1: 0 served, 1 another vault's agent), agent pid u32,
+/// expires-at and ends-at (u64 ms since 1970), idle timeout u32 s, key version u32, then for
+/// a served key request the master key (32). Integers are big-endian.
+enum SessionWire {
+    enum Request: UInt8 {
+        case key = 0x4B, status = 0x53, lock = 0x4C
+    }
+
+    static let requestLength = 4 + 1 + 16
+    static let answerLength = 4 + 1 + 4 + 8 + 8 + 4 + 4
+    static let keyLength = SubkeyDerivation.keyLength
+    private static let sessionTag = Array("JVS1".utf8)
+    private static let handOverTag = Array("JVH1".utf8)
+
+    static func request(_ kind: Request, vaultID: UUID) -> [UInt8] {
+        var writer = ByteWriter(capacity: requestLength)
+        writer.raw(sessionTag)
+        writer.u8(kind.rawValue)
+        writer.raw(vaultID.bytes)
+        return writer.bytes
+    }
+
+    static func parseRequest(_ bytes: [UInt8]) -> (kind: Request, vaultID: UUID)? {
+        var reader = ByteReader(bytes)
+        guard reader.raw(4) == sessionTag, let kind = reader.u8().flatMap(Request.init), let id = reader.raw(16) else { return nil }
+        return (kind, UUID(bytes: id))
+    }
+
+    /// An answer's fixed part: whether the agent serves that vault, its status and key version.
+    struct Answer: Equatable {
+        var served: Bool
+        var status: SessionStatus
+        var keyVersion: UInt32
+
+        var bytes: [UInt8] {
+            var writer = ByteWriter(capacity: SessionWire.answerLength)
+            writer.raw(sessionTag)
+            writer.u8(served ? 0 : 1)
+            writer.u32(UInt32(bitPattern: status.agentPID))
+            writer.u64(UInt64(max(0, status.expiresAt.timeIntervalSince1970 * 1000)))
+            writer.u64(UInt64(max(0, status.endsAt.timeIntervalSince1970 * 1000)))
+            writer.u32(UInt32(status.idleTimeout))
+            writer.u32(keyVersion)
+            return writer.bytes
+        }
+
+        init(served: Bool, status: SessionStatus, keyVersion: UInt32) {
+            self.served = served
+            self.status = status
+            self.keyVersion = keyVersion
+        }
+
+        init?(bytes: [UInt8]) {
+            var reader = ByteReader(bytes)
+            guard reader.raw(4) == sessionTag, let result = reader.u8(), result <= 1, let pid = reader.u32(),
+                  let expires = reader.u64(), let ends = reader.u64(), let idle = reader.u32(), let keyVersion = reader.u32() else { return nil }
+            served = result == 0
+            status = SessionStatus(agentPID: Int32(bitPattern: pid), expiresAt: Date(timeIntervalSince1970: Double(expires) / 1000),
+                                   endsAt: Date(timeIntervalSince1970: Double(ends) / 1000), idleTimeout: TimeInterval(idle))
+            self.keyVersion = keyVersion
+        }
+    }
+
+    /// What `jv unlock` gives its agent, but the key.
+    struct HandOver: Equatable {
+        var vaultID: UUID
+        var keyVersion: UInt32
+        var idleTimeout: UInt32
+        var lifetime: UInt32
+        var socketPath: String
+
+        var bytes: [UInt8] {
+            var writer = ByteWriter()
+            writer.raw(handOverTag)
+            writer.raw(vaultID.bytes)
+            writer.u32(keyVersion)
+            writer.u32(idleTimeout)
+            writer.u32(lifetime)
+            writer.u16(UInt16(socketPath.utf8.count))
+            writer.raw(socketPath.utf8)
+            return writer.bytes
+        }
+
+        /// Reads the hand-over's fixed part and path from `descriptor`.
+        static func read(from descriptor: Int32) -> HandOver? {
+            let fixedLength = 4 + 16 + 4 + 4 + 4 + 2
+            guard let fixed = readBytes(descriptor, count: fixedLength) else { return nil }
+            var reader = ByteReader(fixed)
+            guard reader.raw(4) == handOverTag, let id = reader.raw(16), let keyVersion = reader.u32(), let idle = reader.u32(),
+                  let lifetime = reader.u32(), let high = reader.u8(), let low = reader.u8(),
+                  let path = readBytes(descriptor, count: Int(high) << 8 | Int(low)) else { return nil }
+            return HandOver(vaultID: UUID(bytes: id), keyVersion: keyVersion, idleTimeout: idle, lifetime: lifetime,
+                            socketPath: String(decoding: path, as: UTF8.self))
+        }
+    }
+
+    /// The master key, read from `descriptor` straight into secure memory.
+    static func readKey(from descriptor: Int32) -> SecureBytes? {
+        var complete = false
+        let key = try? SecureBytes.filling(count: keyLength) { buffer in complete = readFully(descriptor, into: buffer) }
+        return complete ? key : nil
+    }
+
+    static func readBytes(_ descriptor: Int32, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        return bytes.withUnsafeMutableBytes { readFully(descriptor, into: $0) } ? bytes : nil
+    }
+
+    /// Reads exactly `buffer.count` bytes (false at end of file, on an error or a timeout).
+    static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let count = Glibc.read(descriptor, buffer.baseAddress! + done, buffer.count - done)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            done += count
+        }
+        return true
+    }
+
+    /// Writes all of `buffer` to the socket `descriptor` (false on an error or a timeout; a
+    /// peer that went away is an error, never a SIGPIPE).
+    static func writeFully(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let count = send(descriptor, buffer.baseAddress! + done, buffer.count - done, Int32(MSG_NOSIGNAL))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            done += count
+        }
+        return true
+    }
+
+    static func writeFully(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { writeFully(descriptor, $0) }
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `jv unlock` / `jv lock` (issue 12): an agent holds the key for the user's own commands, in a
+/// private folder, until its timeout, `jv lock`, or its end; nothing is left after it.
+@Suite("session agent")
+struct SessionTests {
+    /// A sandbox with a vault of one entry, whose commands have no passphrase unless given one.
+    private func lockedSandbox() throws -> (Sandbox, String) {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let id = try sandbox.add("Before the session. #walk", ["--at", "2026-11-20T09:00"])
+        sandbox.environment["JV_PASSPHRASE_FILE"] = nil
+        return (sandbox, id)
+    }
+
+    @discardableResult
+    private func unlock(_ sandbox: Sandbox, _ options: [String] = []) throws -> [String: Any] {
+        let result = try sandbox.run(["unlock", "--json", "--passphrase-file", sandbox.passphraseFile] + options)
+        try Sandbox.requireSuccess(result)
+        return try result.object()
+    }
+
+    private func session(_ sandbox: Sandbox) throws -> [String: Any]? {
+        let result = try sandbox.run(["info", "--json"])
+        try Sandbox.requireSuccess(result)
+        return try result.object()["session"] as? [String: Any]
+    }
+
+    private func sessionFolder(_ sandbox: Sandbox) -> String { sandbox.runtime.path + "/jv" }
+
+    private func sockets(_ sandbox: Sandbox) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sessionFolder(sandbox))) ?? []).sorted()
+    }
+
+    private func isRunning(_ pid: Int32) -> Bool {
+        // A zombie has no memory left; only a live process counts.
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        return !status.contains("State:\tZ")
+    }
+
+    private func waitUntilGone(_ pid: Int32, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning(pid) && Date() < deadline { usleep(50_000) }
+        return !isRunning(pid)
+    }
+
+    @Test("after jv unlock, commands need no passphrase; --no-agent and jv lock bring the question back")
+    func commandsUseTheSession() throws {
+        let (sandbox, id) = try lockedSandbox()
+        let noPassphrase = try sandbox.run(["list"])
+        #expect(noPassphrase.status == 64, "without a session there is nothing to unlock with: \(noPassphrase)")
+
+        let unlocked = try unlock(sandbox)
+        #expect(unlocked["idle_timeout_seconds"] as? Int == 900, "15 minutes by default")
+        #expect(try sandbox.list().map { $0["id"] as? String } == [id])
+        #expect(try sandbox.show(id)["content"] as? String == "Before the session. #walk")
+        let added = try sandbox.add("During the session. #walk", ["--at", "2026-11-21T09:00"])
+        let search = try sandbox.run(["search", "--json", "session"])
+        try Sandbox.requireSuccess(search)
+        #expect(try search.array().count == 2)
+        #expect(try sandbox.run(["tags"]).out.contains("walk"))
+        try Sandbox.requireSuccess(try sandbox.run(["check"]))
+
+        let bypassed = try sandbox.run(["list", "--no-agent"])
+        #expect(bypassed.status == 64, "--no-agent ignores the session: \(bypassed)")
+        #expect(bypassed.err.contains("No passphrase"))
+
+        let locked = try sandbox.run(["lock"])
+        #expect(locked.status == 0 && locked.out.contains("Locked"), "\(locked)")
+        #expect(try sandbox.run(["list"]).status == 64)
+        #expect(sockets(sandbox).isEmpty, "the agent removes its socket")
+        #expect(try sandbox.run(["lock"]).out.contains("No session"))
+        // What the session wrote is in the vault, readable with the passphrase.
+        let after = try sandbox.run(["list", "--json", "--passphrase-file", sandbox.passphraseFile])
+        #expect(try after.array().map { $0["id"] as? String } == [id, added])
+    }
+
+    @Test("jv info shows the session: when it expires, its length, its agent; jv lock --all ends every one")
+    func infoAndLockAll() throws {
+        let (sandbox, _) = try lockedSandbox()
+        #expect(try session(sandbox) == nil)
+        #expect(try sandbox.run(["info"]).out.contains("session         none"))
+        let started = try unlock(sandbox, ["--for", "1h30m"])
+        let shown = try #require(try session(sandbox))
+        #expect(shown["idle_timeout_seconds"] as? Int == 5400)
+        #expect(shown["agent_pid"] as? Int == started["agent_pid"] as? Int)
+        #expect((shown["expires_at"] as? String)?.isEmpty == false)
+        #expect(try sandbox.run(["info"]).out.contains("1 hour 30 minutes after its last use"))
+
+        // A second vault with its own session.
+        let other = sandbox.folder.file("other/other.vault")
+        try Sandbox.requireSuccess(try sandbox.run(["init", "--kdf", "interactive", "--vault", other, "--passphrase-file", sandbox.passphraseFile]))
+        try Sandbox.requireSuccess(try sandbox.run(["unlock", "--vault", other, "--passphrase-file", sandbox.passphraseFile]))
+        #expect(sockets(sandbox).count == 2)
+        let pid = try #require(started["agent_pid"] as? Int)
+        let all = try sandbox.run(["lock", "--all", "--json"])
+        #expect(try all.object()["ended"] as? Int == 2, "\(all)")
+        #expect(waitUntilGone(Int32(pid), seconds: 5))
+        #expect(sockets(sandbox).isEmpty)
+    }
+
+    @Test("--for refuses what is not a length of at most 8 hours")
+    func lengthIsChecked() throws {
+        let (sandbox, _) = try lockedSandbox()
+        for bad in ["0s", "9h", "15", "soon", "-5m"] {
+            let result = try sandbox.run(["unlock", "--for", bad, "--passphrase-file", sandbox.passphraseFile])
+            #expect(result.status == 64, "\(bad): \(result)")
+        }
+        #expect(sockets(sandbox).isEmpty)
+    }
+
+    @Test("the session folder is 0700 and the socket 0600, both the user's; a folder others can reach is not used")
+    func folderAndSocketModes() throws {
+        let (sandbox, _) = try lockedSandbox()
+        try unlock(sandbox)
+        var folder = stat(), socket = stat()
+        #expect(lstat(sessionFolder(sandbox), &folder) == 0)
+        #expect(folder.st_mode & 0o7777 == 0o700 && folder.st_uid == getuid())
+        let socketPath = try #require(sockets(sandbox).first.map { sessionFolder(sandbox) + "/" + $0 })
+        #expect(lstat(socketPath, &socket) == 0)
+        #expect(socket.st_mode & S_IFMT == S_IFSOCK && socket.st_mode & 0o7777 == 0o600 && socket.st_uid == getuid())
+
+        // Made reachable by others: no command hands a key through it.
+        chmod(sessionFolder(sandbox), 0o755)
+        let refused = try sandbox.run(["list"])
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.err.contains("not a private folder"), "\(refused.err)")
+        chmod(sessionFolder(sandbox), 0o700)
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+    }
+
+    @Test("the agent ends at its timeout: the process is gone and its socket removed")
+    func agentEndsAtItsTimeout() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let pid = try #require(try unlock(sandbox, ["--for", "2s"])["agent_pid"] as? Int)
+        #expect(isRunning(Int32(pid)))
+        // Each use starts the timeout again.
+        usleep(1_200_000)
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+        usleep(1_200_000)
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+        #expect(waitUntilGone(Int32(pid), seconds: 6))
+        #expect(sockets(sandbox).isEmpty)
+        #expect(try sandbox.run(["list"]).status == 64)
+    }
+
+    @Test("the agent holds its key in locked memory, cannot be dumped or traced, and holds no file open")
+    func agentProcessIsHardened() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        defer { _ = try? sandbox.run(["lock"]) }
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let locked = status.split(separator: "\n").first { $0.hasPrefix("VmLck:") }.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "0" }
+        #expect(Int(locked ?? "0") ?? 0 > 0, "the key's pages are locked: \(locked ?? "no VmLck")")
+        // Not dumpable: its /proc files belong to root and ptrace is refused to same-user processes.
+        #expect(status.contains("TracerPid:\t0"))
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        let targets = descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+        #expect(!targets.contains { $0.contains(".vault") }, "the agent never opens the vault: \(targets)")
+        #expect(!targets.contains { $0.hasPrefix("/dev/pts") || $0.hasPrefix("/dev/tty") }, "no terminal: \(targets)")
+        let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ") ?? Data()
+        #expect(environment.isEmpty, "the agent runs with an empty environment")
+    }
+
+    @Test("a killed agent leaves nothing: the next command removes its socket and asks for the passphrase")
+    func killedAgentLeavesNothing() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        kill(Int32(pid), SIGKILL)
+        #expect(waitUntilGone(Int32(pid), seconds: 5))
+        #expect(try sandbox.run(["list"]).status == 64)
+        #expect(sockets(sandbox).isEmpty, "the abandoned socket is removed")
+        #expect(try session(sandbox) == nil)
+        #expect(try sandbox.hiddenFiles(in: (sandbox.vault as NSString).deletingLastPathComponent).isEmpty)
+        // A new session starts where the old one was.
+        try unlock(sandbox)
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+        try Sandbox.requireSuccess(try sandbox.run(["lock"]))
+    }
+
+    @Test("a wrong passphrase never starts an agent")
+    func wrongPassphraseStartsNothing() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let wrong = try sandbox.folder.write("wrong.txt", "not the passphrase\n")
+        let result = try sandbox.run(["unlock", "--passphrase-file", wrong])
+        #expect(result.status == 77, "\(result)")
+        #expect(sockets(sandbox).isEmpty)
+        #expect(try sandbox.run(["list"]).status == 64)
+    }
+
+    @Test("rekey ends the session that holds the old key; passwd and recovery-key still ask for the secret")
+    func secretsCommandsDoNotUseTheSession() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        for command in [["passwd"], ["recovery-key"], ["rekey"]] {
+            let result = try sandbox.run(command)
+            #expect(result.status == 64, "\(command) asks for the secret even in a session: \(result)")
+        }
+        let rekeyed = try sandbox.run(["rekey", "--passphrase-file", sandbox.passphraseFile])
+        try Sandbox.requireSuccess(rekeyed)
+        #expect(rekeyed.err.contains("session holding the old key was ended"), "\(rekeyed.err)")
+        #expect(waitUntilGone(Int32(pid), seconds: 5))
+        #expect(try sandbox.run(["list"]).status == 64)
+    }
+
+    @Test("a session whose key no longer opens the vault is ended, and the command asks as without one")
+    func staleSessionIsEnded() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let backup = sandbox.folder.file("before.jvbak")
+        try Sandbox.requireSuccess(try sandbox.run(["backup", backup, "--passphrase-file", sandbox.passphraseFile]))
+        let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        // Rotated without jv's help ending the session: by another copy of jv with --no-agent
+        // on a copy of the file, then put in place.
+        let copy = sandbox.folder.file("copy/journal.vault")
+        try Sandbox.requireSuccess(try sandbox.run(["restore", backup, "--to", copy, "--passphrase-file", sandbox.passphraseFile]))
+        try Sandbox.requireSuccess(try sandbox.run(["rekey", "--vault", copy, "--passphrase-file", sandbox.passphraseFile, "--no-agent"]))
+        #expect(isRunning(Int32(pid)), "the copy's rekey does not end the session (--no-agent, and the same id)")
+        let result = try sandbox.run(["list", "--vault", copy])
+        #expect(result.status == 64, "the old key does not open the rekeyed copy: \(result)")
+        #expect(waitUntilGone(Int32(pid), seconds: 5), "and the session holding it is ended")
+    }
+
+    /// The request `jv info` sends (SessionWire: "JVS1", 'S', the vault id), as hex.
+    private func statusRequest(vaultID: String) -> String {
+        "4a565331" + "53" + vaultID.replacingOccurrences(of: "-", with: "")
+    }
+
+    @Test("the agent answers only its own user (SO_PEERCRED): another uid that reaches the socket gets nothing",
+          .enabled(if: getuid() == 0 && WithoutWriteAccess.setpriv != nil && JV.tool("perl") != nil,
+                   "needs root, setpriv and perl to connect as nobody"))
+    func anotherUserIsRefused() throws {
+        let (sandbox, _) = try lockedSandbox()
+        try unlock(sandbox)
+        defer { _ = try? sandbox.run(["lock"]) }
+        let socket = try #require(sockets(sandbox).first.map { sessionFolder(sandbox) + "/" + $0 })
+        let vaultID = String((socket as NSString).lastPathComponent.prefix(36))
+        // A client that sends one request and prints how many bytes came back (-1: the
+        // connection was reset).
+        let client = """
+            $SIG{PIPE} = "IGNORE"; use Socket; socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!";
+            connect($s, pack_sockaddr_un($ARGV[0])) or die "connect: $!";
+            syswrite($s, pack("H*", $ARGV[1])); my $n = sysread($s, my $answer, 4096);
+            print defined $n ? $n : -1;
+            """
+        let perl = try #require(JV.tool("perl"))
+        let asRoot = try sandbox.runTool(perl, ["-e", client, socket, statusRequest(vaultID: vaultID)])
+        #expect(asRoot.out == "33", "the owner gets an answer: \(asRoot)")
+
+        // The modes opened so that only the kernel's peer check stands between nobody and the key.
+        for path in [sandbox.runtime.path, sessionFolder(sandbox)] { chmod(path, 0o711) }
+        chmod(socket, 0o666)
+        defer {
+            for path in [sandbox.runtime.path, sessionFolder(sandbox)] { chmod(path, 0o700) }
+            chmod(socket, 0o600)
+        }
+        let setpriv = try #require(WithoutWriteAccess.setpriv)
+        let asNobody = try sandbox.runTool(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", perl, "-e", client, socket,
+                                                     statusRequest(vaultID: vaultID)])
+        #expect(asNobody.err.isEmpty, "nobody reached the socket: \(asNobody)")
+        #expect(asNobody.status == 0 && ["0", "-1"].contains(asNobody.out), "nobody is disconnected without an answer: \(asNobody)")
+        // The agent goes on serving its owner.
+        for path in [sandbox.runtime.path, sessionFolder(sandbox)] { chmod(path, 0o700) }
+        chmod(socket, 0o600)
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+    }
+}
