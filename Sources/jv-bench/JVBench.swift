@@ -191,8 +191,8 @@ struct JVBench {
             // with their ratios but without a verdict (the README gives their ranges).
             for index in rows.indices { (rows[index].target, rows[index].met) = ("", nil) }
         }
-        // Issue 3 sets these on a 10,000-entry vault, against jrnl's figures at that size.
-        if size <= 10_000 { rows += try processRows(vaultPath: vaultPath, day: busiest.key, year: year) }
+        rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
+            .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
         return rows
     }
 
@@ -214,40 +214,6 @@ struct JVBench {
         let rate = Double(size) / (timings.median.milliseconds / 1000)
         return ReportRow(workload: "import jrnl text (\(bytes.count >> 20) MiB)", entries: size, vault: timings, baseline: plainTimes,
                          throughput: String(format: "%.0f entries/s", rate))
-    }
-
-    /// Whole `jv` processes, start to exit, as a person runs them (interactive KDF).
-    func processRows(vaultPath: String, day: CivilDay, year: Int) throws -> [ReportRow] {
-        let jv = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
-        guard FileManager.default.isExecutableFile(atPath: jv) else { return [] }
-        let passphraseFile = folder + "/passphrase"
-        try Self.passphrase.write(toFile: passphraseFile, atomically: true, encoding: .utf8)
-        // posix_spawn and waitpid: Foundation's Process adds tens of milliseconds of its own.
-        func run(_ arguments: [String]) throws -> Timings {
-            let words: [String] = [jv] + arguments + ["--vault", vaultPath]
-            let variables: [String] = ["JV_PASSPHRASE_FILE=" + passphraseFile, "PATH=/usr/bin:/bin", "TZ=UTC"]
-            let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-            let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
-            defer { (argv + environment).forEach { free($0) } }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            return try Timings.measure(10) {
-                var pid: pid_t = 0
-                var status: Int32 = 0
-                guard posix_spawn(&pid, jv, &actions, nil, argv, environment) == 0,
-                      waitpid(pid, &status, 0) == pid, status == 0 else {
-                    throw BenchError.wrongResult("jv \(arguments.joined(separator: " ")) failed")
-                }
-            }
-        }
-        let list = try run(["list", "--on", day.description])
-        let calendar = try run(["calendar", String(year)])
-        return [
-            ReportRow(workload: "process: jv list --on DAY", entries: size, vault: list, target: "< 200 ms", met: list.median < .milliseconds(200)),
-            ReportRow(workload: "process: jv calendar YYYY", entries: size, vault: calendar, target: "< 50 ms", met: calendar.median < .milliseconds(50)),
-        ]
     }
 
     private func verify(_ got: [Entry], equals expected: [Entry], _ name: String) throws {
