@@ -15,7 +15,7 @@ struct AnalysisAdd: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The entry (id or prefix).")
+    @Argument(help: "The entry (id or prefix).", completion: Completions.entryID)
     var entry: String
 
     @Option(help: "The model that made it.")

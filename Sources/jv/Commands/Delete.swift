@@ -7,7 +7,7 @@ struct Delete: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
+    @Argument(help: "The entry's id or id prefix.", completion: Completions.entryID)
     var id: String
 
     @Flag(name: [.long, .customShort("y")], help: "Do not ask.")

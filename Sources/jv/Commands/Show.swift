@@ -7,7 +7,7 @@ struct Show: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
+    @Argument(help: "The entry's id or id prefix.", completion: Completions.entryID)
     var id: String
 
     func execute() throws {

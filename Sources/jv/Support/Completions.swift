@@ -1,0 +1,43 @@
+import ArgumentParser
+import JournalVault
+
+/// Shell completion of entry ids and tag names (`jv show 3f<TAB>`, `jv list --tag ga<TAB>`).
+/// Completion runs jv on every TAB, so it must never ask for anything: ids come from the
+/// vault's plaintext columns (no passphrase), tags only through an open session (`jv unlock`),
+/// and anything that fails completes nothing.
+enum Completions {
+    static let entryID = CompletionKind.custom { words, _, prefix in entryIDs(words: words, prefix: prefix) }
+    static let tag = CompletionKind.custom { words, _, prefix in tagNames(words: words, prefix: prefix) }
+
+    /// The newest ids starting with `prefix`, shortened to their first 8 characters (what
+    /// `jv list` shows) when those tell them apart.
+    static func entryIDs(words: [String], prefix: String) -> [String] {
+        guard let path = vaultPath(in: words), let vault = try? Vault.open(at: path, access: .readOnly),
+              let ids = try? vault.entryIDs(startingWith: prefix, limit: 50) else { return [] }
+        let short = ids.map { String($0.prefix(max(8, prefix.count))) }
+        return Set(short).count == short.count ? short : ids
+    }
+
+    /// The vault's tags starting with `prefix`, most used first, when a session is open.
+    static func tagNames(words: [String], prefix: String) -> [String] {
+        guard let path = vaultPath(in: words), let vault = try? Vault.open(at: path, access: .readOnly),
+              let journal = try? vault.unlockThroughSession(),
+              let counts = try? journal.tagCounts() else { return [] }
+        let wanted = prefix.lowercased()
+        return counts.map(\.tag).filter { $0.hasPrefix(wanted) }
+    }
+
+    /// The vault the words being completed name (`--vault`, and whatever else chooses a
+    /// vault), resolved as the command itself would.
+    private static func vaultPath(in words: [String]) -> String? {
+        var globals: [String] = []
+        for (index, word) in words.enumerated() {
+            if word.hasPrefix("--vault=") {
+                globals.append(word)
+            } else if word == "--vault", index + 1 < words.count {
+                globals += [word, words[index + 1]]
+            }
+        }
+        return ((try? GlobalOptions.parse(globals)) ?? (try? GlobalOptions.parse([])))?.vaultPath
+    }
+}
