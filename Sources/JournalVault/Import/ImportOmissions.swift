@@ -13,8 +13,8 @@ public struct ImportOmissions: Sendable, Equatable {
     /// The 1-based positions in the file of the entries that had attachments.
     public var recordsWithAttachments: [Int] = []
     /// Entries whose location or weather held a value jv could not read (a wrong type, a
-    /// number out of range, a text over ``DayOneReader/maximumNoteCharacters``): that value was
-    /// left out, the rest of the entry imported.
+    /// number out of range, a text over 200 characters): that value was left out, the rest of
+    /// the entry imported.
     public var recordsWithUnreadableLocationOrWeather: [Int] = []
     /// Entries whose text left no room within ``Entry/maximumCharacters`` for the lines jv adds
     /// (location, weather, attachments the text did not link): those lines were left out.
