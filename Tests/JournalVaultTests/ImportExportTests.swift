@@ -248,6 +248,7 @@ import Testing
         #expect(entries[1].modified.iso8601 == "2024-07-02T04:00:00.000-04:00")
         #expect(entries.map(\.tags) == [["spring", "walk"], []])
         #expect(entries.map(\.starred) == [true, false])
+        #expect(try ImportFormat.dayOneJSON.read(Array(Self.dayOne.utf8)).omissions.isEmpty)
     }
 
     @Test func eachFormatImportedTwiceChangesNothing() throws {
@@ -262,6 +263,7 @@ import Testing
         let source = try Self.populatedVault()
         let cases: [(ImportFormat, [UInt8])] = [
             (.json, Array(try Self.export(source.journal).utf8)), (.jrnlText, jrnlText), (.jrnlJSON, jrnlJSON), (.dayOneJSON, Array(Self.dayOne.utf8)),
+            (.dayOneJSON, Array(DayOneReaderTests.richExport.utf8)),
         ]
         for (format, bytes) in cases {
             let target = try TemporaryVault()

@@ -13,6 +13,8 @@ public struct VaultSnapshot: Sendable {
     public var analyses: [Analysis] = []
     public var nodes: [KnowledgeNode] = []
     public var relations: [KnowledgeRelation] = []
+    /// What an import's reader could not bring over from its file (nothing for an export).
+    public var omissions = ImportOmissions()
 
     public init() {}
 

@@ -31,10 +31,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             var snapshot = VaultSnapshot()
             snapshot.entries = try JrnlFormat.parseText(text, zone: zone)
             return snapshot
-        case .dayOneJSON:
-            var snapshot = VaultSnapshot()
-            snapshot.entries = try DayOneReader.read(bytes)
-            return snapshot
+        case .dayOneJSON: return try DayOneReader.read(bytes)
         }
     }
 }
@@ -140,27 +137,53 @@ enum JVExportReader {
 }
 
 /// Day One's JSON export (`Journal.json`): `{"entries": [{uuid, creationDate, timeZone, text,
-/// tags, starred, modifiedDate}]}`. Its uuid becomes the entry id, so importing twice adds nothing.
+/// tags, starred, modifiedDate, location, weather, photos, videos, audios, pdfAttachments}]}`.
+/// Its uuid becomes the entry id, so importing twice adds nothing. What jv cannot keep as such
+/// becomes text (see `DayOneNotes.swift`) and is counted in the snapshot's omissions.
 enum DayOneReader {
-    static func read(_ bytes: [UInt8]) throws -> [Entry] {
+    static func read(_ bytes: [UInt8]) throws -> VaultSnapshot {
         let document = try ImportError.parsing(bytes)
         guard let items = document["entries"]?.arrayValue else { throw ImportError(reason: "no \"entries\" list: not a Day One JSON export") }
-        return try items.enumerated().map { index, item in
-            func fail(_ reason: String) -> ImportError { ImportError(record: index + 1, reason: reason) }
+        var snapshot = VaultSnapshot()
+        snapshot.entries = try items.enumerated().map { index, item in
+            let record = index + 1
+            func fail(_ reason: String) -> ImportError { ImportError(record: record, reason: reason) }
             guard let uuidText = item["uuid"]?.stringValue, let id = dayOneUUID(uuidText) else { throw fail("uuid is missing or not 32 hexadecimal digits") }
             var created = try item.requiredInstant("creationDate", fail)
             if let zoneName = item["timeZone"]?.stringValue, let zone = TimeZone(identifier: zoneName) {
                 created.utcOffsetSeconds = zone.secondsFromGMT(for: created.date)
             }
             let modified = try item.optionalInstant("modifiedDate", fail)?.millis ?? created.millis
-            let text = unescapeMarkdown(try item.requiredString("text", fail))
-            let validated: String
-            do { validated = try ContentRules.validated(text) } catch let error as VaultError { throw fail(error.description) }
-            let inline = Set(Tags.inline(in: validated))
+            let marked = markingAttachments(in: try item.requiredString("text", fail), listed: attachments(of: item))
+            let text: String
+            do { text = try ContentRules.validated(unescapeMarkdown(marked.text)) } catch let error as VaultError { throw fail(error.description) }
+            let content = withNotes(text, marked: marked, item: item, record: record, omissions: &snapshot.omissions)
+            let inline = Set(Tags.inline(in: content))
             let tags = try item.stringList("tags", fail).compactMap(Tags.normalize).filter { !inline.contains($0) }
-            return Entry(id: id, content: validated, created: created, modifiedAt: modified,
+            return Entry(id: id, content: content, created: created, modifiedAt: modified,
                          starred: try item.optionalBool("starred", fail), explicitTags: tags)
         }
+        return snapshot
+    }
+
+    /// `text` with a last paragraph of placeholders for the attachments it does not link and
+    /// lines for the location and weather; what is lost or left out is added to `omissions`.
+    private static func withNotes(_ text: String, marked: MarkedText, item: JSONValue, record: Int, omissions: inout ImportOmissions) -> String {
+        if !marked.lost.isEmpty {
+            for kind in marked.lost { omissions.attachments[kind, default: 0] += 1 }
+            omissions.recordsWithAttachments.append(record)
+        }
+        let location = locationLine(item["location"])
+        let weather = weatherLine(item["weather"])
+        if location.leftOutUnreadable || weather.leftOutUnreadable { omissions.recordsWithUnreadableLocationOrWeather.append(record) }
+        let notes = marked.unlinked.map(\.placeholder) + [location.text, weather.text].compactMap { $0 }
+        guard !notes.isEmpty else { return text }
+        // The text alone was valid; with the notes it can only be too long.
+        guard let content = try? ContentRules.validated(text + "\n\n" + notes.joined(separator: "\n")) else {
+            omissions.recordsWithoutRoomForNotes.append(record)
+            return text
+        }
+        return content
     }
 
     /// Day One writes uuids as 32 hex digits without dashes.

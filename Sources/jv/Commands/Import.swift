@@ -10,7 +10,9 @@ struct Import: VaultCommand {
             Idempotent: importing the same file again changes nothing (records are matched by id, or by \
             an id derived from the source's own id or from its date and text). One transaction: a \
             malformed file imports nothing and jv says where it is malformed. jrnl's times carry no \
-            time zone; they are read in yours (TZ). An age-encrypted file needs --age-identity.
+            time zone; they are read in yours (TZ). An age-encrypted file needs --age-identity. \
+            Day One's location and weather become the entry's last lines; its photos, videos, audio \
+            and PDFs cannot come (jv keeps text): a placeholder marks each, and jv says how many.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -39,7 +41,8 @@ struct Import: VaultCommand {
         let output = options.output
         if output.json {
             func counts(_ values: [String: Int]) -> JSONValue { .object(values.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }) }
-            output.printJSON(.object([("added", counts(summary.added)), ("updated", counts(summary.updated)), ("unchanged", counts(summary.unchanged))]))
+            output.printJSON(.object([("added", counts(summary.added)), ("updated", counts(summary.updated)), ("unchanged", counts(summary.unchanged)),
+                                      ("not_imported", snapshot.omissions.json)]))
         } else {
             func describe(_ values: [String: Int]) -> String {
                 let parts = values.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { Output.count($0.value, of: $0.key) }
@@ -47,6 +50,63 @@ struct Import: VaultCommand {
             }
             Console.note("Imported \(file): added \(describe(summary.added)); updated \(describe(summary.updated)); unchanged \(describe(summary.unchanged)).")
         }
+        for sentence in snapshot.omissions.sentences { Console.note("jv: " + sentence) }
+    }
+}
+
+extension ImportOmissions {
+    /// Names of the kinds in the report, and their keys in `--json`.
+    private static func names(_ kind: AttachmentKind) -> (one: String, many: String, key: String) {
+        switch kind {
+        case .photo: ("photo", "photos", "photos")
+        case .video: ("video", "videos", "videos")
+        case .audio: ("audio recording", "audio recordings", "audio_recordings")
+        case .pdf: ("PDF", "PDFs", "pdfs")
+        case .other: ("other attachment", "other attachments", "other_attachments")
+        }
+    }
+
+    private static func count(_ value: Int, _ kind: AttachmentKind) -> String {
+        "\(value) \(value == 1 ? names(kind).one : names(kind).many)"
+    }
+
+    private static func entries(_ value: Int) -> String { "\(value) \(value == 1 ? "entry" : "entries")" }
+
+    /// "(record 4 in the file)", or "(the first is record 4 in the file)" for several.
+    private static func whereFound(_ records: [Int]) -> String {
+        "(\(records.count == 1 ? "" : "the first is ")record \(records.min() ?? 0) in the file)"
+    }
+
+    /// What the import left behind, one sentence each, for standard error.
+    var sentences: [String] {
+        var sentences: [String] = []
+        if !attachments.isEmpty {
+            let parts = attachments.sorted { $0.key < $1.key }.map { Self.count($0.value, $0.key) }
+            let list = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
+            let one = attachments.values.reduce(0, +) == 1
+            sentences.append("\(list) in \(Self.entries(recordsWithAttachments.count)) \(one ? "was" : "were") not imported (jv keeps text only); "
+                             + "\(one ? "its place is" : "their places are") marked in the text.")
+        }
+        if !recordsWithUnreadableLocationOrWeather.isEmpty {
+            sentences.append("An unreadable location or weather value was left out of \(Self.entries(recordsWithUnreadableLocationOrWeather.count)) "
+                             + "\(Self.whereFound(recordsWithUnreadableLocationOrWeather)).")
+        }
+        if !recordsWithoutRoomForNotes.isEmpty {
+            sentences.append("The location, weather and attachment lines of \(Self.entries(recordsWithoutRoomForNotes.count)) were left out: "
+                             + "the text had no room for them within \(Entry.maximumCharacters) characters \(Self.whereFound(recordsWithoutRoomForNotes)).")
+        }
+        return sentences
+    }
+
+    /// `{"attachments": {"photos": 2, …}, "entries_with_attachments": 1, …}`, kinds in a fixed order.
+    var json: JSONValue {
+        let kinds = attachments.sorted { $0.key < $1.key }.map { (Self.names($0.key).key, JSONValue.integer(Int64($0.value))) }
+        return .object([
+            ("attachments", .object(kinds)),
+            ("entries_with_attachments", .integer(Int64(recordsWithAttachments.count))),
+            ("entries_with_unreadable_location_or_weather", .integer(Int64(recordsWithUnreadableLocationOrWeather.count))),
+            ("entries_without_room_for_notes", .integer(Int64(recordsWithoutRoomForNotes.count))),
+        ])
     }
 }
 
