@@ -129,6 +129,8 @@ struct SessionTests {
         let refused = try sandbox.run(["list"])
         #expect(refused.status == 64, "\(refused)")
         #expect(refused.err.contains("not a private folder"), "\(refused.err)")
+        let info = try sandbox.run(["info", "--json"])
+        #expect(info.status == 0 && info.err.contains("not a private folder"), "info still answers: \(info)")
         chmod(sessionFolder(sandbox), 0o700)
         try Sandbox.requireSuccess(try sandbox.run(["list"]))
     }

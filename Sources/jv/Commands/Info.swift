@@ -12,7 +12,14 @@ struct Info: VaultCommand {
     func execute() throws {
         let vault = try Vault.open(at: options.vaultPath, access: .readOnly)
         let info = try vault.info()
-        let session = try vault.session()
+        let session: SessionStatus?
+        do {
+            session = try vault.session()
+        } catch VaultError.sessionUnavailable(let reason) {
+            // Info is for finding out what is wrong: it says so and goes on.
+            Console.note("jv: warning: no session can be used: \(reason).")
+            session = nil
+        }
         if options.json {
             options.output.printJSON(.object([
                 ("path", .string(info.path)),
