@@ -102,8 +102,8 @@ struct Edit: VaultCommand {
         }
         if !changes.deleted.isEmpty {
             let count = Output.count(changes.deleted.count, of: "entries")
-            let ids = changes.deleted.map(Output.shortID).joined(separator: ", ")
-            try Confirmation.ask("Saving deletes \(count) whose header you removed (\(ids)). Save?", unless: yes,
+            let ids = changes.deleted.prefix(10).map(Output.shortID).joined(separator: ", ") + (changes.deleted.count > 10 ? ", …" : "")
+            try Confirmation.ask("Saving deletes \(count) removed from the text (\(ids)). Save?", unless: yes,
                                  declined: "Nothing was changed.",
                                  withoutTerminal: "Saving would delete \(count) and there is no terminal to ask on; "
                                      + "add --yes to delete \(changes.deleted.count == 1 ? "it" : "them") (nothing was changed).")
