@@ -133,6 +133,25 @@ struct TerminalTests {
         #expect(try sandbox.entryCount() == 0)
     }
 
+    @Test("edit over several entries asks on a terminal before deleting: only yes saves, and saves every change")
+    func multiEditAsksBeforeDeleting() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Keep me", ["--at", "2026-01-05 09:00"])
+        try sandbox.add("Delete me", ["--at", "2026-01-06 09:00"])
+        let script = try sandbox.folder.write("delete.sh", "for f in \"$@\"; do :; done\nsed -i -e '/Delete me/d' -e 's/Keep me/Kept/' \"$f\"\n")
+        let env: [String: String?] = ["EDITOR": "/bin/sh " + script, "VISUAL": nil]
+        let declined = try onTerminal(sandbox, ["edit", "--from", "2026-01-01"], typed: ["n\n"], delay: 0.5, env: env)
+        #expect(declined.status == 1, "\(declined)")
+        #expect(declined.out.contains("Saving deletes 1 entry") && declined.out.contains("[y/N]"), "\(declined)")
+        #expect(declined.out.contains("Nothing was changed."), "\(declined)")
+        #expect(try sandbox.list().contents == ["Keep me", "Delete me"])
+        let accepted = try onTerminal(sandbox, ["edit", "--from", "2026-01-01"], typed: ["y\n"], delay: 0.5, env: env)
+        #expect(accepted.status == 0, "\(accepted)")
+        #expect(accepted.out.contains("1 changed, 0 added, 1 deleted."), "\(accepted)")
+        #expect(try sandbox.list().contents == ["Kept"])
+    }
+
     @Test("with no other source, the passphrase is asked on the terminal without echo")
     func passphrasePrompt() throws {
         let sandbox = try Sandbox()

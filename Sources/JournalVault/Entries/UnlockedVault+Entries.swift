@@ -42,26 +42,39 @@ extension UnlockedVault {
         let newContent = try content.map { try ContentRules.validated($0) }
         let added = try ContentRules.tags(addingTags), removed = Set(try ContentRules.tags(removingTags))
         return try write { db in
-            let stored = try storedRow(id: id, db)
-            var entry = try stored.decrypt(keys: keys)
-            if let newContent { entry.content = newContent }
-            if let created { entry.created = created }
-            if let starred { entry.starred = starred }
-            if !added.isEmpty || !removed.isEmpty {
-                entry.explicitTags = (entry.explicitTags + added.filter { !entry.explicitTags.contains($0) }).filter { !removed.contains($0) }
-            }
-            entry.modifiedAt = max(Instant.now().millis, entry.modifiedAt + 1)
-            entry.version = Entry.currentVersion
-            try store(entry, replacing: stored, db)
-            return entry
+            try revise(id: id, content: newContent, created: created, starred: starred, addingTags: added, removingTags: removed, db)
         }
     }
 
     /// Deletes an entry and its tag index (the file's freed pages are zeroed: secure_delete).
     public func deleteEntry(id: UUID) throws {
+        try write { db in try deleteStoredEntry(id: id, db) }
+    }
+
+    /// Updates, adds and deletes entries in one transaction (``EntryChanges``): everything is
+    /// written or, when any part fails (an id not found, a blank text), nothing. A revision
+    /// keeps the entry's star and explicit tags, as ``updateEntry(id:content:created:starred:addingTags:removingTags:)`` does.
+    ///
+    /// ```swift
+    /// let edit = try EntryBatchEdit(journal.entries(query))
+    /// try journal.applyEntryChanges(edit.changes(in: textFromTheEditor, zone: .current))
+    /// ```
+    public func applyEntryChanges(_ changes: EntryChanges) throws {
+        let revisions = try changes.updated.map { revision in
+            EntryChanges.Revision(id: revision.id, content: try ContentRules.validated(revision.content), created: revision.created)
+        }
+        let added = try changes.added.map { entry in
+            var entry = entry
+            entry.content = try ContentRules.validated(entry.content)
+            entry.explicitTags = try ContentRules.tags(entry.explicitTags)
+            return entry
+        }
         try write { db in
-            try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id.storageText])
-            guard db.changesCount == 1 else { throw VaultError.notFound(kind: "entry", id: id.storageText) }
+            for revision in revisions {
+                try revise(id: revision.id, content: revision.content, created: revision.created, starred: nil, addingTags: [], removingTags: [], db)
+            }
+            for id in changes.deleted { try deleteStoredEntry(id: id, db) }
+            for entry in added { try store(entry, replacing: nil, db) }
         }
     }
 
@@ -215,6 +228,31 @@ extension UnlockedVault {
         let result = try body()
         for sql in definitions { try db.execute(sql: sql) }
         return result
+    }
+
+    /// Writes the next revision of the stored entry `id`, in the caller's transaction: `nil`
+    /// and empty sets leave a property as it is; the tags are normalised already.
+    @discardableResult
+    private func revise(id: UUID, content: String?, created: Instant?, starred: Bool?, addingTags added: [String],
+                        removingTags removed: Set<String>, _ db: Database) throws -> Entry {
+        let stored = try storedRow(id: id, db)
+        var entry = try stored.decrypt(keys: keys)
+        if let content { entry.content = content }
+        if let created { entry.created = created }
+        if let starred { entry.starred = starred }
+        if !added.isEmpty || !removed.isEmpty {
+            entry.explicitTags = (entry.explicitTags + added.filter { !entry.explicitTags.contains($0) }).filter { !removed.contains($0) }
+        }
+        entry.modifiedAt = max(Instant.now().millis, entry.modifiedAt + 1)
+        entry.version = Entry.currentVersion
+        try store(entry, replacing: stored, db)
+        return entry
+    }
+
+    /// Deletes the entry `id` and its tag index, in the caller's transaction.
+    private func deleteStoredEntry(id: UUID, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [id.storageText])
+        guard db.changesCount == 1 else { throw VaultError.notFound(kind: "entry", id: id.storageText) }
     }
 
     private func storedRow(id: UUID, _ db: Database) throws -> EncryptedEntryRow {

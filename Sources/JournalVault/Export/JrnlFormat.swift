@@ -206,7 +206,7 @@ public enum JrnlFormat {
         return (wall.localDay, Int(wall.localMillisOfDay / 1000))
     }
 
-    private static func parseHourMinute(_ text: String) -> Int? {
+    static func parseHourMinute(_ text: String) -> Int? {
         let parts = text.split(separator: ":")
         guard parts.count == 2, parts.allSatisfy({ $0.count == 2 }), let hour = Int(parts[0]), let minute = Int(parts[1]),
               (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }

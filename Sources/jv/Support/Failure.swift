@@ -43,7 +43,7 @@ enum Failure {
             case .storage, .readOnly, .diskFull, .sessionUnavailable: 1
             }
         case is DateExpressionError: 64
-        case is ImportError, is AgeError: 65
+        case is ImportError, is AgeError, is EntryEditError: 65
         case let error as CLIError:
             switch error {
             case .usage: 64
@@ -58,7 +58,8 @@ enum Failure {
     private static func sentence(for error: Error) -> String {
         switch error {
         case let error as CustomStringConvertible
-            where error is VaultError || error is CLIError || error is DateExpressionError || error is ImportError || error is AgeError:
+            where error is VaultError || error is CLIError || error is DateExpressionError || error is ImportError || error is AgeError
+                || error is EntryEditError:
             error.description
         default:
             // Foundation and system errors: their localized text, never a dump.

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// `jv edit --from/--to/--on/--tag`: several entries in $EDITOR as jrnl text, saved in one
+/// transaction. The editor is a shell script that changes the file with sed.
+@Suite("jv edit over several entries")
+struct MultiEditTests {
+    /// January's three entries (the first starred, with an explicit tag) and one in February.
+    private static let journal = Result {
+        try Fixture { sandbox in
+            [
+                "first": try sandbox.add("First entry of January.", ["--at", "2026-01-05 09:00", "--star", "--tag", "keep"]),
+                "second": try sandbox.add("Second entry.", ["--at", "2026-01-10 09:00"]),
+                "third": try sandbox.add("Third entry, to go.", ["--at", "2026-01-15 09:00"]),
+                "february": try sandbox.add("February stays out.", ["--at", "2026-02-01 09:00"]),
+            ]
+        }
+    }
+
+    private let january = ["--from", "2026-01-01", "--to", "2026-01-31"]
+
+    /// An editor that copies the file it is given to `editor.before` in the sandbox, then runs
+    /// `commands` with the file's path in `$f`.
+    private func editor(_ sandbox: Sandbox, _ commands: String) throws -> [String: String?] {
+        let script = try sandbox.folder.write("editor.sh", """
+            #!/bin/sh
+            for f in "$@"; do :; done
+            cp "$f" '\(sandbox.folder.file("editor.before"))'
+            \(commands)
+            """)
+        // Run through sh: a file just written cannot be executed while another test's fork holds it open (ETXTBSY).
+        return ["EDITOR": "/bin/sh " + script, "VISUAL": nil]
+    }
+
+    private func checkPasses(_ sandbox: Sandbox) throws {
+        let check = try sandbox.run(["check", "--json"])
+        #expect(check.status == 0, "\(check)")
+        #expect(try check.object()["ok"] as? Bool == true, "\(check)")
+    }
+
+    private func marker(_ id: String) -> String { "{jv:" + id.prefix(8) + "}" }
+
+    @Test("two texts and a date changed, one entry deleted with --yes, one added: one summary, tags and star kept, check passes")
+    func changeDeleteAndAdd() throws {
+        let fixture = try Self.journal.get()
+        let sandbox = try Sandbox(from: fixture)
+        let env = try editor(sandbox, """
+            sed -i -e 's/First entry of January\\./First entry, rewritten./' \
+                   -e 's/^\\[2026-01-10 09:00\\] \\(.*\\) Second entry\\./[2026-01-12 18:30] \\1 Second entry, moved./' \
+                   -e '/Third entry/d' "$f"
+            printf '\\n[2026-01-20 10:00] A new entry #added\\nwith a second line.\\n' >> "$f"
+            """)
+        let result = try sandbox.run(["edit", "--json", "--yes"] + january, env: env)
+        #expect(result.status == 0, "\(result)")
+        let summary = try result.object()
+        #expect(summary["changed"] as? Int == 2 && summary["added"] as? Int == 1 && summary["deleted"] as? Int == 1, "\(result)")
+        #expect(summary["deleted_ids"] as? [String] == [fixture["third"]])
+
+        let before = try String(contentsOfFile: sandbox.folder.file("editor.before"), encoding: .utf8)
+        #expect(before == """
+            [2026-01-05 09:00] \(marker(fixture["first"])) First entry of January.
+
+            [2026-01-10 09:00] \(marker(fixture["second"])) Second entry.
+
+            [2026-01-15 09:00] \(marker(fixture["third"])) Third entry, to go.
+
+            """)
+
+        let entries = try sandbox.list()
+        #expect(entries.contents == ["First entry, rewritten.", "Second entry, moved.", "A new entry #added\nwith a second line.",
+                                     "February stays out."])
+        #expect(entries.ids[0] == fixture["first"] && entries.ids[1] == fixture["second"] && entries.ids[3] == fixture["february"])
+        #expect(entries.ids[2] == (summary["added_ids"] as? [String])?.first)
+        #expect(entries.map { $0["created_at"] as? String } == ["2026-01-05T09:00:00.000+00:00", "2026-01-12T18:30:00.000+00:00",
+                                                                "2026-01-20T10:00:00.000+00:00", "2026-02-01T09:00:00.000+00:00"])
+        #expect(entries[0]["starred"] as? Bool == true && entries[0]["tags"] as? [String] == ["keep"], "untouched metadata survives")
+        #expect(entries[2]["tags"] as? [String] == ["added"])
+        try checkPasses(sandbox)
+
+        // Adding alone needs no confirmation, even without a terminal.
+        let add = try sandbox.run(["edit", "--on", "2026-02-01"],
+                                  env: try editor(sandbox, "printf '\\n[2026-02-02 08:00] Another one.\\n' >> \"$f\""))
+        #expect(add.status == 0, "\(add)")
+        #expect(add.errorLines == ["0 changed, 1 added, 0 deleted."], "\(add)")
+        #expect(try sandbox.list(["--on", "2026-02-02"]).contents == ["Another one."])
+        try checkPasses(sandbox)
+    }
+
+    @Test("--tag chooses the entries; a file saved unchanged changes nothing and says so")
+    func unchangedFile() throws {
+        let fixture = try Self.journal.get()
+        let sandbox = try Sandbox(from: fixture)
+        let before = try sandbox.list()
+        let env = try editor(sandbox, "true")
+        let result = try sandbox.run(["edit", "--tag", "keep"], env: env)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.errorLines == ["No changes."], "\(result)")
+        #expect(try String(contentsOfFile: sandbox.folder.file("editor.before"), encoding: .utf8)
+                    == "[2026-01-05 09:00] \(marker(fixture["first"])) First entry of January.\n")
+        let json = try sandbox.run(["edit", "--json"] + january, env: env)
+        let summary = try json.object()
+        #expect(summary["changed"] as? Int == 0 && summary["added"] as? Int == 0 && summary["deleted"] as? Int == 0, "\(json)")
+        #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "modified_at and all else unchanged")
+    }
+
+    @Test("an ambiguous or malformed edit is refused (65) and changes nothing", arguments: [
+        ("unknown marker", "sed -i '1s/{jv:[0-9a-f]*}/{jv:00000000}/' \"$f\"", "is not the marker of an entry being edited"),
+        ("duplicated marker", "sed -n 1p \"$f\" >> \"$f\"", "was already at line 1"),
+        ("bad header date", "sed -i '3s/^\\[2026-01-10/[2026-13-10/' \"$f\"", "is not of the form [YYYY-MM-DD HH:MM]"),
+        ("text before the first header", "sed -i '1i Dear diary,' \"$f\"", "there is text before the first header"),
+    ])
+    func malformedEditsAreRefused(what: String, commands: String, says: String) throws {
+        let sandbox = try Sandbox(from: try Self.journal.get())
+        let before = try sandbox.list()
+        let result = try sandbox.run(["edit", "--yes"] + january, env: try editor(sandbox, commands))
+        #expect(result.status == 65, "\(what): \(result)")
+        #expect(result.errorLines.count == 1 && result.err.contains(says) && result.err.contains("nothing was changed"), "\(what): \(result)")
+        #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "\(what)")
+    }
+
+    @Test("deleting without --yes and without a terminal is refused (64) and changes nothing")
+    func deletingNeedsConfirmation() throws {
+        let fixture = try Self.journal.get()
+        let sandbox = try Sandbox(from: fixture)
+        let before = try sandbox.list()
+        let env = try editor(sandbox, "sed -i -e '/Third entry/d' -e 's/Second entry/Second entry, changed/' \"$f\"")
+        let result = try sandbox.run(["edit"] + january, env: env)
+        #expect(result.status == 64, "\(result)")
+        #expect(result.err.contains("would delete 1 entry") && result.err.contains("--yes"), "\(result)")
+        #expect(NSArray(array: try sandbox.list()).isEqual(to: before))
+    }
+
+    @Test("an id and the options that choose entries do not mix; nothing chosen is said", arguments: [
+        (["edit"], "Give an entry's id"),
+        (["edit", "--from", "2026-01-01", "--star"], "change one entry"),
+        (["edit", "--on", "2026-01-05", "--at", "2026-01-06"], "change one entry"),
+        (["edit", "abcd", "--from", "2026-01-01"], "without an id"),
+    ])
+    func usage(arguments: [String], says: String) throws {
+        let sandbox = try Sandbox()
+        let result = try sandbox.run(arguments)
+        #expect(result.status == 64 && result.err.contains(says), "\(result)")
+    }
+
+    @Test("no entry chosen: nothing to edit, and the editor is not opened")
+    func nothingChosen() throws {
+        let sandbox = try Sandbox(from: try Self.journal.get())
+        let result = try sandbox.run(["edit", "--on", "2025-12-25"], env: try editor(sandbox, "true"))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.errorLines == ["No entries match; nothing to edit."], "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.file("editor.before")))
+    }
+}
