@@ -13,7 +13,8 @@ import GRDB
 public struct EntryQuery: Sendable {
     public var from: DateExpression?
     public var to: DateExpression?
-    public var on: CivilDay?
+    /// Entries whose local day is one of these (one day: `day...day`; a month for `--on 2026-11`).
+    public var on: ClosedRange<CivilDay>?
     /// Only the newest `limit` matches (still returned oldest first).
     public var limit: Int?
     public var starredOnly = false
@@ -40,8 +41,8 @@ public struct EntryQuery: Sendable {
         clauses += bounds.clauses(millisColumn: "created_at", localDay: "local_day")
         arguments += bounds.arguments
         if let on {
-            clauses.append("local_day = ?")
-            _ = arguments.append(contentsOf: [on.description])
+            clauses.append("local_day BETWEEN ? AND ?")
+            _ = arguments.append(contentsOf: [on.lowerBound.description, on.upperBound.description])
         }
         if let onThisDay {
             // local_day is YYYY-MM-DD: its MM-DD, in years before.
