@@ -519,8 +519,8 @@ import Testing
 
     @Test func errorMessage() {
         let error = DateExpressionError(input: "foo")
-        #expect(error.description == "Unrecognised date 'foo': try 2026-11-05, '2026-11-05 21:30', 'yesterday 9pm', "
-            + "'nov 5', 'last month' or another form listed by 'jv list --help'.")
+        #expect(error.description == "Unrecognised date 'foo': try YYYY-MM-DD, 'yesterday 9pm', '3 days ago', 'nov 5' "
+            + "or 'last month' ('jv list --help' lists every form).")
         // One short sentence, however many forms there are.
         #expect(error.description.count < 160)
         #expect(error.description.filter { $0 == "." }.count == 1 && error.description.hasSuffix("."))

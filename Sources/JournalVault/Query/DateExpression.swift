@@ -87,8 +87,8 @@ public struct DateExpressionError: Error, Equatable, Sendable, CustomStringConve
         // short so the sentence stays readable. The forms are too many for one sentence: a few
         // examples, and where the rest are listed.
         let shown = input.count > 100 ? String(input.prefix(100)) + "…" : input
-        return "Unrecognised date '\(shown)': try 2026-11-05, '2026-11-05 21:30', 'yesterday 9pm', 'nov 5', "
-            + "'last month' or another form listed by 'jv list --help'."
+        return "Unrecognised date '\(shown)': try YYYY-MM-DD, 'yesterday 9pm', '3 days ago', 'nov 5' or 'last month' "
+            + "('jv list --help' lists every form)."
     }
 }
 

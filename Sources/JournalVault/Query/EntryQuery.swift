@@ -40,9 +40,14 @@ public struct EntryQuery: Sendable {
         let bounds = TimeBounds(from: from, to: to)
         clauses += bounds.clauses(millisColumn: "created_at", localDay: "local_day")
         arguments += bounds.arguments
-        if let on {
-            clauses.append("local_day BETWEEN ? AND ?")
-            _ = arguments.append(contentsOf: [on.lowerBound.description, on.upperBound.description])
+        if let on, on.lowerBound == on.upperBound {
+            clauses.append("local_day = ?")
+            _ = arguments.append(contentsOf: [on.lowerBound.description])
+        } else if let on {
+            // Bounded like --from and --to, so SQLite can walk the time index in order.
+            let days = TimeBounds(from: .days(on), to: .days(on))
+            clauses += days.clauses(millisColumn: "created_at", localDay: "local_day")
+            arguments += days.arguments
         }
         if let onThisDay {
             // local_day is YYYY-MM-DD: its MM-DD, in years before.
