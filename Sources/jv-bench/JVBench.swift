@@ -89,7 +89,7 @@ struct JVBench {
         let monthStart = CivilDay(year: month.year, month: month.month, day: 1)!
         let monthEnd = CivilDay(year: month.year, month: month.month, day: CivilDay.daysIn(month: month.month, year: month.year))!
         var onDay = EntryQuery()
-        onDay.on = busiest.key
+        onDay.on = busiest.key...busiest.key
         var inMonth = EntryQuery()
         inMonth.from = .day(monthStart)
         inMonth.to = .day(monthEnd)

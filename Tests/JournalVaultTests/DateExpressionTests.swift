@@ -315,18 +315,195 @@ import Testing
 
     @Test func badTimes() {
         for text in ["today 24:00", "today 23:60", "today 12:00:60", "today 13pm", "today 0am", "today 00:30am",
-                     "today 21:30 pm", "today 21", "today 9", "today at", "today at at 9pm", "at 21:30", "21:30",
-                     "9pm", "today 9 p.m.", "today 9 pm pm", "today 9pmpm", "today 9:5", "today 123:00",
+                     "today 21:30 pm", "today 21", "today 9", "today at", "today at at 9pm", "at 21:30",
+                     "today 9 p.m.", "today 9 pm pm", "today 9pmpm", "today 9:5", "today 123:00",
                      "today 21:30Z", "yesterday 21:30+01:00", "today 9pm Z", "today foo", "today today",
                      "today 21:30 foo", "today at foo", "today 9 am pm", "today am", "today :30", "today 9:30:"] {
             expectError(text)
         }
     }
 
-    // MARK: Form 7: everything else
+    // MARK: Form 7: now, and a time alone
+
+    @Test func nowIsTheMomentItself() throws {
+        #expect(try parse("now") == .instant(Self.mondayNoon))
+        #expect(try parse(" NOW ") == .instant(Self.mondayNoon))
+    }
+
+    @Test func aTimeAloneIsTodayAtThatTime() throws {
+        let jan5 = Self.jan5UTC
+        #expect(try parse("9pm") == instant(jan5 + 21 * 3600, offset: 0))
+        #expect(try parse("9 pm") == instant(jan5 + 21 * 3600, offset: 0))
+        #expect(try parse("9:30pm") == instant(jan5 + 21 * 3600 + 1800, offset: 0))
+        #expect(try parse("21:00") == instant(jan5 + 21 * 3600, offset: 0))
+        #expect(try parse("07:15:30") == instant(jan5 + 7 * 3600 + 930, offset: 0))
+        #expect(try parse("noon") == instant(jan5 + 12 * 3600, offset: 0))
+        #expect(try parse("Midnight") == instant(jan5, offset: 0))
+        // In the zone, on the zone's day: 21:30 Berlin is 20:30Z.
+        #expect(try parse("21:30", zone: Self.berlin) == instant(jan5 + 20 * 3600 + 1800, offset: 3600))
+    }
+
+    @Test func noonAndMidnightFollowAnyDay() throws {
+        let jan4 = Self.jan5UTC - 86_400
+        #expect(try parse("yesterday noon") == instant(jan4 + 12 * 3600, offset: 0))
+        #expect(try parse("yesterday at midnight") == instant(jan4, offset: 0))
+        #expect(try parse("friday midnight") == instant(Self.jan5UTC - 3 * 86_400, offset: 0))
+        #expect(try parse("2026-01-05 noon") == instant(Self.jan5UTC + 12 * 3600, offset: 0))
+    }
+
+    @Test func badTimesAlone() {
+        // An offset belongs to ISO 8601 date-times; a bare number is not a time.
+        for text in ["21:30Z", "9pm+01:00", "21:30 +01:00", "21", "9", "now 9pm", "9pm now", "noon 9pm", "noon pm",
+                     "12 noon", "midnight:00", "9pm today"] {
+            expectError(text)
+        }
+    }
+
+    // MARK: Form 8: a month and a day
+
+    @Test func monthAndDayWithoutYearIsTheMostRecentOneNotAfterToday() throws {
+        // mondayNoon is 2026-01-05: this year's November 5 is still to come.
+        #expect(try parse("nov 5") == day(2025, 11, 5))
+        #expect(try parse("Nov 05") == day(2025, 11, 5))
+        #expect(try parse("november 5") == day(2025, 11, 5))
+        #expect(try parse("5 november") == day(2025, 11, 5))
+        #expect(try parse("5th nov") == day(2025, 11, 5))
+        #expect(try parse("november 5th") == day(2025, 11, 5))
+        #expect(try parse("dec 31") == day(2025, 12, 31))
+        #expect(try parse("sept 1") == day(2025, 9, 1))
+        #expect(try parse("sep 1") == day(2025, 9, 1))
+        // Today counts; tomorrow is a year ago.
+        #expect(try parse("jan 5") == day(2026, 1, 5))
+        #expect(try parse("january 6") == day(2025, 1, 6))
+        #expect(try parse("1st jan") == day(2026, 1, 1))
+    }
+
+    @Test func february29WithoutYearIsTheLastLeapDay() throws {
+        func noon(_ y: Int, _ m: Int, _ d: Int) -> Instant {
+            Instant.startOf(CivilDay(year: y, month: m, day: d)!, utcOffsetSeconds: 0).adding(hours: 12)
+        }
+        #expect(try parse("feb 29") == day(2024, 2, 29))
+        #expect(try parse("feb 29", now: noon(2024, 2, 29)) == day(2024, 2, 29))
+        #expect(try parse("feb 29", now: noon(2024, 2, 28)) == day(2020, 2, 29))
+        // 1900 was not a leap year: eight years back from 1903.
+        #expect(try parse("feb 29", now: noon(1903, 6, 1)) == day(1896, 2, 29))
+    }
+
+    @Test func monthAndDayWithAYear() throws {
+        #expect(try parse("november 5 2025") == day(2025, 11, 5))
+        #expect(try parse("November 5, 2025") == day(2025, 11, 5))
+        #expect(try parse("5 november 2025") == day(2025, 11, 5))
+        #expect(try parse("5th Nov 2025") == day(2025, 11, 5))
+        // A year given may be in the future.
+        #expect(try parse("nov 5 2027") == day(2027, 11, 5))
+        #expect(try parse("feb 29 2024") == day(2024, 2, 29))
+    }
+
+    @Test func monthAndDayWithATime() throws {
+        // 2025-11-05T21:00Z is 1762376400.
+        let nov5At9pm: Int64 = 1_762_376_400
+        #expect(try parse("nov 5 9pm") == instant(nov5At9pm, offset: 0))
+        #expect(try parse("nov 5 at 9:30 pm") == instant(nov5At9pm + 1800, offset: 0))
+        #expect(try parse("november 5 2025 21:00") == instant(nov5At9pm, offset: 0))
+        #expect(try parse("5 nov 2025 21:00") == instant(nov5At9pm, offset: 0))
+        #expect(try parse("nov 5, 2025 at noon") == instant(nov5At9pm - 9 * 3600, offset: 0))
+        // Berlin is UTC+1 in November.
+        #expect(try parse("nov 5 21:00", zone: Self.berlin) == instant(nov5At9pm - 3600, offset: 3600))
+    }
+
+    @Test func badMonthsAndDays() {
+        for text in ["nov", "november", "nov 31", "31 nov", "feb 30", "feb 29 2026", "nov 0", "nov 32", "nov 5 2025 2026",
+                     "nov 5,", "nov 5,2025", "5, nov 2025", "5 nov, 2025", "nov nov", "5 5", "nov 5 21:00Z",
+                     "nov 5 9pm+01:00", "nov 5 foo", "nov 5 25", "nov 5 02025", "novem 5", "nov 5nd5", "nov -5",
+                     "nov 123", "nov 5 2025 at"] {
+            expectError(text)
+        }
+    }
+
+    // MARK: Form 9: runs of days
+
+    func days(_ first: (Int, Int, Int), _ last: (Int, Int, Int)) -> DateExpression {
+        .days(CivilDay(year: first.0, month: first.1, day: first.2)!...CivilDay(year: last.0, month: last.1, day: last.2)!)
+    }
+
+    @Test func wholeMonthsAndYears() throws {
+        #expect(try parse("2026-11") == days((2026, 11, 1), (2026, 11, 30)))
+        #expect(try parse("2024-02") == days((2024, 2, 1), (2024, 2, 29)))
+        #expect(try parse("2026-12") == days((2026, 12, 1), (2026, 12, 31)))
+        #expect(try parse("nov 2026") == days((2026, 11, 1), (2026, 11, 30)))
+        #expect(try parse("February 2025") == days((2025, 2, 1), (2025, 2, 28)))
+        #expect(try parse("2026") == days((2026, 1, 1), (2026, 12, 31)))
+    }
+
+    @Test func thisAndLastWeekMonthAndYear() throws {
+        // Monday 2026-01-05: the last week and the last month are in 2025.
+        #expect(try parse("this week") == days((2026, 1, 5), (2026, 1, 11)))
+        #expect(try parse("last week") == days((2025, 12, 29), (2026, 1, 4)))
+        #expect(try parse("this month") == days((2026, 1, 1), (2026, 1, 31)))
+        #expect(try parse("Last  Month") == days((2025, 12, 1), (2025, 12, 31)))
+        #expect(try parse("this year") == days((2026, 1, 1), (2026, 12, 31)))
+        #expect(try parse("last year") == days((2025, 1, 1), (2025, 12, 31)))
+
+        // From Sunday 2026-03-29, still the week of Monday the 23rd.
+        let sunday = Instant(millis: 1_774_785_600_000, utcOffsetSeconds: 0)
+        #expect(try parse("this week", now: sunday) == days((2026, 3, 23), (2026, 3, 29)))
+        #expect(try parse("last week", now: sunday) == days((2026, 3, 16), (2026, 3, 22)))
+        #expect(try parse("last month", now: sunday) == days((2026, 2, 1), (2026, 2, 28)))
+    }
+
+    @Test func coveredDays() throws {
+        #expect(try parse("2026-11").coveredDays == CivilDay(year: 2026, month: 11, day: 1)!...CivilDay(year: 2026, month: 11, day: 30)!)
+        #expect(try parse("yesterday").coveredDays == CivilDay(year: 2026, month: 1, day: 4)!...CivilDay(year: 2026, month: 1, day: 4)!)
+        // A moment's day is its writer's: 23:30 at +09:00 on Jan 5 is 14:30Z.
+        let tokyo = try parse("2026-01-05T23:30+09:00").coveredDays
+        #expect(tokyo == CivilDay(year: 2026, month: 1, day: 5)!...CivilDay(year: 2026, month: 1, day: 5)!)
+        // As a moment, a run of days is its first day at the given time.
+        let lastMonth = try parse("last month").instant(atSecondsOfDay: 9 * 3600, zone: Self.utc)
+        #expect(lastMonth == Instant(millis: (Self.jan5UTC - 35 * 86_400 + 9 * 3600) * 1000, utcOffsetSeconds: 0))
+    }
+
+    @Test func badRunsOfDays() {
+        for text in ["2026-13", "2026-00", "0000-01", "2026-1", "202611", "0000", "10000", "2026-11 21:00", "2026 9pm",
+                     "nov 2026 9pm", "last month 9pm", "this", "last week monday", "next week", "this monday",
+                     "last weeks", "this months", "last decade", "nov 20266"] {
+            expectError(text)
+        }
+    }
+
+    // MARK: jrnl's leading date
+
+    func leading(_ text: String, now: Instant = mondayNoon, zone: TimeZone = utc) -> (DateExpression, String)? {
+        DateExpression.leadingDate(of: text, now: now, zone: zone).map { ($0.date, String($0.rest)) }
+    }
+
+    @Test func leadingDateIsTakenFromTheText() throws {
+        let walk = try #require(leading("yesterday: Went for a walk"))
+        #expect(walk == (day(2026, 1, 4), "Went for a walk"))
+        // 2026-11-05T21:00Z is 1793912400; the colons of the time are not the separator.
+        let dinner = try #require(leading("2026-11-05 21:00: Dinner with Anna"))
+        #expect(dinner == (instant(1_793_912_400, offset: 0), "Dinner with Anna"))
+        // Only the first ": " separates.
+        let pasta = try #require(leading("nov 5 9pm: Dinner: pasta"))
+        #expect(pasta == (instant(1_762_376_400, offset: 0), "Dinner: pasta"))
+        let reading = try #require(leading("now: Reading"))
+        #expect(reading == (.instant(Self.mondayNoon), "Reading"))
+        let sick = try #require(leading("Yesterday: Called in sick. Used the time\nto write."))
+        #expect(sick == (day(2026, 1, 4), "Called in sick. Used the time\nto write."))
+    }
+
+    @Test func textWithoutALeadingDateIsLeftWhole() {
+        for text in ["Note to self: buy milk", "Dinner at 9pm: pasta", "Last week: a summary", "2026-11: plans",
+                     "yesterday:no space", ": yesterday", "Went out. Yesterday: fun", "yesterday\n9pm: two lines",
+                     "No colon at all", "Re: yesterday", "someday: maybe",
+                     String(repeating: "x", count: 101) + ": long", String(repeating: "long text ", count: 100_000)] {
+            #expect(leading(text) == nil, "\(text.prefix(40))")
+        }
+    }
+
+    // MARK: Form 10: everything else
 
     @Test func garbage() {
-        for text in ["", " ", "\t\n", "foo", "now", "T21:30", "2026", "2026-01", "-2026-01-05",
+        for text in ["", " ", "\t\n", "foo", "now now", "T21:30", "-2026-01-05", "+2026",
                      "today\u{00A0}", "tod\u{0130}y", "ｔｏｄａｙ", "today\0", "today,", "yesterday.", "🙂"] {
             expectError(text)
         }
@@ -342,9 +519,11 @@ import Testing
 
     @Test func errorMessage() {
         let error = DateExpressionError(input: "foo")
-        #expect(error.description == "Unrecognised date 'foo': use YYYY-MM-DD, an ISO 8601 date-time "
-            + "(2026-01-05T21:30, optionally with Z or ±HH:MM), today, yesterday, tomorrow, "
-            + "'N days ago' or a weekday name, optionally followed by a time such as 21:30.")
+        #expect(error.description == "Unrecognised date 'foo': try YYYY-MM-DD, 'yesterday 9pm', '3 days ago', 'nov 5' "
+            + "or 'last month' ('jv list --help' lists every form).")
+        // One short sentence, however many forms there are.
+        #expect(error.description.count < 160)
+        #expect(error.description.filter { $0 == "." }.count == 1 && error.description.hasSuffix("."))
         // The original text, not the trimmed or lowercased one.
         #expect(throws: DateExpressionError(input: "  Today Foo ")) {
             try DateExpression.parse("  Today Foo ", now: Self.mondayNoon, zone: Self.utc)
@@ -361,8 +540,10 @@ import Testing
         var random = SeededGenerator(state: 0x6A76_2D64_6174_6573)
         let seeds = ["2026-01-05", "2026-01-05T21:30:15.123+09:00", "2026-01-05 21:30Z", "today", "yesterday at 9:30 pm",
                      "tomorrow 12am", "3 days ago", "100000 weeks ago 23:59:59", "last monday", "sun 7pm",
-                     "2026-10-25T02:30", "2026-03-29 02:30:00.5-0530", "0 day ago at 00:00"]
-        let alphabet = Array("0123456789:-+.TtZzapmAPM ydsgowek\t\n\u{0}\u{00A0}é🙂İ9999999999")
+                     "2026-10-25T02:30", "2026-03-29 02:30:00.5-0530", "0 day ago at 00:00", "now", "9pm", "21:00",
+                     "noon", "nov 5", "5th november 2025 at 9:30 pm", "feb 29", "nov 5, 2025", "2026-11", "nov 2026",
+                     "last month", "this week", "2026"]
+        let alphabet = Array("0123456789:-+.,TtZzapmAPM ydsgowekhnvr\t\n\u{0}\u{00A0}é🙂İ9999999999")
         let zones = [Self.utc, Self.berlin, Self.newYork, TimeZone(identifier: "Pacific/Kiritimati")!,
                      TimeZone(identifier: "Australia/Lord_Howe")!]
         let nows = [Self.mondayNoon, Instant(millis: 0, utcOffsetSeconds: -12 * 3600),

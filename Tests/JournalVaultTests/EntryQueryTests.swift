@@ -42,7 +42,7 @@ import VaultCrypto
         var query = EntryQuery()
         query.from = from
         query.to = to
-        query.on = on
+        query.on = on.map { $0...$0 }
         query.limit = limit
         query.starredOnly = starred
         query.tags = tags
@@ -71,6 +71,17 @@ import VaultCrypto
         #expect(try names(query(on: day(2026, 1, 5))) == ["E3", "E1"])
         #expect(try names(query(on: day(2026, 1, 6))) == ["E5", "E2"])
         #expect(try names(query(on: day(2026, 1, 7))) == [])
+    }
+
+    @Test func runsOfDaysBoundByTheirFirstAndLastLocalDay() throws {
+        var several = EntryQuery()
+        several.on = day(2026, 1, 5)...day(2026, 1, 6)
+        #expect(try names(several) == ["E3", "E1", "E5", "E2"])
+        // As `from` a run starts on its first day; as `to` it ends with its last.
+        let fourthToFifth = DateExpression.days(day(2026, 1, 4)...day(2026, 1, 5))
+        #expect(try names(query(from: fourthToFifth)) == ["E4", "E3", "E1", "E5", "E2"])
+        #expect(try names(query(to: fourthToFifth)) == ["E4", "E3", "E1"])
+        #expect(try names(query(from: .days(day(2026, 1, 6)...day(2026, 1, 31)))) == ["E5", "E2"])
     }
 
     @Test func dayBoundsUseTheLocalDayAndToIsInclusive() throws {

@@ -140,6 +140,8 @@ import Testing
             [2026-01-05 12:05:00 AM] Midnight. *
             Body line
             [not a date] stays text
+            [9pm] stays text too: only a full date starts an entry
+            [yesterday 21:30] and so does this
 
             [2026-01-05 01:30:15 PM] Afternoon @walk
 
@@ -147,7 +149,8 @@ import Testing
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         let entries = try JrnlFormat.parseText(text, zone: berlin)
         #expect(entries.count == 2)
-        #expect(entries[0].content == "Midnight.\nBody line\n[not a date] stays text")
+        #expect(entries[0].content == "Midnight.\nBody line\n[not a date] stays text\n"
+            + "[9pm] stays text too: only a full date starts an entry\n[yesterday 21:30] and so does this")
         #expect(entries[0].starred)
         #expect(entries[0].created.iso8601 == "2026-01-05T00:05:00.000+01:00")
         #expect(entries[1].content == "Afternoon @walk")

@@ -72,6 +72,18 @@ struct TerminalTests {
         #expect(kept.allSatisfy { $0 == 0 })
     }
 
+    @Test("add on a terminal: text written in the editor may start with its date, as in jrnl")
+    func leadingDateInTheEditor() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let editor = try editor(sandbox, writing: "2026-11-05 21:00: Dinner with Anna")
+        let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil])
+        #expect(result.status == 0, "\(result)")
+        let entry = try #require(try sandbox.list().first)
+        #expect(entry["content"] as? String == "Dinner with Anna")
+        #expect(entry["created_at"] as? String == "2026-11-05T21:00:00.000+00:00", "\(entry)")
+    }
+
     @Test("add --template on a terminal opens the editor on the template; saved unchanged, nothing is added")
     func templateInTheEditor() throws {
         let sandbox = try Sandbox()

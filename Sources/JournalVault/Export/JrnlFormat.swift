@@ -197,10 +197,12 @@ public enum JrnlFormat {
                      modifiedAt: created.millis, starred: starred, explicitTags: explicit)
     }
 
-    /// jrnl's default `%F %r` (`2026-01-05 09:00:00 AM`), or any ISO-like date and time.
+    /// jrnl's default `%F %r` (`2026-01-05 09:00:00 AM`), or any ISO-like date and time. It
+    /// must start with the date: a body line like "[9pm] Dinner" is not a relative date.
     private static func parseJrnlDate(_ text: String) -> (CivilDay, Int)? {
         let utc = TimeZone(identifier: "UTC")!
-        guard case .instant(let instant)? = try? DateExpression.parse(text, now: Instant(millis: 0, utcOffsetSeconds: 0), zone: utc),
+        guard CivilDay(iso: text.prefix(10)) != nil,
+              case .instant(let instant)? = try? DateExpression.parse(text, now: Instant(millis: 0, utcOffsetSeconds: 0), zone: utc),
               instant.utcOffsetSeconds == 0 || !text.contains(where: { $0 == "+" || $0 == "Z" }) else { return nil }
         let wall = Instant(millis: instant.millis + Int64(instant.utcOffsetSeconds) * 1000, utcOffsetSeconds: 0)
         return (wall.localDay, Int(wall.localMillisOfDay / 1000))

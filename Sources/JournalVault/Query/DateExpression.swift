@@ -1,33 +1,76 @@
 import Foundation
 
-/// A date the user typed on the command line (`--at`, `--from`, `--to`, `--on`): either a whole
-/// calendar day or a precise moment.
+/// A date the user typed on the command line (`--at`, `--from`, `--to`, `--on`): a calendar day,
+/// a run of whole days (a week, a month, a year) or a precise moment.
 ///
 /// ```swift
 /// let now = Instant(millis: 1_767_614_400_000, utcOffsetSeconds: 3600)  // 2026-01-05T13:00+01:00
 /// let berlin = TimeZone(identifier: "Europe/Berlin")!
 /// try DateExpression.parse("yesterday", now: now, zone: berlin)        // .day(2026-01-04)
 /// try DateExpression.parse("monday 9pm", now: now, zone: berlin)       // .instant(2026-01-05T21:00+01:00)
+/// try DateExpression.parse("nov 5", now: now, zone: berlin)            // .day(2025-11-05)
+/// try DateExpression.parse("last month", now: now, zone: berlin)       // .days(2025-12-01...2025-12-31)
 /// try DateExpression.parse("2026-01-05T23:30+09:00", now: now, zone: berlin)
 /// ```
 public enum DateExpression: Hashable, Sendable {
-    /// A whole calendar day (date-only forms: `2026-01-05`, `today`, `3 days ago`, `monday`).
+    /// A whole calendar day (date-only forms: `2026-01-05`, `today`, `3 days ago`, `monday`, `nov 5`).
     case day(CivilDay)
-    /// A moment (forms with a time of day, or a full ISO 8601 date-time).
+    /// A moment (`now`, forms with a time of day, or a full ISO 8601 date-time).
     case instant(Instant)
+    /// Several whole days: a year (`2026`, `last year`), a month (`2026-11`, `nov 2026`,
+    /// `last month`) or an ISO week, Monday to Sunday (`this week`, `last week`).
+    case days(ClosedRange<CivilDay>)
 
     /// Parses `text` relative to `now` (whose `utcOffsetSeconds` and `localDay` give "today") in `zone`
     /// (used to turn a wall-clock time without an explicit offset into an instant, DST-aware).
     ///
-    /// Accepted, case-insensitively: `YYYY-MM-DD`; ISO 8601 date-times (`2026-01-05T21:30`,
-    /// `…:SS`, `…:SS.fff`, `T` or a space, optional `Z`/`±HH:MM`/`±HHMM`/`±HH`); `today`,
-    /// `yesterday`, `tomorrow`; `N days ago`, `N weeks ago`; weekday names (`monday`, `mon`,
-    /// `last monday`); and any date-only form followed by a time (`yesterday at 9:30 pm`).
+    /// Accepted, case-insensitively:
+    /// - days: `YYYY-MM-DD`; `today`, `yesterday`, `tomorrow`; `N days ago`, `N weeks ago`;
+    ///   weekday names (`monday`, `mon`: the most recent, today included; `last monday`: before
+    ///   today); a month and a day (`nov 5`, `5 november`, `november 5th`), with a year
+    ///   (`november 5 2025`, `nov 5, 2025`) or without (the most recent one not after today);
+    /// - moments: `now`; ISO 8601 date-times (`2026-01-05T21:30`, `…:SS`, `…:SS.fff`, `T` or a
+    ///   space, optional `Z`/`±HH:MM`/`±HHMM`/`±HH`); any day form followed by a time
+    ///   (`yesterday at 9:30 pm`, `nov 5 21:00`, `friday noon`); a time alone (`9pm`, `21:00`,
+    ///   `midnight`: today at that time);
+    /// - runs of days: `YYYY`, `YYYY-MM`, a month and a year (`nov 2026`), `this week`,
+    ///   `last week`, `this month`, `last month`, `this year`, `last year`.
     public static func parse(_ text: String, now: Instant, zone: TimeZone) throws(DateExpressionError) -> DateExpression {
-        guard let result = DateExpressionParser(text: text, today: now.localDay, zone: zone)?.parse() else {
+        guard let result = DateExpressionParser(text: text, now: now, zone: zone)?.parse() else {
             throw DateExpressionError(input: text)
         }
         return result
+    }
+
+    /// jrnl's leading date: when the text before the first `": "` of `text` names a day or a
+    /// moment, that date and the text after the `": "`; otherwise nil, and `text` is all entry.
+    ///
+    /// Only the first line counts (as in jrnl, whose rule looks at the title), and a run of days
+    /// does not count ("Last week: a summary" keeps its title).
+    ///
+    /// ```swift
+    /// DateExpression.leadingDate(of: "yesterday: Went for a walk", now: now, zone: zone)
+    /// // (.day(2026-01-04), "Went for a walk")
+    /// DateExpression.leadingDate(of: "Note to self: buy milk", now: now, zone: zone)  // nil
+    /// ```
+    public static func leadingDate(of text: String, now: Instant, zone: TimeZone) -> (date: DateExpression, rest: Substring)? {
+        // No date is longer than the parser's limit, so only the start of the text is searched
+        // (an entry may be megabytes long).
+        guard let separator = text.prefix(maximumInputLength + 2).firstRange(of: ": ") else { return nil }
+        let prefix = text[..<separator.lowerBound]
+        guard !prefix.isEmpty, !prefix.contains(where: \.isNewline),
+              let date = try? parse(String(prefix), now: now, zone: zone) else { return nil }
+        if case .days = date { return nil }
+        return (date, text[separator.upperBound...])
+    }
+
+    /// The local days this names: the day, the run of days, or a moment's day on its writer's clock.
+    public var coveredDays: ClosedRange<CivilDay> {
+        switch self {
+        case .day(let day): day...day
+        case .days(let days): days
+        case .instant(let instant): instant.localDay...instant.localDay
+        }
     }
 }
 
@@ -41,11 +84,11 @@ public struct DateExpressionError: Error, Equatable, Sendable, CustomStringConve
 
     public var description: String {
         // The input is echoed so the user sees which argument was wrong; a pasted novel is cut
-        // short so the sentence stays readable.
+        // short so the sentence stays readable. The forms are too many for one sentence: a few
+        // examples, and where the rest are listed.
         let shown = input.count > 100 ? String(input.prefix(100)) + "…" : input
-        return "Unrecognised date '\(shown)': use YYYY-MM-DD, an ISO 8601 date-time "
-            + "(2026-01-05T21:30, optionally with Z or ±HH:MM), today, yesterday, tomorrow, "
-            + "'N days ago' or a weekday name, optionally followed by a time such as 21:30."
+        return "Unrecognised date '\(shown)': try YYYY-MM-DD, 'yesterday 9pm', '3 days ago', 'nov 5' or 'last month' "
+            + "('jv list --help' lists every form)."
     }
 }
 
@@ -60,21 +103,29 @@ private let maximumDaysAgo = 100_000
 /// anything unexpected; `DateExpression.parse` turns nil into the one error.
 private struct DateExpressionParser {
     private let tokens: [[UInt8]]
+    private let now: Instant
     private let today: CivilDay
     private let zone: TimeZone
 
-    init?(text: String, today: CivilDay, zone: TimeZone) {
+    init?(text: String, now: Instant, zone: TimeZone) {
         guard text.utf8.count <= maximumInputLength else { return nil }
         // Lowercase ASCII only: `String.lowercased()` would turn e.g. "İ" into "i" plus a
         // combining mark, and non-ASCII can never be part of a valid form anyway.
         let bytes = text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
         tokens = bytes.split(whereSeparator: isSpace).map(Array.init)
         guard !tokens.isEmpty else { return nil }
-        self.today = today
+        self.now = now
+        today = now.localDay
         self.zone = zone
     }
 
     func parse() -> DateExpression? {
+        if tokens == [word("now")] { return .instant(now) }
+        if let days = runOfDays() { return .days(days) }
+        // A time alone is today at that time; an offset belongs to ISO 8601 date-times only.
+        if let time = timeOfDay(from: tokens[...]) {
+            return time.offsetSeconds == nil ? instant(on: today, at: time) : nil
+        }
         guard let (date, rest) = datePart() else { return nil }
         switch date {
         case .isoDateTime(let day, let timeText):
@@ -92,6 +143,57 @@ private struct DateExpressionParser {
             if time.offsetSeconds != nil, !isISO || hasAt || time.hadMeridiem { return nil }
             return instant(on: day, at: time)
         }
+    }
+
+    // MARK: Runs of days
+
+    /// The whole input as a year (`2026`, `this year`, `last year`), a month (`2026-11`,
+    /// `nov 2026`, `this month`, `last month`) or an ISO week (`this week`, `last week`).
+    private func runOfDays() -> ClosedRange<CivilDay>? {
+        switch tokens.count {
+        case 1:
+            let token = tokens[0]
+            if let year = number(token[...], digits: 4...4) { return Self.wholeYear(year) }
+            guard token.count == 7, token[4] == UInt8(ascii: "-"), let year = number(token[0..<4], digits: 4...4),
+                  let month = number(token[5...], digits: 2...2) else { return nil }
+            return Self.wholeMonth(month, of: year)
+        case 2:
+            if let month = Self.month(named: tokens[0]) {
+                return number(tokens[1][...], digits: 4...4).flatMap { Self.wholeMonth(month, of: $0) }
+            }
+            let back: Int
+            switch tokens[0] {
+            case word("this"): back = 0
+            case word("last"): back = 1
+            default: return nil
+            }
+            switch tokens[1] {
+            case word("week"):
+                let monday = today.adding(days: 1 - today.isoWeekday - 7 * back)
+                return monday...monday.adding(days: 6)
+            case word("month"):
+                let months = today.year * 12 + today.month - 1 - back
+                return Self.wholeMonth(months % 12 + 1, of: months / 12)
+            case word("year"):
+                return Self.wholeYear(today.year - back)
+            default:
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    private static func wholeYear(_ year: Int) -> ClosedRange<CivilDay>? {
+        guard let first = CivilDay(year: year, month: 1, day: 1), let last = CivilDay(year: year, month: 12, day: 31) else {
+            return nil
+        }
+        return first...last
+    }
+
+    private static func wholeMonth(_ month: Int, of year: Int) -> ClosedRange<CivilDay>? {
+        guard let first = CivilDay(year: year, month: month, day: 1) else { return nil }
+        return first...first.adding(days: CivilDay.daysIn(month: month, year: year) - 1)
     }
 
     // MARK: Date part
@@ -121,12 +223,13 @@ private struct DateExpressionParser {
             guard tokens.count >= 2, let weekday = Self.weekday(tokens[1]) else { return nil }
             return (.day(mostRecent(weekday, includingToday: false), isISO: false), tokens.dropFirst(2))
         }
-        if first.allSatisfy(isDigit) {
-            // At most six digits are converted, so "99999999999999999999 days ago" is an
-            // error rather than an overflow.
-            guard first.count <= 6, tokens.count >= 3, tokens[2] == word("ago") else { return nil }
-            let count = first.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-            guard count <= maximumDaysAgo else { return nil }
+        if tokens.count >= 2, Self.month(named: first) != nil || Self.month(named: tokens[1]) != nil {
+            return monthAndDay().map { (.day($0, isISO: false), $1) }
+        }
+        // At most six digits are converted, so "99999999999999999999 days ago" is an error
+        // rather than an overflow.
+        if let count = number(first[...], digits: 1...6) {
+            guard tokens.count >= 3, tokens[2] == word("ago"), count <= maximumDaysAgo else { return nil }
             let unit: Int
             switch tokens[1] {
             case word("day"), word("days"): unit = 1
@@ -143,6 +246,58 @@ private struct DateExpressionParser {
         if first.count == 10 { return (.day(day, isISO: true), afterFirst) }
         guard first[10] == UInt8(ascii: "t") else { return nil }
         return (.isoDateTime(day, time: first[11...]), afterFirst)
+    }
+
+    /// `nov 5`, `5 november`, `november 5th`, optionally followed by a year (`nov 5 2025`,
+    /// `nov 5, 2025`). Without a year it is the most recent such day not after today, as in
+    /// jrnl: in March, "nov 5" is last November's.
+    private func monthAndDay() -> (CivilDay, ArraySlice<[UInt8]>)? {
+        let monthFirst = Self.month(named: tokens[0]) != nil
+        guard let month = Self.month(named: monthFirst ? tokens[0] : tokens[1]) else { return nil }
+        let year = tokens.count >= 3 ? number(tokens[2][...], digits: 4...4) : nil
+        var dayToken = (monthFirst ? tokens[1] : tokens[0])[...]
+        // "November 5, 2025", the way it is written in English.
+        if monthFirst, year != nil, dayToken.last == UInt8(ascii: ",") { dayToken = dayToken.dropLast() }
+        guard let dayOfMonth = Self.dayOfMonth(dayToken) else { return nil }
+        if let year {
+            return CivilDay(year: year, month: month, day: dayOfMonth).map { ($0, tokens.dropFirst(3)) }
+        }
+        return mostRecent(month: month, day: dayOfMonth).map { ($0, tokens.dropFirst(2)) }
+    }
+
+    /// The latest `month`-`day` not after today. February 29 goes back to the last leap year;
+    /// leap years are at most eight years apart.
+    private func mostRecent(month: Int, day: Int) -> CivilDay? {
+        for year in stride(from: today.year, through: max(1, today.year - 8), by: -1) {
+            if let date = CivilDay(year: year, month: month, day: day), date <= today { return date }
+        }
+        return nil
+    }
+
+    /// 1 = January … 12 = December, from the full name or its first three letters (and `sept`).
+    private static func month(named token: [UInt8]) -> Int? {
+        let names = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+                     "october", "november", "december"]
+        if token == word("sept") { return 9 }
+        for (index, name) in names.enumerated() where token == word(name) || token == word(String(name.prefix(3))) {
+            return index + 1
+        }
+        return nil
+    }
+
+    /// `5`, `05` or `5th` (any of st, nd, rd, th): a day of the month, checked against the month later.
+    private static func dayOfMonth(_ token: ArraySlice<UInt8>) -> Int? {
+        var scanner = ByteScanner(token)
+        guard let (day, _) = scanner.digits(1...2) else { return nil }
+        _ = scanner.skip("st") || scanner.skip("nd") || scanner.skip("rd") || scanner.skip("th")
+        return scanner.isAtEnd ? day : nil
+    }
+
+    /// The value of a token made of exactly `digits` decimal digits (never converted when longer).
+    private func number(_ token: ArraySlice<UInt8>, digits: ClosedRange<Int>) -> Int? {
+        var scanner = ByteScanner(token)
+        guard let (value, _) = scanner.digits(digits), scanner.isAtEnd else { return nil }
+        return value
     }
 
     /// 1 = Monday … 7 = Sunday, matching `CivilDay.isoWeekday`.
@@ -164,11 +319,16 @@ private struct DateExpressionParser {
 
     // MARK: Time part
 
-    /// The tokens after the date (and after `at`): `21:30`, `9pm`, or `9:30` `pm`.
+    /// The tokens after the date (and after `at`): `21:30`, `9pm`, `9:30` `pm`, `noon` or
+    /// `midnight` (the start of the day, 00:00).
     private func timeOfDay(from tokens: ArraySlice<[UInt8]>) -> TimeOfDay? {
         switch tokens.count {
         case 1:
-            return TimeOfDay(tokens[tokens.startIndex][...])
+            switch tokens[tokens.startIndex] {
+            case word("noon"): return TimeOfDay(hour: 12)
+            case word("midnight"): return TimeOfDay(hour: 0)
+            case let token: return TimeOfDay(token[...])
+            }
         case 2:
             // "9 pm": glue the meridiem back on so one scanner handles both spellings.
             let meridiem = tokens[tokens.startIndex + 1]
@@ -193,16 +353,14 @@ private struct DateExpressionParser {
 }
 
 extension DateExpression {
-    /// The moment this names: an instant as it is, a day at `secondsOfDay` after midnight on
-    /// `zone`'s clocks (so `--at 2026-01-05` means 09:00 that day where the user is).
+    /// The moment this names: an instant as it is, a day (a run of days: its first) at
+    /// `secondsOfDay` after midnight on `zone`'s clocks (so `--at 2026-01-05` means 09:00 that
+    /// day where the user is).
     public func instant(atSecondsOfDay secondsOfDay: Int, zone: TimeZone) -> Instant {
-        switch self {
-        case .instant(let instant):
-            return instant
-        case .day(let day):
-            let (utc, offset) = Self.resolve(localSeconds: Int64(day.daysSinceEpoch) * 86_400 + Int64(secondsOfDay), in: zone)
-            return Instant(millis: utc * 1000, utcOffsetSeconds: offset)
-        }
+        if case .instant(let instant) = self { return instant }
+        let day = coveredDays.lowerBound
+        let (utc, offset) = Self.resolve(localSeconds: Int64(day.daysSinceEpoch) * 86_400 + Int64(secondsOfDay), in: zone)
+        return Instant(millis: utc * 1000, utcOffsetSeconds: offset)
     }
 
     /// The UTC moment (and `zone`'s offset then) at which `zone`'s clocks show `local`.
@@ -243,6 +401,11 @@ private struct TimeOfDay {
     var offsetSeconds: Int?
 
     var secondsOfDay: Int { hour * 3600 + minute * 60 + second }
+
+    /// A whole hour said in words (`noon`, `midnight`).
+    init(hour: Int) {
+        self.hour = hour
+    }
 
     init?(_ text: ArraySlice<UInt8>) {
         var scanner = ByteScanner(text)

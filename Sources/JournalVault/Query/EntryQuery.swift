@@ -13,7 +13,8 @@ import GRDB
 public struct EntryQuery: Sendable {
     public var from: DateExpression?
     public var to: DateExpression?
-    public var on: CivilDay?
+    /// Entries whose local day is one of these (one day: `day...day`; a month for `--on 2026-11`).
+    public var on: ClosedRange<CivilDay>?
     /// Only the newest `limit` matches (still returned oldest first).
     public var limit: Int?
     public var starredOnly = false
@@ -39,9 +40,14 @@ public struct EntryQuery: Sendable {
         let bounds = TimeBounds(from: from, to: to)
         clauses += bounds.clauses(millisColumn: "created_at", localDay: "local_day")
         arguments += bounds.arguments
-        if let on {
+        if let on, on.lowerBound == on.upperBound {
             clauses.append("local_day = ?")
-            _ = arguments.append(contentsOf: [on.description])
+            _ = arguments.append(contentsOf: [on.lowerBound.description])
+        } else if let on {
+            // Bounded like --from and --to, so SQLite can walk the time index in order.
+            let days = TimeBounds(from: .days(on), to: .days(on))
+            clauses += days.clauses(millisColumn: "created_at", localDay: "local_day")
+            arguments += days.arguments
         }
         if let onThisDay {
             // local_day is YYYY-MM-DD: its MM-DD, in years before.

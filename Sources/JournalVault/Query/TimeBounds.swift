@@ -1,7 +1,7 @@
 import GRDB
 
 /// `from`/`to` bounds over a timestamp column: a day compares the writer's local day, a moment
-/// compares exactly, and `to` includes its whole day.
+/// compares exactly, and `to` includes its whole day (a run of days: from its first, to its last).
 struct TimeBounds {
     let from: DateExpression?
     let to: DateExpression?
@@ -45,14 +45,19 @@ struct TimeBounds {
         let dayMillis: Int64 = 86_400_000
         let widestOffset = Int64(Instant.offsetRange.upperBound) * 1000
         var terms: [Term] = []
+        // A run of days (a month, a week) starts on its first day and ends with its last.
         switch from {
-        case .day(let day)?: terms += [.dayFrom(day), .millisFrom(Int64(day.daysSinceEpoch) * dayMillis - widestOffset)]
         case .instant(let instant)?: terms.append(.millisFrom(instant.millis))
+        case let bound?:
+            let day = bound.coveredDays.lowerBound
+            terms += [.dayFrom(day), .millisFrom(Int64(day.daysSinceEpoch) * dayMillis - widestOffset)]
         case nil: break
         }
         switch to {
-        case .day(let day)?: terms += [.dayTo(day), .millisTo(Int64(day.daysSinceEpoch + 1) * dayMillis + widestOffset)]
         case .instant(let instant)?: terms.append(.millisTo(instant.millis))
+        case let bound?:
+            let day = bound.coveredDays.upperBound
+            terms += [.dayTo(day), .millisTo(Int64(day.daysSinceEpoch + 1) * dayMillis + widestOffset)]
         case nil: break
         }
         return terms

@@ -5,11 +5,15 @@ import JournalVault
 struct Add: VaultCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add an entry from the arguments, else standard input, else $EDITOR; prints its id.",
-        discussion: "Inline @tags and #tags in the text are tags too. Leading and trailing white space is removed.")
+        discussion: """
+            Inline @tags and #tags in the text are tags too. Leading and trailing white space is removed. \
+            Without --at, text that starts with a date and ': ' is dated by it, as in jrnl: \
+            'yesterday: Went for a walk', '2026-11-05 21:00: Dinner with Anna'.
+            """)
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "When it was written (default: now). A date alone means 09:00 that day.")
+    @Option(help: "When it was written (default: now, or the text's leading date). A date alone means 09:00 that day.")
     var at: String?
 
     @Flag(help: "Star the entry.")
@@ -26,7 +30,7 @@ struct Add: VaultCommand {
     var text: [String] = []
 
     func execute() throws {
-        let at = try DateArgument.instant(at)
+        var at = try DateArgument.instant(at)
         let tags = try ContentRules.tags(tags)
         let templateText = try template.map(Templates.text(named:))
         let given = try EntryText.given(arguments: text).map { given in
@@ -34,8 +38,12 @@ struct Add: VaultCommand {
         }
         let journal = try options.unlockedVault()
         // From a template, the entry is added only if the editor changed it.
-        guard let content = try given ?? EntryText.fromEditor(editing: templateText ?? "") else {
+        guard var content = try given ?? EntryText.fromEditor(editing: templateText ?? "") else {
             throw CLIError.cancelled("Nothing written; no entry was added.")
+        }
+        // As in jrnl, text from the editor or standard input may start with its date too.
+        if at == nil, let dated = try DateArgument.leadingDate(of: content) {
+            (at, content) = (dated.at, dated.text)
         }
         let entry = try journal.addEntry(content, at: at, starred: star, tags: tags)
         options.output.printRecord(entry.json, id: entry.id)

@@ -10,7 +10,7 @@ struct CalendarCommand: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "YYYY for a year, YYYY-MM for a month (default: this month).")
+    @Argument(help: "A year or a month: 2026, 2026-11, 'nov 2026', 'last month', 'this year' (default: this month).")
     var period: String?
 
     func execute() throws {
@@ -30,12 +30,19 @@ struct CalendarCommand: VaultCommand {
             let today = Instant.now().localDay
             return (today.year, today.month)
         }
-        let parts = period.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts[0].count == 4, let year = Int(parts[0]), year >= 1,
-              parts.count == 1 || (parts[1].count == 2 && Int(parts[1]).map { (1...12).contains($0) } == true) else {
-            throw CLIError.usage("'\(period)' is not a period: give YYYY or YYYY-MM.")
+        // Any date naming a whole year or month (2026, 'nov 2026', 'last month'); a day or a week is not a period.
+        guard case .days(let days)? = try? DateArgument.parse(period), let yearAndMonth = Self.yearOrMonth(days) else {
+            throw CLIError.usage("'\(period)' is not a period: give a year or a month (2026, 2026-11, 'last month').")
         }
-        return (year, parts.count == 2 ? Int(parts[1]) : nil)
+        return yearAndMonth
+    }
+
+    /// The year, and the month unless `days` is the whole year; nil when `days` is neither.
+    private static func yearOrMonth(_ days: ClosedRange<CivilDay>) -> (Int, Int?)? {
+        let (first, last) = (days.lowerBound, days.upperBound)
+        guard first.day == 1, first.year == last.year, last.adding(days: 1).day == 1 else { return nil }
+        if first.month == 1, last.month == 12 { return (first.year, nil) }
+        return first.month == last.month ? (first.year, first.month) : nil
     }
 
     private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",

@@ -6,9 +6,14 @@ struct List: VaultCommand {
     static let configuration = CommandConfiguration(
         abstract: "List entries in time order.",
         discussion: """
-            Dates: YYYY-MM-DD, ISO 8601 date-times, today, yesterday, tomorrow, 'N days ago', weekday \
-            names, each optionally followed by a time (yesterday 21:30). Day bounds use the day the \
-            entry was written where it was written; --to includes its whole day.
+            Dates: YYYY-MM-DD, ISO 8601 date-times, now, today, yesterday, tomorrow, 'N days ago', \
+            'N weeks ago', weekday names (monday, last monday), a month and day ('nov 5', '5 november', \
+            'november 5 2025'), each optionally followed by a time ('yesterday 21:30', 'nov 5 9pm', \
+            'friday noon'); a time alone (9pm, 21:00, noon, midnight) is today at that time. Runs of \
+            days: 2026, 2026-11, 'nov 2026', 'this week', 'last week' (Monday to Sunday), 'this month', \
+            'last month', 'this year', 'last year': --from takes the first day, --to the last, --on all \
+            of them. Day bounds use the day the entry was written where it was written; --to includes \
+            its whole day.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -19,7 +24,7 @@ struct List: VaultCommand {
     @Option(help: "Entries up to this date (inclusive).")
     var to: String?
 
-    @Option(help: "Entries of this day.")
+    @Option(help: "Entries of this day, or of these days (2026-11, 'last week').")
     var on: String?
 
     @Option(name: .short, help: "Only the last N entries.")
@@ -60,7 +65,7 @@ struct List: VaultCommand {
     func execute() throws {
         var query = EntryQuery()
         (query.from, query.to) = try DateArgument.range(from: from, to: to)
-        query.on = try DateArgument.day(on)
+        query.on = try DateArgument.days(on)
         query.limit = n
         query.starredOnly = starred
         query.tags = try ContentRules.tags(tags)

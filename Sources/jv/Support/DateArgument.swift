@@ -12,14 +12,13 @@ enum DateArgument {
     }
 
     /// `--from` and `--to` together: a range whose start is after its end is refused (64)
-    /// rather than answered with nothing.
+    /// rather than answered with nothing. A run of days (`last month`) starts on its first
+    /// day and ends with its last.
     static func range(from: String?, to: String?) throws -> (from: DateExpression?, to: DateExpression?) {
         let start = try parse(from), end = try parse(to)
         let reversed = switch (start, end) {
-        case (.day(let first)?, .day(let last)?): first > last
-        case (.day(let first)?, .instant(let last)?): first > last.localDay
-        case (.instant(let first)?, .day(let last)?): first.localDay > last
         case (.instant(let first)?, .instant(let last)?): first.millis > last.millis
+        case (let first?, let last?): first.coveredDays.lowerBound > last.coveredDays.upperBound
         default: false
         }
         if reversed, let from, let to {
@@ -30,15 +29,32 @@ enum DateArgument {
 
     /// A moment for `--at`.
     static func instant(_ text: String?) throws -> Instant? {
-        try parse(text)?.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current)
+        try single(text)?.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current)
     }
 
-    /// A whole day for `--on`.
+    /// The days of `--on`: one day, or a run of them (`--on 2026-11`, `--on "last week"`).
+    static func days(_ text: String?) throws -> ClosedRange<CivilDay>? {
+        try parse(text)?.coveredDays
+    }
+
+    /// A whole day (`--on-this-day`).
     static func day(_ text: String?) throws -> CivilDay? {
-        switch try parse(text) {
-        case .day(let day)?: day
-        case .instant(let instant)?: instant.localDay
-        case nil: nil
+        try single(text)?.coveredDays.lowerBound
+    }
+
+    /// jrnl's leading date, unless `--at` gave one: "yesterday: Went for a walk" is dated
+    /// yesterday (at 09:00) and reads "Went for a walk"; "Note to self: buy milk" stays whole.
+    static func leadingDate(of text: String) throws -> (at: Instant, text: String)? {
+        guard let (date, rest) = DateExpression.leadingDate(of: text, now: .now(), zone: .current) else { return nil }
+        return (date.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current), try ContentRules.validated(String(rest)))
+    }
+
+    /// A day or a moment: a run of days is refused where one day is meant.
+    private static func single(_ text: String?) throws -> DateExpression? {
+        let date = try parse(text)
+        if case .days? = date, let text {
+            throw CLIError.usage("'\(TerminalText.visible(text))' names several days; give one day or a moment here.")
         }
+        return date
     }
 }

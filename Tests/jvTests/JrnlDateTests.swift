@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// Dates as jrnl users type them (issue 12): a leading date in the text of `jv add`, and the
+/// date expressions `--at`, `--from`, `--to`, `--on` and `calendar` take. The sandbox's zone is UTC.
+@Suite struct JrnlDateTests {
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    /// `YYYY-MM-DD` of `date` in UTC.
+    private static func dayText(_ date: Date) -> String {
+        let parts = utc.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
+    /// `YYYY-MM-DD` of the day `days` after today (UTC, as the sandbox).
+    private static func day(adding days: Int) -> String {
+        dayText(utc.date(byAdding: .day, value: days, to: Date())!)
+    }
+
+    @Test("add: a leading date sets the time and leaves the text; a date alone means 09:00")
+    func leadingDate() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let walk = try sandbox.addJSON("yesterday: Went for a walk")
+        #expect(walk["content"] as? String == "Went for a walk")
+        #expect(walk["local_day"] as? String == Self.day(adding: -1))
+        #expect((walk["created_at"] as? String)?.contains("T09:00:00") == true, "\(walk)")
+
+        let dinner = try sandbox.addJSON("2026-11-05 21:00: Dinner with Anna")
+        #expect(dinner["content"] as? String == "Dinner with Anna")
+        #expect(dinner["created_at"] as? String == "2026-11-05T21:00:00.000+00:00", "\(dinner)")
+        #expect(dinner["title"] as? String == "Dinner with Anna")
+    }
+
+    @Test("add: the leading date also applies to text read from standard input")
+    func leadingDateOnStandardInput() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let result = try sandbox.run(["add", "--json"], input: "nov 5 2025 9pm: Fireworks. #night\nSecond line.\n")
+        #expect(result.status == 0, "\(result)")
+        let entry = try result.object()
+        #expect(entry["created_at"] as? String == "2025-11-05T21:00:00.000+00:00", "\(entry)")
+        #expect(entry["content"] as? String == "Fireworks. #night\nSecond line.")
+        #expect(entry["tags"] as? [String] == ["night"])
+    }
+
+    @Test("add: text whose start is not a date stays whole, dated now")
+    func noteToSelfStaysWhole() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        for text in ["Note to self: buy milk", "Last week: a summary", "Went out. Yesterday: fun"] {
+            let entry = try sandbox.addJSON(text)
+            #expect(entry["content"] as? String == text)
+            #expect(entry["local_day"] as? String == Self.day(adding: 0), "\(entry)")
+        }
+    }
+
+    @Test("add --at wins: the text is never read for a date")
+    func atWins() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let entry = try sandbox.addJSON("yesterday: Went for a walk", ["--at", "2026-01-02"])
+        #expect(entry["content"] as? String == "yesterday: Went for a walk")
+        #expect(entry["created_at"] as? String == "2026-01-02T09:00:00.000+00:00", "\(entry)")
+        let piped = try sandbox.run(["add", "--json", "--at", "nov 5 2025 noon"], input: "2026-11-05 21:00: Dinner")
+        #expect(try piped.object()["content"] as? String == "2026-11-05 21:00: Dinner", "\(piped)")
+        #expect(try piped.object()["created_at"] as? String == "2025-11-05T12:00:00.000+00:00", "\(piped)")
+    }
+
+    @Test("--on YYYY-MM lists the whole month; as --from it is the first day, as --to the last, inclusive")
+    func wholeMonth() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let before = try sandbox.add("Halloween", ["--at", "2026-10-31 23:59"])
+        let first = try sandbox.add("First of November", ["--at", "2026-11-01 00:00"])
+        let last = try sandbox.add("Last of November", ["--at", "2026-11-30 23:59"])
+        let after = try sandbox.add("December", ["--at", "2026-12-01 00:00"])
+        #expect(try sandbox.list(["--on", "2026-11"]).ids == [first, last])
+        #expect(try sandbox.list(["--on", "nov 2026"]).ids == [first, last])
+        #expect(try sandbox.list(["--from", "2026-11"]).ids == [first, last, after])
+        #expect(try sandbox.list(["--to", "2026-11"]).ids == [before, first, last])
+        #expect(try sandbox.list(["--from", "2026-11", "--to", "2026-11"]).ids == [first, last])
+        #expect(try sandbox.list(["--on", "2026"]).ids == [before, first, last, after])
+        // A month and a day are a day: "nov 1 2026" is not the month.
+        #expect(try sandbox.list(["--on", "nov 1 2026"]).ids == [first])
+    }
+
+    @Test("--from \"last month\" starts on the first day of the previous month; --on \"last month\" is that month")
+    func lastMonth() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let thisMonth = Self.utc.dateInterval(of: .month, for: Date())!.start
+        let firstOfLastMonth = Self.utc.date(byAdding: .month, value: -1, to: thisMonth)!
+        let dayBefore = Self.utc.date(byAdding: .day, value: -1, to: firstOfLastMonth)!
+        let earlier = try sandbox.add("The month before", ["--at", Self.dayText(dayBefore) + " 23:00"])
+        let inLastMonth = try sandbox.add("Last month's first day", ["--at", Self.dayText(firstOfLastMonth) + " 08:00"])
+        let now = try sandbox.add("Today")
+        #expect(try sandbox.list(["--from", "last month"]).ids == [inLastMonth, now])
+        #expect(try sandbox.list(["--on", "last month"]).ids == [inLastMonth])
+        #expect(try sandbox.list(["--to", "last month"]).ids == [earlier, inLastMonth])
+        #expect(try sandbox.list(["--on", "this month"]).ids == [now])
+    }
+
+    @Test("an unrecognised date is one short sentence and exit 64; nothing is added")
+    func unrecognisedDate() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        for arguments in [["list", "--from", "someday"], ["list", "--on", "nov 31"], ["add", "--at", "someday", "Text"]] {
+            let result = try sandbox.run(arguments)
+            #expect(result.status == 64, "\(result)")
+            let value = arguments[2]
+            #expect(result.errorLines == ["jv: Unrecognised date '\(value)': try YYYY-MM-DD, 'yesterday 9pm', '3 days ago', "
+                                          + "'nov 5' or 'last month' ('jv list --help' lists every form)."],
+                    "\(result)")
+        }
+        #expect(try sandbox.list().isEmpty)
+    }
+
+    @Test("a run of days where one day or moment is meant is refused with exit 64")
+    func runOfDaysWhereOneDayIsMeant() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let at = try sandbox.run(["add", "--at", "last month", "Text"])
+        #expect(at.status == 64, "\(at)")
+        #expect(at.errorLines == ["jv: 'last month' names several days; give one day or a moment here."], "\(at)")
+        let onThisDay = try sandbox.run(["list", "--on-this-day", "2026-11"])
+        #expect(onThisDay.status == 64, "\(onThisDay)")
+        #expect(try sandbox.list().isEmpty)
+    }
+
+    @Test("calendar takes a year or a month in any spelling, and refuses a week")
+    func calendarPeriods() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("In November", ["--at", "2026-11-05"])
+        let numeric = try sandbox.run(["calendar", "--json", "2026-11"])
+        let spelled = try sandbox.run(["calendar", "--json", "November 2026"])
+        #expect(numeric.status == 0 && spelled.status == 0, "\(numeric) \(spelled)")
+        #expect(numeric.out == spelled.out)
+        #expect(try numeric.object()["days"] as? [String: Int] == ["2026-11-05": 1], "\(numeric)")
+        let week = try sandbox.run(["calendar", "last week"])
+        #expect(week.status == 64, "\(week)")
+        #expect(week.errorLines == ["jv: 'last week' is not a period: give a year or a month (2026, 2026-11, 'last month')."])
+    }
+}
