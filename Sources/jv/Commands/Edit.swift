@@ -86,7 +86,7 @@ struct Edit: VaultCommand {
     /// transaction (``EntryBatchEdit``), deletions once confirmed.
     private func editTogether() throws {
         var query = try range.query()
-        query.on = try DateArgument.day(on)
+        query.on = try DateArgument.days(on)
         query.tags = try ContentRules.tags(tags)
         let journal = try options.unlockedVault()
         let batch = try EntryBatchEdit(journal.entries(query))
