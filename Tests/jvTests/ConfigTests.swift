@@ -243,6 +243,8 @@ struct ConfigTests {
         Refused("time_format = \"%H:%M\"", "'time_format' must be \"24h\" or \"12h\"."),
         Refused("limit = 0", "'limit' must be a number of entries, 1 or more."),
         Refused("limit = 012", "'limit' has a value jv does not read"),
+        Refused("limit = 99999999999999999999", "'limit': the integer is too large."),
+        Refused("limit = [1]", "'limit': arrays and inline tables are not supported."),
         Refused("editor = \"vi\\q\"", "'editor': a string may only use the escapes"),
         Refused("editor = \"vi", "'editor': the string has no closing quote."),
         Refused("journals.work = '/a'", "'journals': dotted keys are not supported."),

@@ -285,6 +285,7 @@ private struct LineScanner {
         case "\"": return .string(try basicString(of: key))
         case "'": return .string(try literalString(of: key))
         case nil, "#": throw Problem("'\(key)' has no value")
+        case "[", "{": throw Problem("'\(key)': arrays and inline tables are not supported")
         default: break
         }
         var word = String.UnicodeScalarView()
@@ -294,15 +295,17 @@ private struct LineScanner {
         }
         let text = String(word)
         if text == "true" || text == "false" { return .boolean(text == "true") }
-        if let number = Self.integer(text) { return .integer(number) }
+        if Self.isInteger(text) {
+            guard let number = Int(text) else { throw Problem("'\(key)': the integer is too large") }
+            return .integer(number)
+        }
         throw Problem("'\(key)' has a value jv does not read; it takes \"strings\" or 'strings' in quotes, integers, and true or false")
     }
 
-    /// A TOML decimal integer: an optional sign, then digits without leading zeros.
-    private static func integer(_ text: String) -> Int? {
+    /// Whether `text` is a TOML decimal integer: an optional sign, then digits without leading zeros.
+    private static func isInteger(_ text: String) -> Bool {
         let digits = text.first == "+" || text.first == "-" ? text.dropFirst() : Substring(text)
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits == "0" || digits.first != "0" else { return nil }
-        return Int(text)
+        return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber } && (digits == "0" || digits.first != "0")
     }
 
     private mutating func basicString(of key: String) throws -> String {
