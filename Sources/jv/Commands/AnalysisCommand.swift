@@ -109,7 +109,7 @@ struct AnalysisShow: VaultCommand {
 
 extension Output {
     func summary(_ analysis: Analysis) -> String {
-        let when = analysis.processedAt.minuteText
+        let when = time(analysis.processedAt)
         var parts = ["\(bold(when))  \(dim(Output.shortID(analysis.id)))  \(shown(analysis.model))",
                      "entry \(Output.shortID(analysis.entryID))"]
         if let sentiment = analysis.sentiment { parts.append("sentiment: " + shown(sentiment)) }

@@ -62,7 +62,7 @@ struct Restore: VaultCommand, ReplacingWithForce {
     var force = false
 
     func execute() throws {
-        let target = to ?? options.vaultPath
+        let target = try to ?? options.vaultPath
         if FileManager.default.fileExists(atPath: target) {
             if !force { throw VaultError.vaultExists(path: target) }
             // Renaming over a file needs only its folder: a vault chmod 0400 is replaced unless refused here.

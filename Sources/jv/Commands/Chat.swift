@@ -75,7 +75,7 @@ struct ChatList: VaultCommand {
         let output = options.output
         if output.json { return output.printJSON(.array(threads.map(\.json))) }
         for thread in threads {
-            let when = (thread.lastMessageAt.map { Instant(millis: $0, utcOffsetSeconds: thread.created.utcOffsetSeconds) } ?? thread.created).minuteText
+            let when = output.time(thread.lastMessageAt.map { Instant(millis: $0, utcOffsetSeconds: thread.created.utcOffsetSeconds) } ?? thread.created)
             let active = thread.isActive ? output.green(" ●") : "  "
             Console.out("\(output.bold(when))  \(output.dim(Output.shortID(thread.id)))\(active) \(output.shown(thread.title))  \(output.dim("(\(thread.messageCount) message\(thread.messageCount == 1 ? "" : "s"))"))")
         }
@@ -102,7 +102,7 @@ struct ChatShow: VaultCommand {
         }
         Console.out(output.bold(output.shown(thread.title)) + output.dim("  \(thread.id.uuidString.lowercased())\(thread.isActive ? "  active" : "")"))
         for message in messages {
-            let when = message.timestamp.minuteText
+            let when = output.time(message.timestamp)
             let who = message.role.rawValue + (message.model.map { " (\($0))" } ?? "")
             Console.out("\n" + output.dim(when) + "  " + output.bold(who))
             Console.out(output.shown(message.content).split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))

@@ -50,7 +50,7 @@ struct Info: VaultCommand {
             created         \(info.createdAt.iso8601)
             passphrase KDF  Argon2id, \(info.kdf.operations) passes, \(mebibytes) MiB\(info.kdf.profileName.map { " (\($0.rawValue))" } ?? "")
             recovery key    \(info.hasRecoveryKey ? "set" : "none")
-            session         \(session.map(Self.describe) ?? "none (jv unlock opens one)")
+            session         \(session.map { Self.describe($0, options.output.timeFormat) } ?? "none (jv unlock opens one)")
             """)
         for (label, count) in info.counts.sorted(by: { $0.key < $1.key }) {
             Console.out(label.padding(toLength: 16, withPad: " ", startingAt: 0) + String(count))
@@ -68,14 +68,15 @@ struct Info: VaultCommand {
     }
 
     /// "open until 10:58 (15 minutes after its last use; 18:40 at the latest), agent pid 4242".
-    private static func describe(_ session: SessionStatus) -> String {
-        "open until \(clock(session.expiresAt)) (\(SessionLength(seconds: Int(session.idleTimeout)).spoken) after its last use; "
-            + "\(clock(session.endsAt)) at the latest), agent pid \(session.agentPID)"
+    private static func describe(_ session: SessionStatus, _ format: TimeFormat) -> String {
+        "open until \(clock(session.expiresAt, format)) (\(SessionLength(seconds: Int(session.idleTimeout)).spoken) after its last use; "
+            + "\(clock(session.endsAt, format)) at the latest), agent pid \(session.agentPID)"
     }
 
-    /// A moment of today as `HH:MM`, of another day as `YYYY-MM-DD HH:MM`, in the local zone.
-    static func clock(_ date: Date) -> String {
+    /// A moment of today as its time, of another day with its date, in the local zone and
+    /// the configured format.
+    static func clock(_ date: Date, _ format: TimeFormat) -> String {
         let moment = Instant(date)
-        return moment.localDay == Instant.now().localDay ? moment.timeOfDayText : moment.minuteText
+        return moment.localDay == Instant.now().localDay ? format.timeOfDayText(moment) : format.minuteText(moment)
     }
 }

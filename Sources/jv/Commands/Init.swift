@@ -10,11 +10,13 @@ struct Init: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "Argon2id cost: interactive (≈0.1 s, 64 MiB), moderate (≈0.4 s, 256 MiB) or sensitive (≈2.5 s, 1 GiB).")
-    var kdf: KDFParameters.Profile = .moderate
+    @Option(help: ArgumentHelp("Argon2id cost: interactive (≈0.1 s, 64 MiB), moderate (≈0.4 s, 256 MiB) or sensitive (≈2.5 s, 1 GiB); "
+                               + "default: the config file's kdf, else moderate."))
+    var kdf: KDFParameters.Profile?
 
     func execute() throws {
-        let path = options.vaultPath
+        let kdf = try self.kdf ?? Config.current.kdf ?? .moderate
+        let path = try options.vaultPath
         if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         let passphrase = try Credentials(options: options).newPassphrase(prompt: "New passphrase for \(path): ")
         let (vault, recoveryKey) = try Vault.create(at: path, passphrase: passphrase, kdf: .profile(kdf))

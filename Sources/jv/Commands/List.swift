@@ -27,8 +27,11 @@ struct List: VaultCommand {
     @Option(help: "Entries of this day, or of these days (2026-11, 'last week').")
     var on: String?
 
-    @Option(name: .short, help: "Only the last N entries.")
+    @Option(name: .short, help: "Only the last N entries (default: the config file's limit, else all).")
     var n: Int?
+
+    @Flag(help: "All entries, even when the config file sets a limit.")
+    var all = false
 
     @Flag(help: "Only starred entries.")
     var starred = false
@@ -60,13 +63,14 @@ struct List: VaultCommand {
 
     func validate() throws {
         if let n, n < 0 { throw ValidationError("-n takes a number of entries, 0 or more.") }
+        if n != nil && all { throw ValidationError("-n and --all contradict each other; give one of them.") }
     }
 
     func execute() throws {
         var query = EntryQuery()
         (query.from, query.to) = try DateArgument.range(from: from, to: to)
         query.on = try DateArgument.days(on)
-        query.limit = n
+        query.limit = try all ? nil : n ?? Config.current.limit
         query.starredOnly = starred
         query.tags = try ContentRules.tags(tags)
         query.anyTags = try ContentRules.tags(anyTags)

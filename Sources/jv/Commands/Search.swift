@@ -46,7 +46,7 @@ struct Search: VaultCommand {
         let withOffset = Output.spanZones(entries)
         if !entries.isEmpty { sections.append(entries.map { output.render($0, withOffset: withOffset) }.joined(separator: "\n\n")) }
         for message in messages {
-            let when = message.timestamp.minuteText
+            let when = output.time(message.timestamp)
             sections.append("\(output.bold(when))  \(output.dim("chat " + Output.shortID(message.threadID)))  \(message.role.rawValue): \(output.shown(message.content))")
         }
         sections += analyses.map(output.summary)

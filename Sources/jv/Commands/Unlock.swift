@@ -9,24 +9,26 @@ struct Unlock: VaultCommand {
         abstract: "Unlock the vault for a while: commands need no passphrase until the session ends.",
         discussion: """
             A small agent process keeps the key in locked memory and hands it only to your own \
-            commands. The session ends --for after its last use (default 15m), 8 hours after \
-            unlocking at the latest, or at 'jv lock'. 'jv info' shows it; --no-agent on any \
-            command ignores it. passwd, rekey and recovery-key always ask for the secret.
+            commands. The session ends --for after its last use (default: the config file's \
+            session, else 15m), 8 hours after unlocking at the latest, or at 'jv lock'. 'jv info' \
+            shows it; --no-agent on any command ignores it. passwd, rekey and recovery-key always \
+            ask for the secret.
             """)
 
     @OptionGroup var options: GlobalOptions
 
     @Option(name: .customLong("for"), help: ArgumentHelp("How long the session lasts after each use: 90s, 15m, 2h, 1h30m (at most 8h).", valueName: "duration"))
-    var length: SessionLength = .standard
+    var length: SessionLength?
 
     func execute() throws {
+        let length = try self.length ?? Config.current.session ?? .standard
         let journal = try options.unlockedVault(access: .readOnly, throughSession: false)
         let session = try journal.startSession(agent: [try Self.ownExecutable(), SessionAgentCommand.name],
                                                idleTimeout: TimeInterval(length.seconds), lifetime: SessionAgent.longestLifetime)
         if options.json {
             options.output.printJSON(.object([("vault", .string(journal.vault.path))] + Info.sessionFields(session)))
         } else {
-            Console.out("Unlocked \(journal.vault.path) until \(Info.clock(session.expiresAt)) (\(length.spoken) after its last use; "
+            Console.out("Unlocked \(journal.vault.path) until \(Info.clock(session.expiresAt, options.output.timeFormat)) (\(length.spoken) after its last use; "
                         + "8 hours at most). 'jv lock' ends it now.")
         }
     }

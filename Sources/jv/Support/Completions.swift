@@ -27,17 +27,18 @@ enum Completions {
         return counts.map(\.tag).filter { $0.hasPrefix(wanted) }
     }
 
-    /// The vault the words being completed name (`--vault`, and whatever else chooses a
-    /// vault), resolved as the command itself would.
+    /// The vault the words being completed name (`--vault`, `--journal`), resolved as the
+    /// command itself would; nil when it cannot be.
     private static func vaultPath(in words: [String]) -> String? {
+        let valued: Set<String> = ["--vault", "--journal", "-j"]
         var globals: [String] = []
         for (index, word) in words.enumerated() {
-            if word.hasPrefix("--vault=") {
+            if word.hasPrefix("--vault=") || word.hasPrefix("--journal=") {
                 globals.append(word)
-            } else if word == "--vault", index + 1 < words.count {
+            } else if valued.contains(word), index + 1 < words.count {
                 globals += [word, words[index + 1]]
             }
         }
-        return ((try? GlobalOptions.parse(globals)) ?? (try? GlobalOptions.parse([])))?.vaultPath
+        return try? GlobalOptions.parse(globals).vaultPath
     }
 }

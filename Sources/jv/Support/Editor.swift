@@ -8,6 +8,7 @@ import JournalVault
 enum Editor {
     /// The edited text; throws, naming the editor, if it failed (nothing is saved then).
     static func edit(_ text: String) throws -> [UInt8] {
+        let editorCommand = try command()
         let folder = try privateFolder()
         let path = folder + "/jv-" + UUID().uuidString.lowercased() + ".txt"
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -34,7 +35,7 @@ enum Editor {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // "$0" is the editor command (which may carry its own flags), "$@" the safety flags and file.
-        process.arguments = ["-c", "exec $0 \"$@\"", editorCommand] + safetyFlags + [path]
+        process.arguments = ["-c", "exec $0 \"$@\"", editorCommand] + safetyFlags(for: editorCommand) + [path]
         process.environment = ChildEnvironment.withoutSecrets
         try process.run()
         jv_guard_child(process.processIdentifier)
@@ -42,18 +43,19 @@ enum Editor {
         guard process.terminationStatus == 0 else {
             let what = process.terminationStatus == 127 ? "was not found" : "exited with status \(process.terminationStatus)"
             throw CLIError.cancelled("The editor '\(TerminalText.visible(editorCommand))' \(what); nothing was saved. "
-                                     + "Set $VISUAL or $EDITOR to the editor you use, or pipe the text on standard input.")
+                                     + "Set $VISUAL or $EDITOR (or the config file's editor) to the editor you use, or pipe the text on standard input.")
         }
         return Array(FileManager.default.contents(atPath: path) ?? Data())
     }
 
-    private static var editorCommand: String {
+    /// `$VISUAL`, else `$EDITOR`, else the config file's `editor`, else vi.
+    private static func command() throws -> String {
         let environment = ProcessInfo.processInfo.environment
-        return [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        return try [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? Config.current.editor ?? "vi"
     }
 
     /// vi-family editors: no swap file (-n) and no viminfo (-i NONE, which would keep yanked text).
-    private static var safetyFlags: [String] {
+    private static func safetyFlags(for editorCommand: String) -> [String] {
         let name = editorCommand.split(separator: " ").first.map { ($0 as NSString).lastPathComponent } ?? ""
         return ["vi", "vim", "nvim", "view"].contains(name) ? ["-n", "-i", "NONE"] : []
     }

@@ -81,6 +81,8 @@ extension VaultCommand {
         // Also after a failure: the mark follows whatever was committed, and the vault is let go.
         defer { HighWater.update() }
         do {
+            // Read now: a fault in the config file stops the command before it does anything.
+            _ = try Config.current
             try execute()
         } catch VaultError.vaultExists(let path) where self is ReplacingWithForce {
             throw Failure.exit(for: CLIError.exists("A file already exists at \(path); add --force to replace it."))

@@ -3,8 +3,11 @@ import Foundation
 
 /// Options every command takes: where the vault is, how to print, how to unlock.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The vault file (default: $JV_VAULT, else ${XDG_DATA_HOME:-~/.local/share}/jv/journal.vault).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The vault file (default: $JV_VAULT, else the config file's vault, else ${XDG_DATA_HOME:-~/.local/share}/jv/journal.vault).", valueName: "path"))
     var vault: String?
+
+    @Option(name: [.customShort("j"), .long], help: ArgumentHelp("The vault the config file's [journals] table names NAME.", valueName: "name"))
+    var journal: String?
 
     @Flag(name: .long, help: "Machine-readable JSON output.")
     var json = false
@@ -24,19 +27,26 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("no-agent"), help: "Ignore an open session (jv unlock): unlock with the passphrase as if there were none.")
     var noAgent = false
 
-    /// The vault path: `--vault`, `$JV_VAULT`, or the XDG data folder.
+    /// The vault path: `--vault`, else the `--journal` of that name, else `$JV_VAULT`, else
+    /// the config file's `vault`, else the XDG data folder's.
     var vaultPath: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let vault, !vault.isEmpty { return vault }
-        if let path = environment["JV_VAULT"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return dataHome + "/jv/journal.vault"
+        get throws {
+            let environment = ProcessInfo.processInfo.environment
+            if let journal {
+                guard vault == nil else { throw CLIError.usage("--vault and --journal both choose the vault; give only one of them.") }
+                return try Config.current.journalPath(named: journal)
+            }
+            if let vault, !vault.isEmpty { return vault }
+            if let path = environment["JV_VAULT"], !path.isEmpty { return path }
+            if let path = try Config.current.vault { return path }
+            let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Config.home + "/.local/share"
+            return dataHome + "/jv/journal.vault"
+        }
     }
 
     var output: Output { Output(json: json, noColor: noColor) }
 
-    private static let valued: Set<String> = ["--vault", "--passphrase-file", "--passphrase-command", "--recovery-key-file"]
+    private static let valued: Set<String> = ["--vault", "--journal", "-j", "--passphrase-file", "--passphrase-command", "--recovery-key-file"]
     private static let flags: Set<String> = ["--json", "--no-color", "--no-agent"]
     private static let commandGroups: Set<String> = ["chat", "analysis", "graph"]
 

@@ -5,13 +5,20 @@ import JournalVault
 struct Output {
     let json: Bool
     let color: Bool
+    let timeFormat: TimeFormat
 
     init(json: Bool, noColor: Bool) {
         self.json = json
         let environment = ProcessInfo.processInfo.environment
+        // The config file was read, and a fault in it reported, before the command ran (VaultCommand).
+        let config = try? Config.current
         color = !noColor && environment["NO_COLOR"].map(\.isEmpty) != false && Console.stdoutIsTerminal
-            && environment["TERM"] != "dumb"
+            && environment["TERM"] != "dumb" && config?.color != false
+        timeFormat = config?.timeFormat ?? .twentyFourHour
     }
+
+    /// A moment's day and time to the minute, as the config file's `time_format` asks.
+    func time(_ instant: Instant) -> String { timeFormat.minuteText(instant) }
 
     /// Pretty-printed JSON with keys in the documented order.
     func printJSON(_ value: JSONValue) {
@@ -55,7 +62,7 @@ extension Output {
     /// then the explicit tags the text does not show. `withOffset` adds the writer's UTC offset
     /// to the time, for entries written in several time zones.
     func render(_ entry: Entry, full: Bool = true, withOffset: Bool = false) -> String {
-        var when = entry.created.minuteText
+        var when = time(entry.created)
         if withOffset { when += " " + Instant.offsetText(entry.created.utcOffsetSeconds) }
         var header = "\(bold(when))  \(dim(Self.shortID(entry.id)))"
         if entry.starred { header += " " + yellow("★") }
@@ -77,7 +84,7 @@ extension Output {
 
     /// An entry as Markdown: a heading with day and time, then the text.
     func markdown(_ entry: Entry) -> String {
-        var heading = "## \(entry.created.minuteText)"
+        var heading = "## \(time(entry.created))"
         if entry.starred { heading += " ★" }
         return heading + "\n\n" + shown(entry.content) + "\n"
     }

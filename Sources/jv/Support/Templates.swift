@@ -4,12 +4,7 @@ import JournalVault
 /// Entry templates: `$XDG_CONFIG_HOME/jv/templates/NAME.md` (else `~/.config/jv/templates`),
 /// plain text the person wrote, to start an entry from (`jv add --template NAME`).
 enum Templates {
-    static var folder: String {
-        let environment = ProcessInfo.processInfo.environment
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return config + "/jv/templates"
-    }
+    static var folder: String { Config.folder + "/templates" }
 
     /// The text of the template `name` (a plain name: no `/`, not starting with `.`).
     static func text(named name: String) throws -> String {
