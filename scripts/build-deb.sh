@@ -98,5 +98,7 @@ EOF
 
 rm -f "$output"/jv_*.deb
 package="$output/jv_${version}_${architecture}.deb"
-dpkg-deb --build --root-owner-group "$root" "$package" >/dev/null
+# zstd: 2 s against xz's 2 minutes on a busy 2-core machine, for 24 MB instead of 16; any dpkg
+# that could run this binary (glibc 2.36, Debian 12 or later) reads it.
+dpkg-deb -Zzstd --build --root-owner-group "$root" "$package" >/dev/null
 echo "$package"
