@@ -6,17 +6,15 @@
 set -euo pipefail
 deb=${1:?usage: scripts/check-deb.sh PATH.deb}
 cd "$(dirname "$0")/.."
+fail() { echo "check-deb: $*" >&2; exit 1; }
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "check-deb: skipped: installing $deb with dpkg -i needs root (sudo make check-deb)."
     exit 0
 fi
 if dpkg-query -W -f='${Status}' jv 2>/dev/null | grep -q "ok installed" || [ -e /usr/bin/jv ]; then
-    echo "check-deb: jv is already installed here; remove it first so that the check can leave the machine as it found it." >&2
-    exit 1
+    fail "jv is already installed here; remove it first so that the check can leave the machine as it found it."
 fi
-
-fail() { echo "check-deb: $*" >&2; exit 1; }
 
 IFS=', ' read -r -a depends <<<"$(dpkg-deb --field "$deb" Depends)"
 scripts/ensure-packages.sh "${depends[@]}" man-db
@@ -47,6 +45,14 @@ if ! man -w jv >/dev/null 2>&1; then
     dpkg-deb --contents "$deb" | grep -q 'usr/share/man/man1/jv.1.gz$' || fail "the package holds no manual page"
     echo "check-deb: dpkg here leaves out /usr/share/man; the package does hold jv.1.gz"
 fi
+
+for file in /usr/share/zsh/site-functions/_jv /usr/share/fish/vendor_completions.d/jv.fish; do
+    [ -s "$file" ] || fail "$file is missing"
+done
+# bash-completion turns extglob on before it loads a script; the script completes 'jv li'.
+completion=$(bash -c 'shopt -s extglob; source /usr/share/bash-completion/completions/jv
+    COMP_WORDS=(jv li); COMP_CWORD=1; COMP_LINE="jv li"; COMP_POINT=5; _jv jv li jv; echo "${COMPREPLY[*]}"')
+[ "$completion" = list ] || fail "bash completion of 'jv li' offers '$completion' instead of 'list'"
 
 printf 'check-deb passphrase\n' > "$work/passphrase"
 run jv init --passphrase-file "$work/passphrase" --kdf interactive --vault "$work/journal.vault" >/dev/null
