@@ -6,7 +6,7 @@ APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config
 # Tests also use the sqlite3 shell to tamper with vault files.
 TEST_APT_PACKAGES := sqlite3
 
-.PHONY: all deps test-deps build demo test install bench fuzz clean
+.PHONY: all deps test-deps build demo test static install deb check-deb bench fuzz clean
 
 all: build
 
@@ -27,10 +27,47 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-install: deps
-	$(SWIFT) build -c release --product jv
-	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/jv" "$(DESTDIR)$(PREFIX)/bin/jv"
+# What is installed is built in its own scratch path, with the Swift runtime and Foundation
+# linked in, so that it runs without the toolchain (and `make bench`'s release build is left alone).
+STATIC_SCRATCH := .build-static
+STATIC_OPTIONS := --scratch-path $(STATIC_SCRATCH) -Xswiftc -static-stdlib
+STATIC_JV := $(STATIC_SCRATCH)/release/jv
+MANUAL := $(STATIC_SCRATCH)/plugins/GenerateManual/outputs/jv/jv.1
+COMPLETIONS := $(STATIC_SCRATCH)/completions
+DEB_ROOT := $(STATIC_SCRATCH)/deb-root
+
+# The static jv, its man page (argument-parser's generate-manual plugin, dated by the last commit
+# so that rebuilding gives the same page) and its bash, zsh and fish completion scripts.
+static: deps
+	$(SWIFT) build -c release --product jv $(STATIC_OPTIONS)
+	$(SWIFT) package $(STATIC_OPTIONS) plugin generate-manual --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)"
+	@mkdir -p $(COMPLETIONS)
+	@for shell in bash zsh fish; do "$(STATIC_JV)" --generate-completion-script $$shell > $(COMPLETIONS)/jv.$$shell || exit 1; done
+
+# $(call install_into,ROOT): the binary (stripped), the man page and the completion scripts
+# where man, bash-completion, zsh and fish look under ROOT (a prefix such as /usr/local).
+define install_into
+	install -d "$(1)/bin" "$(1)/share/man/man1" "$(1)/share/bash-completion/completions" \
+	    "$(1)/share/zsh/site-functions" "$(1)/share/fish/vendor_completions.d"
+	install -s -m 0755 "$(STATIC_JV)" "$(1)/bin/jv"
+	install -m 0644 "$(MANUAL)" "$(1)/share/man/man1/jv.1"
+	install -m 0644 $(COMPLETIONS)/jv.bash "$(1)/share/bash-completion/completions/jv"
+	install -m 0644 $(COMPLETIONS)/jv.zsh "$(1)/share/zsh/site-functions/_jv"
+	install -m 0644 $(COMPLETIONS)/jv.fish "$(1)/share/fish/vendor_completions.d/jv.fish"
+endef
+
+install: static
+	$(call install_into,$(DESTDIR)$(PREFIX))
+
+# A Debian package of the same files under /usr: .build-static/jv_VERSION_ARCH.deb.
+deb: static
+	rm -rf $(DEB_ROOT)
+	$(call install_into,$(DEB_ROOT)/usr)
+	@scripts/build-deb.sh $(DEB_ROOT) $(STATIC_SCRATCH)
+
+# Installs that package (as root), runs it where the toolchain cannot be seen, removes it.
+check-deb: deb
+	scripts/check-deb.sh $(STATIC_SCRATCH)/jv_*.deb
 
 # The release benchmark (SPEC §7): vaults of 10,000 and 100,000 entries against plain SQLite.
 bench: deps
@@ -52,4 +89,4 @@ fuzz: deps
 	done
 
 clean:
-	rm -rf .build
+	rm -rf .build $(STATIC_SCRATCH)
