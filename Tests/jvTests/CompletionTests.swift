@@ -31,3 +31,23 @@ struct CompletionTests {
         #expect(missing.status == 0 && missing.lines.isEmpty && missing.err.isEmpty, "\(missing)")
     }
 }
+
+extension CompletionTests {
+    @Test("tags complete only through an open session, most used first; without one, nothing and no prompt")
+    func tagsCompleteThroughASession() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add("Garden and #gardening. #walk")
+        try sandbox.add("More #gardening and #games.")
+        sandbox.environment["JV_PASSPHRASE_FILE"] = nil
+        let words = ["jv", "edit", "3f25", "--tag", "ga"]
+        let locked = try complete(sandbox, ["edit"], "--tag", words: words)
+        #expect(locked.status == 0 && locked.lines.isEmpty && locked.err.isEmpty, "no session, no tags, no question: \(locked)")
+
+        try Sandbox.requireSuccess(try sandbox.run(["unlock", "--passphrase-file", sandbox.passphraseFile]))
+        defer { _ = try? sandbox.run(["lock"]) }
+        let unlocked = try complete(sandbox, ["edit"], "--tag", words: words)
+        #expect(unlocked.lines == ["gardening", "games"], "most used first: \(unlocked)")
+        #expect(try complete(sandbox, ["add"], "--tag", words: ["jv", "add", "--tag", "w"]).lines == ["walk"])
+    }
+}

@@ -9,7 +9,7 @@ struct SessionFolder: Sendable {
     let path: String
 
     /// The folder, created (mode 0700) when `creating` and missing. Nil when it does not exist
-    /// and is not to be created; throws ``VaultError/sessionUnavailable(_:)`` when it is not
+    /// (or cannot be looked at) and is not to be created; throws ``VaultError/sessionUnavailable(_:)`` when it is not
     /// private, so no key is ever handed through a place others can reach.
     static func current(creating: Bool) throws -> SessionFolder? {
         let environment = ProcessInfo.processInfo.environment
@@ -19,7 +19,8 @@ struct SessionFolder: Sendable {
         }
         var status = stat()
         guard lstat(path, &status) == 0 else {
-            if errno == ENOENT { return nil }
+            // Missing, or where this user cannot even look: no session of this user is there.
+            if [ENOENT, ENOTDIR, EACCES].contains(errno) { return nil }
             throw VaultError.sessionUnavailable("cannot examine the session folder \(path) (\(String(cString: strerror(errno))))")
         }
         guard status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid(), status.st_mode & 0o077 == 0 else {

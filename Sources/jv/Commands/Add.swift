@@ -19,7 +19,7 @@ struct Add: VaultCommand {
     @Flag(help: "Star the entry.")
     var star = false
 
-    @Option(name: .customLong("tag"), help: "A tag to add (repeatable).")
+    @Option(name: .customLong("tag"), help: "A tag to add (repeatable).", completion: Completions.tag)
     var tags: [String] = []
 
     @Option(help: ArgumentHelp("Start from the template $XDG_CONFIG_HOME/jv/templates/NAME.md: the editor opens on it, "

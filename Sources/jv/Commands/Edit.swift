@@ -19,7 +19,7 @@ struct Edit: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix (none: edit the entries chosen by --from, --to, --on and --tag).")
+    @Argument(help: "The entry's id or id prefix (none: edit the entries chosen by --from, --to, --on and --tag).", completion: Completions.entryID)
     var id: String?
 
     @OptionGroup var range: EntryRange
@@ -36,10 +36,10 @@ struct Edit: VaultCommand {
     @Flag(help: "Unstar it.")
     var unstar = false
 
-    @Option(name: .customLong("tag"), help: "Add this explicit tag (repeatable); without an id: only entries with this tag.")
+    @Option(name: .customLong("tag"), help: "Add this explicit tag (repeatable); without an id: only entries with this tag.", completion: Completions.tag)
     var tags: [String] = []
 
-    @Option(name: .customLong("untag"), help: "Remove this explicit tag (repeatable); a tag written in the text stays.")
+    @Option(name: .customLong("untag"), help: "Remove this explicit tag (repeatable); a tag written in the text stays.", completion: Completions.tag)
     var untags: [String] = []
 
     @Flag(name: [.long, .customShort("y")], help: "Without an id: delete the entries removed from the text without asking.")
