@@ -44,17 +44,20 @@ struct List: VaultCommand {
             help: ArgumentHelp("Entries of this day's date in earlier years (alone: today's).", valueName: "date"))
     var onThisDay: String?
 
-    @Flag(help: "One line per entry: its time, id and title.")
+    @Flag(help: "One line per entry: its time, id and title (--format short).")
     var short = false
 
     @Flag(help: "Newest first.")
     var reverse = false
 
-    @Option(help: "text, json or markdown.")
+    @Option(help: "text, short (one line each), fancy (boxed), json or markdown.")
     var format: EntryFormat = .text
+
+    @OptionGroup var paging: PagerOption
 
     func validate() throws {
         if let n, n < 0 { throw ValidationError("-n takes a number of entries, 0 or more.") }
+        if short && ![.text, .short].contains(format) { throw ValidationError("--short is --format short: give one or the other.") }
     }
 
     func execute() throws {
@@ -69,11 +72,21 @@ struct List: VaultCommand {
         query.contains = contains
         query.onThisDay = try DateArgument.day(onThisDay)
         let journal = try options.unlockedVault(access: .readOnly)
-        var entries = try journal.entries(query)
-        if reverse { entries.reverse() }
-        try options.output.printEntries(entries, format: format, short: short)
+        let output = options.output
+        let format = output.json ? .json : short ? .short : format
+        let withOffset = try [.text, .short, .fancy].contains(format) && journal.entriesSpanZones(query)
+        var printed = 0
+        // Printed as they are decrypted, in order: --reverse walks the vault newest first.
+        try StandardOutput.with(pager: format == .json ? nil : paging.pager) { stream in
+            let printer = try RecordPrinter(stream, json: format == .json, separator: format.separator)
+            try journal.forEachEntry(matching: query, order: reverse ? .newestFirst : .oldestFirst) { entry in
+                try printer.record(entry.json, text: output.text(entry, format: format, withOffset: withOffset))
+            }
+            try printer.finish()
+            printed = printer.count
+        }
         // Nothing printed is not silence: standard error says why (standard output stays empty).
-        if entries.isEmpty && !options.output.json {
+        if printed == 0 && format != .json {
             let isEmpty = try journal.vault.info().counts["entries", default: 0] == 0
             Console.note(isEmpty ? "The vault has no entries yet; add one with 'jv add'." : "No entries match.")
         }
