@@ -40,6 +40,15 @@ public struct JSONStreamWriter: Sendable {
         return text
     }
 
+    /// A value serialized beforehand (elsewhere, or on another thread) by
+    /// ``JSONValue/serialized(pretty:depth:)`` with this writer's `pretty` and ``depth``.
+    public mutating func value(serialized text: String, _ name: String? = nil) -> String {
+        start(name) + text
+    }
+
+    /// How many containers are open: the `depth` a value written next is serialized at.
+    public var depth: Int { open.count }
+
     /// Closes the innermost open container.
     public mutating func close() -> String {
         guard let container = open.popLast() else { return "" }

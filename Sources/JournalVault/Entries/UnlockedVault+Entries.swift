@@ -86,22 +86,36 @@ extension UnlockedVault {
     /// ```
     public func forEachEntry(matching query: EntryQuery = EntryQuery(), order: EntryOrder = .oldestFirst,
                              _ body: (Entry) throws -> Void) throws {
+        try forEachEntry(matching: query, order: order, transform: { $0 }, body)
+    }
+
+    /// ``forEachEntry(matching:order:_:)`` with each entry first turned into what `body` takes by
+    /// `transform`, on the threads that decrypt: a listing formats its entries there, on every
+    /// core, rather than on the one thread that prints them.
+    ///
+    /// ```swift
+    /// try journal.forEachEntry(matching: query, transform: { $0.title }) { title in print(title) }
+    /// ```
+    public func forEachEntry<Item: Sendable>(matching query: EntryQuery = EntryQuery(), order: EntryOrder = .oldestFirst,
+                                             transform: @escaping @Sendable (Entry) throws -> Item,
+                                             _ body: (Item) throws -> Void) throws {
         let limit = query.limit ?? Int.max
         guard limit > 0 else { return }
         // With a limit, walk newest first so only the needed rows are decrypted; oldest first,
         // they are then given in reverse.
         guard query.limit == nil || order == .newestFirst else {
-            var newest: [Entry] = []
-            try walkEntries(query, descending: true) { newest.append($0) }
-            for entry in newest.reversed() { try body(entry) }
+            var newest: [Item] = []
+            try walkEntries(query, descending: true, transform: transform) { newest.append($0) }
+            for item in newest.reversed() { try body(item) }
             return
         }
-        try walkEntries(query, descending: order == .newestFirst, body)
+        try walkEntries(query, descending: order == .newestFirst, transform: transform, body)
     }
 
     /// Gives the entries matching `query` (at most its `limit`) in file order, ascending or
     /// descending by time of writing, each as its batch is decrypted.
-    private func walkEntries(_ query: EntryQuery, descending: Bool, _ body: (Entry) throws -> Void) throws {
+    private func walkEntries<Item: Sendable>(_ query: EntryQuery, descending: Bool, transform: @escaping @Sendable (Entry) throws -> Item,
+                                             _ body: (Item) throws -> Void) throws {
         let keys = self.keys
         let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
         let matcher = query.contains.map(TextMatcher.init)
@@ -115,7 +129,7 @@ extension UnlockedVault {
         var given = 0
         try withoutActuallyEscaping(body) { body in
             // A row that cannot be read is an error of its batch, so errors still come in row order.
-            let pipeline = BatchPipeline(transform: { (stored: Result<EncryptedEntryRow, any Error>) -> Entry? in
+            let pipeline = BatchPipeline(transform: { (stored: Result<EncryptedEntryRow, any Error>) -> Item? in
                 let row = try stored.get()
                 if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
                 let entry = try row.decrypt(keys: keys)
@@ -125,10 +139,10 @@ extension UnlockedVault {
                     throw VaultError.tamperedRecord(table: EncryptedEntryRow.table, id: entry.id.storageText,
                                                     detail: "the tag index lists a tag the entry does not have")
                 }
-                return unwantedTags.isDisjoint(with: tags) ? entry : nil
-            }, deliver: { entries in
-                for case let entry? in entries where given < limit {
-                    try body(entry)
+                return unwantedTags.isDisjoint(with: tags) ? try transform(entry) : nil
+            }, deliver: { items in
+                for case let item? in items where given < limit {
+                    try body(item)
                     given += 1
                 }
             })
@@ -169,12 +183,18 @@ extension UnlockedVault {
     public func entriesSpanZones(_ query: EntryQuery) throws -> Bool {
         let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
         let decidedInSQL = query.contains == nil && query.withoutTags.isEmpty
-        let limit = decidedInSQL ? query.limit ?? -1 : -1
         return try database.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT count(DISTINCT utc_offset) > 1 FROM (
-                    SELECT utc_offset FROM entry WHERE \(condition.sql) ORDER BY created_at DESC, id DESC LIMIT \(limit))
-                """, arguments: condition.arguments) ?? false
+            if decidedInSQL, let limit = query.limit {
+                return try Bool.fetchOne(db, sql: """
+                    SELECT count(DISTINCT utc_offset) > 1 FROM (
+                        SELECT utc_offset FROM entry WHERE \(condition.sql) ORDER BY created_at DESC, id DESC LIMIT \(limit))
+                    """, arguments: condition.arguments) ?? false
+            }
+            // Stops at the first entry of another offset than the first one's.
+            return try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM entry WHERE \(condition.sql)
+                               AND utc_offset <> (SELECT utc_offset FROM entry WHERE \(condition.sql) LIMIT 1))
+                """, arguments: condition.arguments + condition.arguments) ?? false
         }
     }
 

@@ -77,11 +77,12 @@ struct List: VaultCommand {
         let withOffset = try [.text, .short, .fancy].contains(format) && journal.entriesSpanZones(query)
         var printed = 0
         // Printed as they are decrypted, in order: --reverse walks the vault newest first.
+        let style = RecordStyle(json: format == .json, separator: format.separator)
         try StandardOutput.with(pager: format == .json ? nil : paging.pager) { stream in
-            let printer = try RecordPrinter(stream, json: format == .json, separator: format.separator)
-            try journal.forEachEntry(matching: query, order: reverse ? .newestFirst : .oldestFirst) { entry in
-                try printer.record(entry.json, text: output.text(entry, format: format, withOffset: withOffset))
-            }
+            let printer = try RecordPrinter(stream, style: style)
+            try journal.forEachEntry(matching: query, order: reverse ? .newestFirst : .oldestFirst, transform: { entry in
+                style.render(entry.json, text: output.text(entry, format: format, withOffset: withOffset))
+            }, printer.print)
             try printer.finish()
             printed = printer.count
         }

@@ -42,18 +42,20 @@ struct Search: VaultCommand {
         var printed = 0
         // Entries are printed as they are decrypted; the chat messages and analyses that match follow.
         try StandardOutput.with(pager: output.json ? nil : paging.pager) { stream in
-            let printer = try RecordPrinter(stream, json: output.json)
+            let style = RecordStyle(json: output.json)
+            let printer = try RecordPrinter(stream, style: style)
             if kinds.contains(.entry) {
                 let withOffset = try !output.json && journal.entriesSpanZones(range)
-                try journal.forEachEntry(matching: range) { entry in
-                    try printer.record(entry.json, text: output.render(entry, withOffset: withOffset))
-                }
+                try journal.forEachEntry(matching: range, transform: { entry in
+                    style.render(entry.json, text: output.render(entry, withOffset: withOffset))
+                }, printer.print)
             }
             for message in kinds.contains(.chat) ? try journal.searchMessages(query, from: from, to: to) : [] {
-                try printer.record(message.json, text: "\(output.bold(message.timestamp.minuteText))  \(output.dim("chat " + Output.shortID(message.threadID)))  \(message.role.rawValue): \(output.shown(message.content))")
+                let when = output.bold(message.timestamp.minuteText), thread = output.dim("chat " + Output.shortID(message.threadID))
+                try printer.print(style.render(message.json, text: "\(when)  \(thread)  \(message.role.rawValue): \(output.shown(message.content))"))
             }
             for analysis in kinds.contains(.analysis) ? try journal.searchAnalyses(query, from: from, to: to) : [] {
-                try printer.record(analysis.json, text: output.summary(analysis))
+                try printer.print(style.render(analysis.json, text: output.summary(analysis)))
             }
             try printer.finish()
             printed = printer.count

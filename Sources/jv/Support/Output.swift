@@ -154,35 +154,42 @@ enum EntryFormat: String, CaseIterable {
     var separator: String { self == .short || self == .markdown ? "\n" : "\n\n" }
 }
 
-/// Records printed one at a time as they come: elements of one pretty-printed JSON array, or
-/// blocks of text between separators. The bytes are those of printing them all at once.
+/// How records are printed: as elements of one pretty-printed JSON array, or as blocks of
+/// text between separators.
+struct RecordStyle: Sendable {
+    let json: Bool
+    var separator = "\n\n"
+
+    /// A record's printed form: made where the record is decrypted, on every core, for entries.
+    func render(_ value: @autoclosure () -> JSONValue, text: @autoclosure () -> String) -> String {
+        json ? value().serialized(pretty: true, depth: 1) : text()
+    }
+}
+
+/// Records printed one at a time as they come, rendered by ``RecordStyle/render(_:text:)``. The
+/// bytes are those of printing them all at once.
 final class RecordPrinter {
     private let stream: StandardOutput
-    private var json: JSONStreamWriter?
-    private let separator: String
+    private let style: RecordStyle
+    private var json = JSONStreamWriter(pretty: true)
     private(set) var count = 0
 
-    /// `json`: a JSON array, opened at once; else text blocks separated by `separator`.
-    init(_ stream: StandardOutput, json: Bool, separator: String = "\n\n") throws {
+    /// Opens the JSON array at once.
+    init(_ stream: StandardOutput, style: RecordStyle) throws {
         self.stream = stream
-        self.separator = separator
-        if json {
-            var writer = JSONStreamWriter(pretty: true)
-            try stream.write(writer.openArray())
-            self.json = writer
-        }
+        self.style = style
+        if style.json { try stream.write(json.openArray()) }
     }
 
-    /// One record: `value` as JSON, else `text` (each made only when needed).
-    func record(_ value: @autoclosure () -> JSONValue, text: @autoclosure () -> String) throws {
+    func print(_ rendered: String) throws {
         defer { count += 1 }
-        if json != nil { return try stream.write(json!.value(value())) }
-        try stream.write((count > 0 ? separator : "") + text())
+        if style.json { return try stream.write(json.value(serialized: rendered)) }
+        try stream.write((count > 0 ? style.separator : "") + rendered)
     }
 
     /// Ends the array, or the last block's line.
     func finish() throws {
-        if json != nil { return try stream.line(json!.close()) }
+        if style.json { return try stream.line(json.close()) }
         if count > 0 { try stream.write("\n") }
     }
 }
