@@ -28,6 +28,8 @@ int jv_harden_process(void) {
 static char guarded_file[4096];
 static volatile sig_atomic_t file_is_guarded = 0;
 static volatile sig_atomic_t guarded_child = 0;
+static volatile sig_atomic_t guarded_pager = 0;
+static volatile sig_atomic_t guarded_pager_input = -1;
 static struct termios guarded_terminal_settings;
 static volatile sig_atomic_t guarded_terminal = -1;
 
@@ -62,8 +64,14 @@ int jv_guard_file(const char *path) {
 
 void jv_guard_child(int pid) { guarded_child = pid; }
 
+void jv_guard_pager(int pid, int input) {
+    guarded_pager = 0;
+    guarded_pager_input = input;
+    guarded_pager = pid;
+}
+
 // Only async-signal-safe calls: kill, open, lseek, write, fsync, close, unlink, tcsetattr,
-// sigaction, raise.
+// waitpid, sigaction, raise.
 static void wipe_guarded_file(void) {
     int fd = open(guarded_file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd >= 0) {
@@ -86,6 +94,12 @@ static void on_fatal_signal(int signal_number) {
     if (guarded_child > 0) kill((pid_t)guarded_child, SIGHUP);
     if (file_is_guarded) wipe_guarded_file();
     if (guarded_terminal >= 0) tcsetattr(guarded_terminal, TCSANOW, &guarded_terminal_settings);
+    // The pager has the terminal: it is left to finish (it ends its input and the user quits
+    // it), so the shell does not come back while it still draws, nor find the terminal in its mode.
+    if (guarded_pager > 0) {
+        close(guarded_pager_input);
+        while (waitpid((pid_t)guarded_pager, NULL, 0) < 0 && errno == EINTR) {}
+    }
     struct sigaction fallback;
     memset(&fallback, 0, sizeof fallback);
     fallback.sa_handler = SIG_DFL;

@@ -5,6 +5,7 @@ import VaultCrypto
 /// `make bench`: the release benchmark of SPEC §7. Builds vaults of 10,000 and 100,000 entries
 /// from a fixed seed, times every workload against a plain-SQLite baseline in the same run,
 /// checks each result (so a fast wrong answer cannot pass), and prints one table (`--json`: JSON).
+/// `--only WORD` measures only the workloads whose names contain WORD (the vault is still built).
 @main
 struct JVBench {
     static let passphrase = "benchmark passphrase"
@@ -15,9 +16,10 @@ struct JVBench {
         let arguments = CommandLine.arguments.dropFirst()
         let sizes = arguments.firstIndex(of: "--entries").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
             .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [10_000, 100_000]
+        let only = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
         do {
-            var rows = try kdfRows()
-            for size in sizes { rows += try Self(size: size).run() }
+            var rows = only == nil ? try kdfRows() : []
+            for size in sizes { rows += try Self(size: size, only: only).run() }
             let text = arguments.contains("--json") ? JSONValue.array(rows.map(\.json)).serialized(pretty: true) : Report.table(rows)
             FileHandle.standardOutput.write(Data((text + "\n").utf8))
             if rows.contains(where: { $0.met == false }) { FileHandle.standardError.write(Data("Some targets were missed.\n".utf8)) }
@@ -43,9 +45,12 @@ struct JVBench {
     let size: Int
     let corpus: Corpus
     let folder: String
+    /// `--only`: the word a workload's name must contain to be measured.
+    let only: String?
 
-    init(size: Int) throws {
+    init(size: Int, only: String? = nil) throws {
         self.size = size
+        self.only = only
         corpus = Corpus(count: size)
         folder = NSTemporaryDirectory() + "/jv-bench-\(size)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -67,6 +72,19 @@ struct JVBench {
         rows.append(ReportRow(workload: "bulk import", entries: size, vault: importTime, baseline: plainImport,
                               throughput: String(format: "%.0f entries/s", rate), target: "≥ 20,000/s", met: rate >= 20_000))
 
+        let busiest = Dictionary(grouping: corpus.entries, by: \.localDay).max { $0.value.count < $1.value.count }!
+        let month = corpus.entries[corpus.entries.count / 2].localDay
+        let monthStart = CivilDay(year: month.year, month: month.month, day: 1)!
+        let monthEnd = CivilDay(year: month.year, month: month.month, day: CivilDay.daysIn(month: month.month, year: month.year))!
+        let year = month.year
+        if let only, !"bulk import".contains(only) { rows = [] }
+        if let only {
+            rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
+            rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
+                .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
+            return rows.filter { $0.workload.contains(only) }
+        }
+
         // One entry, durable commit.
         var extra = Corpus.Generator(state: 99)
         let fresh = (0..<30).map { _ in Entry(content: "An extra entry \(extra.next())", created: .now(), modifiedAt: Instant.now().millis) }
@@ -84,10 +102,6 @@ struct JVBench {
                               target: "≤ 20 ms", met: unlock.median <= .milliseconds(20)))
 
         // Reads. Each is checked against the baseline and the corpus.
-        let busiest = Dictionary(grouping: corpus.entries, by: \.localDay).max { $0.value.count < $1.value.count }!
-        let month = corpus.entries[corpus.entries.count / 2].localDay
-        let monthStart = CivilDay(year: month.year, month: month.month, day: 1)!
-        let monthEnd = CivilDay(year: month.year, month: month.month, day: CivilDay.daysIn(month: month.month, year: month.year))!
         var onDay = EntryQuery()
         onDay.on = busiest.key...busiest.key
         var inMonth = EntryQuery()
@@ -119,7 +133,6 @@ struct JVBench {
 
         // Calendar, on a locked vault.
         let locked = try Vault.open(at: vaultPath)
-        let year = month.year
         let counts = try locked.calendar(year: year)
         guard counts.days.reduce(into: [String: Int](), { $0[$1.key.description] = $1.value }) == (try baseline.calendar(year: year)) else {
             throw BenchError.wrongResult("calendar")
@@ -185,6 +198,7 @@ struct JVBench {
                               target: "≤ 10 s", met: rekey.median <= .seconds(10)))
 
         rows.append(try jrnlTextImportRow(secret: secret))
+        rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
 
         if size != Self.targetSize {
             // SPEC §7 sets its targets on a vault of 100,000 entries: other sizes are reported
@@ -214,6 +228,46 @@ struct JVBench {
         let rate = Double(size) / (timings.median.milliseconds / 1000)
         return ReportRow(workload: "import jrnl text (\(bytes.count >> 20) MiB)", entries: size, vault: timings, baseline: plainTimes,
                          throughput: String(format: "%.0f entries/s", rate))
+    }
+
+    /// Issue 12: whole answers streamed by the release `jv` to a pipe, as `jv list | less` runs:
+    /// the time to the first byte, to the end, and the process's peak resident memory (unlocked
+    /// with the recovery key, so Argon2id's own memory is not in it). The baseline reads the same
+    /// rows from plain SQLite. Each run's output is checked (its entries counted).
+    func streamingRows(vaultPath: String, recoveryKey: RecoveryKey, baseline: PlainBaseline) throws -> [ReportRow] {
+        let jv = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
+        guard FileManager.default.isExecutableFile(atPath: jv) else { return [] }
+        let keyFile = folder + "/recovery-key"
+        try recoveryKey.text.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let all = try baseline.entries(where: "1").count
+        let common = "walk"
+        let hits = try baseline.search(common).count
+        let workloads: [(name: String, arguments: [String], entries: Int, plain: () throws -> Void)] = [
+            ("jv list (everything)", ["list"], all, { _ = try baseline.entries(where: "1") }),
+            ("jv search \(common) (\(hits * 100 / all)% of entries)", ["search", common, "--kind", "entry"], hits, { _ = try baseline.search(common) }),
+        ]
+        var rows: [ReportRow] = []
+        for workload in workloads {
+            var first = Timings(), whole = Timings(), peak = 0
+            for _ in 0..<3 {
+                let run = try StreamedRun(jv, workload.arguments + ["--vault", vaultPath], environment: ["JV_RECOVERY_KEY_FILE=" + keyFile])
+                // Entries are separated by a blank line (the corpus's texts have no line breaks).
+                guard run.blankLines + 1 == workload.entries else {
+                    throw BenchError.wrongResult("jv \(workload.arguments.joined(separator: " ")) printed \(run.blankLines + 1) entries, expected \(workload.entries)")
+                }
+                first.runs.append(run.firstByte)
+                whole.runs.append(run.total)
+                peak = max(peak, run.peakKiB)
+            }
+            let plain = try Timings.measure(3, workload.plain)
+            let memory = Double(peak) / 1024
+            rows.append(ReportRow(workload: "process: \(workload.name), first line", entries: size, vault: first,
+                                  target: "≤ 50 ms", met: first.median <= .milliseconds(50)))
+            rows.append(ReportRow(workload: "process: \(workload.name) → pipe", entries: size, vault: whole, baseline: plain,
+                                  throughput: "\(workload.entries) entries", memory: String(format: "%.0f MiB", memory),
+                                  target: "≤ 1.5 s, ≤ 64 MiB", met: whole.median <= .milliseconds(1500) && memory <= 64))
+        }
+        return rows
     }
 
     private func verify(_ got: [Entry], equals expected: [Entry], _ name: String) throws {

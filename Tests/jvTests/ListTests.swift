@@ -192,4 +192,21 @@ struct ListTests {
         let one = try sandbox.run(["list", "--on", "2026-01-06", "--no-color"])
         #expect(one.out.contains("2026-01-06 10:00  ") && !one.out.contains("+00:00"), "one zone, no offsets: \(one)")
     }
+
+    @Test("--format short is one line per entry (--short too); --format fancy boxes each entry within 79 columns")
+    func shortAndFancy() throws {
+        let (sandbox, _) = try journal()
+        let short = try sandbox.run(["list", "--format", "short"])
+        #expect(short.status == 0 && short.lines.count == 5 && short.lines[0].contains("First of March"), "\(short)")
+        #expect(try sandbox.run(["list", "--short"]).out == short.out)
+        #expect(try sandbox.run(["list", "--short", "--format", "fancy"]).status == 64)
+        try sandbox.add("A title.\nAnd a body long enough to be wrapped inside the box: " + String(repeating: "words and ", count: 20),
+                        ["--at", "2026-03-05T09:00", "--tag", "boxed"])
+        let fancy = try sandbox.run(["list", "--format", "fancy", "--from", "2026-03-04"])
+        #expect(fancy.status == 0, "\(fancy)")
+        #expect(fancy.lines.filter { $0.hasPrefix("┎─ 2026-03-0") }.count == 2 && fancy.lines.filter { $0.hasPrefix("┖") }.count == 2, "\(fancy)")
+        #expect(fancy.lines.contains { $0.hasPrefix("┃ A title.") } && fancy.lines.contains { $0.hasPrefix("┃ #boxed") }, "\(fancy)")
+        #expect(fancy.lines.allSatisfy { $0.count == 79 }, "every line of a box is as wide: \(fancy)")
+        #expect(fancy.lines.filter { $0.hasPrefix("┃ ") }.count > 4, "the body is wrapped: \(fancy)")
+    }
 }

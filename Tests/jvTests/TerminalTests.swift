@@ -350,3 +350,46 @@ struct TerminalTests {
     }
 
 }
+
+/// The pager: used only on a terminal, for output longer than the screen.
+extension TerminalTests {
+    /// A pager (a shell script) that records that it ran, with `$LESS`, and what it was given.
+    private func pager(_ sandbox: Sandbox) throws -> (command: String, log: String) {
+        let log = sandbox.folder.file("pager")
+        let path = try sandbox.folder.write("pager.sh", """
+            #!/bin/sh
+            printf '%s' "$LESS" > '\(log).less'
+            cat > '\(log).text'
+            """)
+        return ("/bin/sh " + path, log)
+    }
+
+    /// `jv list ARGUMENTS` on a terminal of 10 rows.
+    private func listOnSmallTerminal(_ sandbox: Sandbox, _ arguments: [String], env: [String: String?]) throws -> JVResult {
+        try onTerminal(sandbox, shell: "stty rows 10 cols 80; " + commandLine(sandbox, ["list"] + arguments), env: env)
+    }
+
+    @Test("list output longer than the terminal goes through $PAGER (LESS=FRX), short output, --no-pager, PAGER= and --json do not")
+    func pagerForLongOutput() throws {
+        let sandbox = try Sandbox()
+        try LongJournal.make(sandbox, count: 40)
+        let (command, log) = try pager(sandbox)
+        let paged = try listOnSmallTerminal(sandbox, ["--short"], env: ["PAGER": command, "LESS": nil])
+        #expect(paged.status == 0, "\(paged)")
+        let given = try String(contentsOfFile: log + ".text", encoding: .utf8)
+        #expect(LongJournal.numbers(in: given.split(separator: "\n").map(String.init)) == Array(0..<40), "the pager got everything: \(given)")
+        #expect(try String(contentsOfFile: log + ".less", encoding: .utf8) == "FRX")
+        #expect(!paged.out.contains("Title of entry 39."), "the pager, not jv, showed it: \(paged)")
+
+        for (arguments, env) in [(["--short", "-n", "3"], ["PAGER": command]), (["--short", "--no-pager"], ["PAGER": command]),
+                                 (["--short"], ["PAGER": ""]), (["--short"], ["JV_PAGER": "", "PAGER": command]), (["--json"], ["PAGER": command])] {
+            try? FileManager.default.removeItem(atPath: log + ".text")
+            let direct = try listOnSmallTerminal(sandbox, arguments, env: env)
+            #expect(direct.status == 0 && direct.out.contains("Title of entry 39."), "\(arguments) \(env): \(direct)")
+            #expect(!FileManager.default.fileExists(atPath: log + ".text"), "no pager for \(arguments) \(env)")
+        }
+        // Not a terminal: never.
+        let piped = try sandbox.run(["list", "--short"], env: ["PAGER": command])
+        #expect(piped.lines.count == 40 && !FileManager.default.fileExists(atPath: log + ".text"), "\(piped)")
+    }
+}

@@ -14,7 +14,8 @@ int jv_set_echo(int fd, int on);
 
 /// Installs the signal guard: on SIGINT, SIGTERM, SIGHUP or SIGQUIT it ends the guarded child
 /// (SIGHUP), overwrites the guarded file with zeros and removes it, restores the guarded
-/// terminal, then lets the signal end the process as it would have (exit status 128 + signal).
+/// terminal, waits for the guarded pager, then lets the signal end the process as it would
+/// have (exit status 128 + signal).
 /// Returns 0, or -1 if a handler could not be installed.
 int jv_install_signal_guard(void);
 
@@ -24,6 +25,9 @@ int jv_guard_file(const char *path);
 
 /// Guards the child process `pid` (0 stops guarding it).
 void jv_guard_child(int pid);
+/// Guards the pager `pid` that reads jv's output from `input` (pid 0 stops guarding it): a
+/// signal that ends jv closes `input` and waits for the pager to exit, killing nothing.
+void jv_guard_pager(int pid, int input);
 
 /// Saves the settings of terminal `fd` to be restored if a signal ends the process
 /// (`fd` < 0 stops guarding it).

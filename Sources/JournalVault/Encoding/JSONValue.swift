@@ -16,14 +16,15 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    /// The text of the document; `pretty` indents by two spaces, one member per line.
-    public func serialized(pretty: Bool = false) -> String {
+    /// The text of the document; `pretty` indents by two spaces, one member per line, as if
+    /// the value were inside `depth` containers (``JSONStreamWriter/value(serialized:_:)``).
+    public func serialized(pretty: Bool = false, depth: Int = 0) -> String {
         var output = ""
-        write(to: &output, pretty: pretty, indent: 0)
+        write(to: &output, pretty: pretty, indent: depth)
         return output
     }
 
-    private func write(to output: inout String, pretty: Bool, indent: Int) {
+    func write(to output: inout String, pretty: Bool, indent: Int) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"

@@ -100,8 +100,23 @@ public enum Tags {
     /// Where the title ends: just past the first line break, else past the first sentence break,
     /// else at the end of the text.
     private static func titleEnd(in scalars: String.UnicodeScalarView) -> String.UnicodeScalarView.Index {
-        if let newline = scalars.firstIndex(of: "\n") { return scalars.index(after: newline) }
-        return sentenceBreak(in: scalars) ?? scalars.endIndex
+        // Candidates are found in the UTF-8 bytes (every terminal is ASCII or starts with E2, E3
+        // or EF), not by decoding every scalar: every listing, export and JSON line asks for
+        // titles, and entries are long.
+        let base = String(scalars)
+        var text = base
+        return text.withUTF8 { bytes in
+            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) { return base.utf8.index(base.utf8.startIndex, offsetBy: newline + 1) }
+            for offset in bytes.indices {
+                switch bytes[offset] {
+                case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), 0xE2, 0xE3, 0xEF:
+                    if let end = sentenceBreak(at: base.utf8.index(base.utf8.startIndex, offsetBy: offset), in: scalars) { return end }
+                default:
+                    continue
+                }
+            }
+            return scalars.endIndex
+        }
     }
 
     private static let terminals: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}",
@@ -109,29 +124,18 @@ public enum Tags {
     private static let cjkTerminals: Set<Unicode.Scalar> = ["\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{FF61}", "\u{3002}"]
     private static let closingQuotes: Set<Unicode.Scalar> = ["'", "\u{2019}", "\"", "\u{201D}"]
 
-    /// The index just past jrnl's first SENTENCE_SPLITTER match, if any. Walks the text's own
-    /// scalars (no copy), and decides ASCII without a set look-up: entries are long, and
-    /// every listing, export and JSON line asks for titles.
-    private static func sentenceBreak(in scalars: String.UnicodeScalarView) -> String.UnicodeScalarView.Index? {
-        var start = scalars.startIndex
-        while start < scalars.endIndex {
-            let scalar = scalars[start]
-            var index = scalars.index(after: start)
-            start = index
-            if scalar.isASCII {
-                guard scalar == "." || scalar == "!" || scalar == "?" else { continue }
-            } else if cjkTerminals.contains(scalar) {
-                return index
-            } else if !terminals.contains(scalar) {
-                continue
-            }
-            if index < scalars.endIndex, closingQuotes.contains(scalars[index]) { index = scalars.index(after: index) }
-            while index < scalars.endIndex, scalars[index] == "]" || scalars[index] == ")" { index = scalars.index(after: index) }
-            let spaces = index
-            while index < scalars.endIndex, scalars[index].properties.isWhitespace { index = scalars.index(after: index) }
-            if index > spaces { return index }
-        }
-        return nil
+    /// The index just past jrnl's SENTENCE_SPLITTER match at `start`, if there is one there.
+    private static func sentenceBreak(at start: String.UnicodeScalarView.Index,
+                                      in scalars: String.UnicodeScalarView) -> String.UnicodeScalarView.Index? {
+        let scalar = scalars[start]
+        var index = scalars.index(after: start)
+        if cjkTerminals.contains(scalar) { return index }
+        guard terminals.contains(scalar) else { return nil }
+        if index < scalars.endIndex, closingQuotes.contains(scalars[index]) { index = scalars.index(after: index) }
+        while index < scalars.endIndex, scalars[index] == "]" || scalars[index] == ")" { index = scalars.index(after: index) }
+        let spaces = index
+        while index < scalars.endIndex, scalars[index].properties.isWhitespace { index = scalars.index(after: index) }
+        return index > spaces ? index : nil
     }
 
     /// Letters, marks, digits and other numbers (Foundation's `alphanumerics`), `_` and `-`.

@@ -81,6 +81,54 @@ extension UnlockedVault {
     /// Entries matching `query`, oldest first. Stops with ``VaultError/tamperedRecord(table:id:detail:)``
     /// at the first record that fails verification.
     public func entries(_ query: EntryQuery = EntryQuery()) throws -> [Entry] {
+        var result: [Entry] = []
+        try forEachEntry(matching: query) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each entry matching `query`, in `order`, as soon as its batch is
+    /// decrypted: a listing of the whole vault starts at once and holds two batches in memory,
+    /// however many entries it gives. With a `limit` and ``EntryOrder/oldestFirst``, the
+    /// `limit` newest matches are gathered first (they come newest first from the file).
+    /// An error thrown by `body` ends the walk and is rethrown; a record that fails
+    /// verification ends it with ``VaultError/tamperedRecord(table:id:detail:)`` after the
+    /// entries before it were given.
+    ///
+    /// ```swift
+    /// try journal.forEachEntry(matching: query, order: .newestFirst) { entry in print(entry.title) }
+    /// ```
+    public func forEachEntry(matching query: EntryQuery = EntryQuery(), order: EntryOrder = .oldestFirst,
+                             _ body: (Entry) throws -> Void) throws {
+        try forEachEntry(matching: query, order: order, transform: { $0 }, body)
+    }
+
+    /// ``forEachEntry(matching:order:_:)`` with each entry first turned into what `body` takes by
+    /// `transform`, on the threads that decrypt: a listing formats its entries there, on every
+    /// core, rather than on the one thread that prints them.
+    ///
+    /// ```swift
+    /// try journal.forEachEntry(matching: query, transform: { $0.title }) { title in print(title) }
+    /// ```
+    public func forEachEntry<Item: Sendable>(matching query: EntryQuery = EntryQuery(), order: EntryOrder = .oldestFirst,
+                                             transform: @escaping @Sendable (Entry) throws -> Item,
+                                             _ body: (Item) throws -> Void) throws {
+        let limit = query.limit ?? Int.max
+        guard limit > 0 else { return }
+        // With a limit, walk newest first so only the needed rows are decrypted; oldest first,
+        // they are then given in reverse.
+        guard query.limit == nil || order == .newestFirst else {
+            var newest: [Item] = []
+            try walkEntries(query, descending: true, transform: transform) { newest.append($0) }
+            for item in newest.reversed() { try body(item) }
+            return
+        }
+        try walkEntries(query, descending: order == .newestFirst, transform: transform, body)
+    }
+
+    /// Gives the entries matching `query` (at most its `limit`) in file order, ascending or
+    /// descending by time of writing, each as its batch is decrypted.
+    private func walkEntries<Item: Sendable>(_ query: EntryQuery, descending: Bool, transform: @escaping @Sendable (Entry) throws -> Item,
+                                             _ body: (Item) throws -> Void) throws {
         let keys = self.keys
         let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
         let matcher = query.contains.map(TextMatcher.init)
@@ -89,52 +137,78 @@ extension UnlockedVault {
         let wantedTags = Set(query.tags.compactMap(Tags.normalize))
         let anyTags = Set(query.anyTags.compactMap(Tags.normalize))
         let unwantedTags = Set(query.withoutTags.compactMap(Tags.normalize))
-        // With a limit, walk newest first so only the needed rows are decrypted.
-        let order = query.limit == nil ? "ASC" : "DESC"
+        let order = descending ? "DESC" : "ASC"
         let limit = query.limit ?? Int.max
-        var result: [Entry] = []
-        guard limit > 0 else { return result }
-        // A row that cannot be read is an error of its batch, so errors still come in row order.
-        let pipeline = BatchPipeline(transform: { (stored: Result<EncryptedEntryRow, any Error>) -> Entry? in
-            let row = try stored.get()
-            if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
-            let entry = try row.decrypt(keys: keys)
-            // Tags are stored normalised; only explicit tags of an older normal form need it again.
-            let tags = wantedTags.isEmpty && anyTags.isEmpty && unwantedTags.isEmpty ? [] : Set(entry.tags).union(entry.tags.compactMap(Tags.normalize))
-            guard wantedTags.isSubset(of: tags), anyTags.isEmpty || !anyTags.isDisjoint(with: tags) else {
-                throw VaultError.tamperedRecord(table: EncryptedEntryRow.table, id: entry.id.storageText,
-                                                detail: "the tag index lists a tag the entry does not have")
-            }
-            return unwantedTags.isDisjoint(with: tags) ? entry : nil
-        }, deliver: { entries in
-            result += entries.lazy.compactMap { $0 }.prefix(limit - result.count)
-        })
-        try database.read { db in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                SELECT \(EncryptedEntryRow.selection) FROM entry WHERE \(condition.sql)
-                ORDER BY created_at \(order), id \(order)
-                """), arguments: condition.arguments)
-            // Rows are read in order, a batch at a time, and decrypted on all cores while the
-            // next batch is read; memory stays bounded by two batches.
-            // Batches start small, so even a month's listing overlaps reading with decryption,
-            // and double up to 2,048 rows, so a search over everything pays little per batch.
-            var batchSize = query.limit.map { min($0, 512) } ?? 128
-            var batch: [Result<EncryptedEntryRow, any Error>] = []
-            batch.reserveCapacity(batchSize)
-            while result.count < limit, let row = try rows.next() {
-                batch.append(Result { try EncryptedEntryRow(row: row) })
-                guard batch.count == batchSize else { continue }
-                try pipeline.submit(batch)
-                batchSize = min(batchSize * 2, 2048)
-                batch = []
+        var given = 0
+        try withoutActuallyEscaping(body) { body in
+            // A row that cannot be read is an error of its batch, so errors still come in row order.
+            let pipeline = BatchPipeline(transform: { (stored: Result<EncryptedEntryRow, any Error>) -> Item? in
+                let row = try stored.get()
+                if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
+                let entry = try row.decrypt(keys: keys)
+                // Tags are stored normalised; only explicit tags of an older normal form need it again.
+                let tags = wantedTags.isEmpty && anyTags.isEmpty && unwantedTags.isEmpty ? [] : Set(entry.tags).union(entry.tags.compactMap(Tags.normalize))
+                guard wantedTags.isSubset(of: tags), anyTags.isEmpty || !anyTags.isDisjoint(with: tags) else {
+                    throw VaultError.tamperedRecord(table: EncryptedEntryRow.table, id: entry.id.storageText,
+                                                    detail: "the tag index lists a tag the entry does not have")
+                }
+                return unwantedTags.isDisjoint(with: tags) ? try transform(entry) : nil
+            }, deliver: { items in
+                for case let item? in items where given < limit {
+                    try body(item)
+                    given += 1
+                }
+            })
+            try database.read { db in
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT \(EncryptedEntryRow.selection) FROM entry WHERE \(condition.sql)
+                    ORDER BY created_at \(order), id \(order)
+                    """), arguments: condition.arguments)
+                // Rows are read in order, a batch at a time, and decrypted on all cores while the
+                // next batch is read; memory stays bounded by two batches.
+                // Batches start small, so even a month's listing overlaps reading with decryption
+                // (and a long listing's first entries come at once), and double up to 2,048 rows,
+                // so a search over everything pays little per batch.
+                var batchSize = query.limit.map { min($0, 512) } ?? 128
+                var batch: [Result<EncryptedEntryRow, any Error>] = []
                 batch.reserveCapacity(batchSize)
-                // With a limit, this batch may complete the result: do not read ahead of it.
-                if query.limit != nil { try pipeline.finish() }
+                while given < limit, let row = try rows.next() {
+                    batch.append(Result { try EncryptedEntryRow(row: row) })
+                    guard batch.count == batchSize else { continue }
+                    try pipeline.submit(batch)
+                    batchSize = min(batchSize * 2, 2048)
+                    batch = []
+                    batch.reserveCapacity(batchSize)
+                    // With a limit, this batch may complete the result: do not read ahead of it.
+                    if query.limit != nil { try pipeline.finish() }
+                }
+                try pipeline.submit(batch)
+                try pipeline.finish()
             }
-            try pipeline.submit(batch)
-            try pipeline.finish()
         }
-        return query.limit == nil ? result : result.reversed()
+    }
+
+    /// Whether the entries `query` selects by its plaintext columns (dates, day, star, tags and
+    /// `limit`) were written at more than one UTC offset, answered without decrypting: a
+    /// listing then shows each time with its offset. `contains` and `withoutTags` need the
+    /// decrypted text, so with either the whole selection before them (and before `limit`)
+    /// is looked at.
+    public func entriesSpanZones(_ query: EntryQuery) throws -> Bool {
+        let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
+        let decidedInSQL = query.contains == nil && query.withoutTags.isEmpty
+        return try database.read { db in
+            if decidedInSQL, let limit = query.limit {
+                return try Bool.fetchOne(db, sql: """
+                    SELECT count(DISTINCT utc_offset) > 1 FROM (
+                        SELECT utc_offset FROM entry WHERE \(condition.sql) ORDER BY created_at DESC, id DESC LIMIT \(limit))
+                    """, arguments: condition.arguments) ?? false
+            }
+            // Stops at the first entry of another offset than the first one's.
+            return try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM entry WHERE \(condition.sql)
+                               AND utc_offset <> (SELECT utc_offset FROM entry WHERE \(condition.sql) LIMIT 1))
+                """, arguments: condition.arguments + condition.arguments) ?? false
+        }
     }
 
     /// Entries whose text contains `text` (case- and diacritic-insensitive), within `query`.

@@ -67,34 +67,71 @@ public enum AgeFile {
     static let chunkLength = 64 * 1024
 
     public static func encrypt(_ plaintext: [UInt8], to recipients: [AgeRecipient]) throws -> [UInt8] {
-        guard !recipients.isEmpty else { throw AgeError(reason: "no recipients") }
-        let fileKey = try SecureBytes.random(count: 16)
-        var header = intro + "\n"
-        for recipient in recipients {
-            let ephemeral = try SecureBytes.random(count: 32)
-            let share = try X25519.publicKey(for: ephemeral)
-            let shared = try X25519.sharedSecret(ephemeral, recipient.publicKey)
-            let wrapKey = try HKDF.derive(inputKey: shared, salt: share + recipient.publicKey, info: stanzaInfo, length: 32)
-            let body = try fileKey.withUnsafeBytes { try ChaCha20Poly1305.seal(Array($0), key: wrapKey, nonce: [UInt8](repeating: 0, count: 12)) }
-            header += "-> X25519 \(base64(share))\n" + wrapped(base64(body)) + "\n"
+        var encryptor = try Encryptor(to: recipients)
+        return try encryptor.header + encryptor.add(plaintext) + encryptor.finish()
+    }
+
+    /// An age file made a piece at a time: its ``header``, then what ``add(_:)`` and
+    /// ``finish()`` return, in order. A chunk is sealed once the plaintext after it has begun
+    /// (the last chunk is marked), so at most one chunk is held.
+    ///
+    /// ```swift
+    /// var encryptor = try AgeFile.Encryptor(to: recipients)
+    /// write(encryptor.header)
+    /// for piece in pieces { write(try encryptor.add(piece)) }
+    /// write(try encryptor.finish())
+    /// ```
+    public struct Encryptor {
+        /// The file's header and payload nonce: the file's first bytes.
+        public let header: [UInt8]
+        private let payloadKey: SecureBytes
+        private var counter: UInt64 = 0
+        private var pending: [UInt8] = []
+
+        public init(to recipients: [AgeRecipient]) throws {
+            guard !recipients.isEmpty else { throw AgeError(reason: "no recipients") }
+            let fileKey = try SecureBytes.random(count: 16)
+            var header = intro + "\n"
+            for recipient in recipients {
+                let ephemeral = try SecureBytes.random(count: 32)
+                let share = try X25519.publicKey(for: ephemeral)
+                let shared = try X25519.sharedSecret(ephemeral, recipient.publicKey)
+                let wrapKey = try HKDF.derive(inputKey: shared, salt: share + recipient.publicKey, info: stanzaInfo, length: 32)
+                let body = try fileKey.withUnsafeBytes { try ChaCha20Poly1305.seal(Array($0), key: wrapKey, nonce: [UInt8](repeating: 0, count: 12)) }
+                header += "-> X25519 \(base64(share))\n" + wrapped(base64(body)) + "\n"
+            }
+            header += "---"
+            let macKey = try HKDF.derive(inputKey: fileKey, salt: [], info: "header", length: 32)
+            let mac = macKey.withUnsafeBytes { HKDF.hmac(key: $0, Array(header.utf8)) }
+            let nonce = SecureRandom.bytes(16)
+            self.header = Array((header + " " + base64(mac) + "\n").utf8) + nonce
+            payloadKey = try HKDF.derive(inputKey: fileKey, salt: nonce, info: "payload", length: 32)
         }
-        header += "---"
-        let macKey = try HKDF.derive(inputKey: fileKey, salt: [], info: "header", length: 32)
-        let mac = macKey.withUnsafeBytes { HKDF.hmac(key: $0, Array(header.utf8)) }
-        var output = Array((header + " " + base64(mac) + "\n").utf8)
-        let nonce = SecureRandom.bytes(16)
-        output += nonce
-        let payloadKey = try HKDF.derive(inputKey: fileKey, salt: nonce, info: "payload", length: 32)
-        var counter: UInt64 = 0
-        var offset = 0
-        repeat {
-            let end = min(offset + chunkLength, plaintext.count)
-            let isLast = end == plaintext.count
-            output += try ChaCha20Poly1305.seal(Array(plaintext[offset..<end]), key: payloadKey, nonce: streamNonce(counter, last: isLast))
-            offset = end
-            counter += 1
-        } while offset < plaintext.count
-        return output
+
+        /// The sealed chunks `plaintext` completes.
+        public mutating func add(_ plaintext: [UInt8]) throws -> [UInt8] {
+            pending += plaintext
+            var sealed: [UInt8] = []
+            var start = 0
+            // Only a chunk with plaintext after it is known not to be the last.
+            while pending.count - start > chunkLength {
+                sealed += try seal(pending[start..<start + chunkLength], last: false)
+                start += chunkLength
+            }
+            pending.removeFirst(start)
+            return sealed
+        }
+
+        /// The last chunk (empty only when the whole plaintext is).
+        public mutating func finish() throws -> [UInt8] {
+            defer { pending = [] }
+            return try seal(pending[...], last: true)
+        }
+
+        private mutating func seal(_ chunk: ArraySlice<UInt8>, last: Bool) throws -> [UInt8] {
+            defer { counter += 1 }
+            return try ChaCha20Poly1305.seal(Array(chunk), key: payloadKey, nonce: streamNonce(counter, last: last))
+        }
     }
 
     public static func decrypt(_ file: [UInt8], with identities: [AgeIdentity]) throws -> [UInt8] {

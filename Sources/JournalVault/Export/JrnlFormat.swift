@@ -28,7 +28,22 @@ public enum JrnlFormat {
     /// jrnl's plain-text journal: `[YYYY-MM-DD hh:mm:ss AM] Title *` (timeformat `%F %r`), the
     /// body on the following lines, entries separated by a blank line.
     public static func text(of entries: [Entry]) -> String {
-        sortedForJrnl(entries).map { "[\($0.localDay) \(twelveHourTime($0))] " + writtenText($0) }.joined(separator: "\n")
+        var snapshot = VaultSnapshot()
+        snapshot.entries = entries
+        return snapshot.export(.txt)
+    }
+
+    /// The plain-text journal an entry at a time.
+    struct TextRenderer: ExportRenderer {
+        private var first = true
+        var inWallClockOrder: Bool { true }
+        func opening() -> String { "" }
+        func closing() -> String { "" }
+
+        mutating func entry(_ entry: Entry) -> String {
+            defer { first = false }
+            return (first ? "" : "\n") + "[\(entry.localDay) \(twelveHourTime(entry))] " + writtenText(entry)
+        }
     }
 
     /// An entry as it stands in jrnl's file after its date: title (with ` *` when starred),
@@ -59,27 +74,52 @@ public enum JrnlFormat {
 
     /// jrnl's JSON export: `{"tags": {tag: count}, "entries": [{title, body, date, time, tags, starred}]}`.
     public static func json(of entries: [Entry]) -> JSONValue {
-        let sorted = sortedForJrnl(entries)
+        let rendered = sortedForJrnl(entries).map(jsonEntry)
         var counts: [String: Int] = [:]
-        let rendered: [JSONValue] = sorted.map { entry in
-            // Exactly what jrnl reads from the text export of the entry.
-            let written = writtenText(entry)
-            let (title, body, starred) = readEntryText(written)
-            let tags = jrnlTags(in: written)
-            for tag in tags { counts[tag, default: 0] += 1 }
-            return .object([
-                ("title", .string(title)),
-                ("body", .string(body)),
-                ("date", .string(entry.localDay.description)),
-                ("time", .string(entry.created.timeOfDayText)),
-                ("tags", .strings(tags)),
-                ("starred", .bool(starred)),
-            ])
+        for tag in rendered.flatMap(\.tags) { counts[tag, default: 0] += 1 }
+        return .object([("tags", tagCounts(counts)), ("entries", .array(rendered.map(\.value)))])
+    }
+
+    /// An entry of jrnl's JSON export, and its tags: exactly what jrnl reads from the text export
+    /// of the entry.
+    private static func jsonEntry(_ entry: Entry) -> (value: JSONValue, tags: [String]) {
+        let written = writtenText(entry)
+        let (title, body, starred) = readEntryText(written)
+        let tags = jrnlTags(in: written)
+        return (.object([
+            ("title", .string(title)),
+            ("body", .string(body)),
+            ("date", .string(entry.localDay.description)),
+            ("time", .string(entry.created.timeOfDayText)),
+            ("tags", .strings(tags)),
+            ("starred", .bool(starred)),
+        ]), tags)
+    }
+
+    /// `{tag: count}`, most used first, then by name.
+    private static func tagCounts(_ counts: [String: Int]) -> JSONValue {
+        .object(counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, .integer(Int64($0.value))) })
+    }
+
+    /// jrnl's JSON export an entry at a time, pretty-printed with a final line break: the tag
+    /// counts come first, so the entries are read twice (counted, then written).
+    struct JSONRenderer: ExportRenderer {
+        private var counts: [String: Int] = [:]
+        private var json = JSONStreamWriter(pretty: true)
+        var inWallClockOrder: Bool { true }
+        var readsEntriesTwice: Bool { true }
+
+        mutating func look(at entry: Entry) {
+            for tag in jsonEntry(entry).tags { counts[tag, default: 0] += 1 }
         }
-        return .object([
-            ("tags", .object(counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { ($0.key, .integer(Int64($0.value))) })),
-            ("entries", .array(rendered)),
-        ])
+
+        mutating func opening() -> String {
+            json.openObject() + json.value(tagCounts(counts), "tags") + json.openArray("entries")
+        }
+
+        mutating func entry(_ entry: Entry) -> String { json.value(jsonEntry(entry).value) }
+
+        mutating func closing() -> String { json.close() + json.close() + "\n" }
     }
 
     /// jrnl's tags: `(?<!\S)[#@][-+*#/\w]+`, lower-cased, each once (sorted for a stable output;
@@ -111,7 +151,7 @@ public enum JrnlFormat {
     }
 
     /// `%r`: `hh:mm:ss AM`.
-    private static func twelveHourTime(_ entry: Entry) -> String {
+    fileprivate static func twelveHourTime(_ entry: Entry) -> String {
         let seconds = Int(entry.created.localMillisOfDay / 1000)
         let hour = seconds / 3600, minute = seconds / 60 % 60, second = seconds % 60
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -1,30 +1,49 @@
+import Foundation
+
 /// One readable Markdown document: entries by day (each with its analyses), then the chats.
 extension VaultSnapshot {
-    public func markdown() -> String {
-        var lines = ["# Journal", ""]
-        let analysesByEntry = Dictionary(grouping: analyses, by: \.entryID)
-        var currentDay: CivilDay?
-        for entry in entries {
-            if entry.localDay != currentDay {
-                currentDay = entry.localDay
-                lines += ["## \(entry.localDay)", ""]
-            }
-            let time = entry.created.timeOfDayText
-            lines += ["### \(time) \(entry.title)\(entry.starred ? " ★" : "")", "", entry.content, ""]
-            if !entry.tags.isEmpty { lines += ["*Tags: " + entry.tags.joined(separator: ", ") + "*", ""] }
-            for analysis in analysesByEntry[entry.id] ?? [] {
-                var facts: [String] = []
-                if let sentiment = analysis.sentiment { facts.append("sentiment: \(sentiment)") }
-                if !analysis.themes.isEmpty { facts.append("themes: " + analysis.themes.joined(separator: ", ")) }
-                if analysis.entities != .null { facts.append("entities: `\(analysis.entities.serialized())`") }
-                lines += ["> **Analysis** by \(analysis.model), \(analysis.processedAt.minuteText): "
-                          + facts.joined(separator: "; "), ""]
-            }
+    public func markdown() -> String { export(.markdown) }
+}
+
+/// The Markdown export: lines joined by line breaks, a heading for each new day.
+struct MarkdownRenderer: ExportRenderer {
+    private let snapshot: VaultSnapshot
+    private let analysesByEntry: [UUID: [Analysis]]
+    private var currentDay: CivilDay?
+
+    init(snapshot: VaultSnapshot) {
+        self.snapshot = snapshot
+        analysesByEntry = Dictionary(grouping: snapshot.analyses, by: \.entryID)
+    }
+
+    func opening() -> String { "# Journal\n" }
+
+    /// Each entry's lines, each after a line break (the document's lines are joined by them).
+    mutating func entry(_ entry: Entry) -> String {
+        var lines: [String] = []
+        if entry.localDay != currentDay {
+            currentDay = entry.localDay
+            lines += ["## \(entry.localDay)", ""]
         }
-        guard !threads.isEmpty else { return lines.joined(separator: "\n") }
-        lines += ["# Chats", ""]
-        let messagesByThread = Dictionary(grouping: messages, by: \.threadID)
-        for thread in threads {
+        let time = entry.created.timeOfDayText
+        lines += ["### \(time) \(entry.title)\(entry.starred ? " ★" : "")", "", entry.content, ""]
+        if !entry.tags.isEmpty { lines += ["*Tags: " + entry.tags.joined(separator: ", ") + "*", ""] }
+        for analysis in analysesByEntry[entry.id] ?? [] {
+            var facts: [String] = []
+            if let sentiment = analysis.sentiment { facts.append("sentiment: \(sentiment)") }
+            if !analysis.themes.isEmpty { facts.append("themes: " + analysis.themes.joined(separator: ", ")) }
+            if analysis.entities != .null { facts.append("entities: `\(analysis.entities.serialized())`") }
+            lines += ["> **Analysis** by \(analysis.model), \(analysis.processedAt.minuteText): "
+                      + facts.joined(separator: "; "), ""]
+        }
+        return lines.map { "\n" + $0 }.joined()
+    }
+
+    func closing() -> String {
+        guard !snapshot.threads.isEmpty else { return "" }
+        var lines = ["# Chats", ""]
+        let messagesByThread = Dictionary(grouping: snapshot.messages, by: \.threadID)
+        for thread in snapshot.threads {
             lines += ["## \(thread.title.isEmpty ? "Untitled" : thread.title)", ""]
             for message in messagesByThread[thread.id] ?? [] {
                 let who = message.role.rawValue + (message.model.map { " (\($0))" } ?? "")
@@ -32,6 +51,6 @@ extension VaultSnapshot {
                 lines += ["**\(who)**, \(when):", "", message.content, ""]
             }
         }
-        return lines.joined(separator: "\n")
+        return lines.map { "\n" + $0 }.joined()
     }
 }

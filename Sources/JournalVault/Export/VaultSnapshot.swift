@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Decrypted records of a vault, or of a period of it: what exports render and imports produce.
 ///
@@ -29,20 +30,39 @@ extension UnlockedVault {
     /// analyses, the relations learnt from them and the nodes those relations join, and the chat
     /// messages of that period with their threads.
     public func snapshot(from: DateExpression? = nil, to: DateExpression? = nil) throws -> VaultSnapshot {
+        var (snapshot, query) = try snapshotWithoutEntries(from: from, to: to)
+        snapshot.entries = try entries(query)
+        return snapshot
+    }
+
+    /// The snapshot of `from`…`to` but its entries, and the query that gives those: an export
+    /// streams them. Which records belong to the period's entries is decided from the entries'
+    /// ids, read without decrypting.
+    func snapshotWithoutEntries(from: DateExpression?, to: DateExpression?) throws -> (VaultSnapshot, EntryQuery) {
         var snapshot = VaultSnapshot()
         var query = EntryQuery()
         query.from = from
         query.to = to
-        snapshot.entries = try entries(query)
         snapshot.messages = try messages(from: from, to: to)
         let everything = from == nil && to == nil
+        let entryIDs = everything ? [] : try entryIDs(query)
         let messageThreads = Set(snapshot.messages.map(\.threadID))
         snapshot.threads = try threads().filter { everything || messageThreads.contains($0.id) }.sorted { $0.created < $1.created }
-        let entryIDs = Set(snapshot.entries.map(\.id))
         snapshot.analyses = try analyses().filter { everything || entryIDs.contains($0.entryID) }
         snapshot.relations = try allRelations().filter { everything || $0.entryID.map(entryIDs.contains) == true }
         let nodeIDs = Set(snapshot.relations.flatMap { [$0.from, $0.to] })
         snapshot.nodes = try nodes().filter { everything || nodeIDs.contains($0.id) }.sorted { $0.created < $1.created }
-        return snapshot
+        return (snapshot, query)
+    }
+
+    /// The ids of the entries `query` selects by its plaintext columns.
+    private func entryIDs(_ query: EntryQuery) throws -> Set<UUID> {
+        let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
+        return try database.read { db in
+            let ids = try String.fetchCursor(db, sql: "SELECT id FROM entry WHERE \(condition.sql)", arguments: condition.arguments)
+            var result = Set<UUID>()
+            while let id = try ids.next() { result.insert(try RecordID.parse(id, table: EncryptedEntryRow.table)) }
+            return result
+        }
     }
 }

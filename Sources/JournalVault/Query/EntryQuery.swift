@@ -15,7 +15,7 @@ public struct EntryQuery: Sendable {
     public var to: DateExpression?
     /// Entries whose local day is one of these (one day: `day...day`; a month for `--on 2026-11`).
     public var on: ClosedRange<CivilDay>?
-    /// Only the newest `limit` matches (still returned oldest first).
+    /// Only the newest `limit` matches (still given oldest first, unless asked newest first).
     public var limit: Int?
     public var starredOnly = false
     /// Entries carrying every one of these tags (any spelling: `@Work`, `#work`, `work`).
@@ -71,4 +71,11 @@ public struct EntryQuery: Sendable {
         for tag in withoutTags where Tags.normalize(tag) == nil { throw VaultError.invalidTag(tag) }
         return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
     }
+}
+
+/// Which way a listing runs: by time of writing (the instant, not the writer's wall clock),
+/// entries written at the same instant by id.
+public enum EntryOrder: Sendable {
+    case oldestFirst
+    case newestFirst
 }

@@ -21,6 +21,17 @@ public enum PrivateOutput {
     /// Writes `bytes` to `path`; replaces an existing file only when `replace`, else throws
     /// ``VaultError/vaultExists(path:)``.
     public static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {
+        try write(to: path, replace: replace) { put in try put(bytes) }
+    }
+
+    /// Writes to `path` what `body` puts, as it comes, into a temporary file that takes the
+    /// name only once `body` has returned and the file is synced: if `body` throws, nothing is
+    /// left. Replaces an existing file only when `replace`, else throws ``VaultError/vaultExists(path:)``.
+    ///
+    /// ```swift
+    /// try PrivateOutput.write(to: "journal.md", replace: false) { put in try journal.export(.markdown) { try put(Array($0.utf8)) } }
+    /// ```
+    public static func write(to path: String, replace: Bool, _ body: (_ put: ([UInt8]) throws -> Void) throws -> Void) throws {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         // An export killed midway left a partial plaintext copy; its lock died with it.
         PrivateFiles.removeAbandoned(beside: path, purposes: .writing)
@@ -29,7 +40,7 @@ public enum PrivateOutput {
         // Removed before the lock goes: the file is never there unlocked while this write lives.
         defer { unlink(temporary) }
         try PrivateFiles.reportingDiskFull(writing: path) {
-            try file.write(contentsOf: bytes)
+            try body { bytes in try file.write(contentsOf: bytes) }
             try file.synchronize()
         }
         try PrivateFiles.commit(temporary, to: path, replace: replace)

@@ -13,15 +13,10 @@ struct Export: VaultCommand, ReplacingWithForce {
             --output files are created 0600 and never replace an existing file without --force.
             """)
 
-    enum Format: String, CaseIterable, ExpressibleByArgument {
-        case json, markdown, txt
-        case jrnlJSON = "jrnl-json"
-    }
-
     @OptionGroup var options: GlobalOptions
 
     @Option(help: "json, markdown, txt or jrnl-json.")
-    var format: Format = .json
+    var format: ExportFormat = .json
 
     @Option(help: "Entries from this date on.")
     var from: String?
@@ -42,28 +37,30 @@ struct Export: VaultCommand, ReplacingWithForce {
         let (from, to) = try DateArgument.range(from: from, to: to)
         let recipients = try ageRecipients.map(AgeRecipient.init(text:))
         if let output, !force, FileManager.default.fileExists(atPath: output) { throw VaultError.vaultExists(path: output) }
-        let progress = Progress("Exporting")
-        defer { progress.finish() }
-        let snapshot = try options.unlockedVault(access: .readOnly).snapshot(from: from, to: to)
-        progress.update(0, of: snapshot.recordCount, phase: ", formatting…")
-        let text: String = switch format {
-        case .json: snapshot.jvExport().serialized(pretty: true) + "\n"
-        case .markdown: snapshot.markdown()
-        case .txt: JrnlFormat.text(of: snapshot.entries)
-        case .jrnlJSON: JrnlFormat.json(of: snapshot.entries).serialized(pretty: true) + "\n"
-        }
-        progress.update(snapshot.recordCount, of: snapshot.recordCount, phase: ", writing…")
-        var bytes = Array(text.utf8)
-        if !recipients.isEmpty {
-            bytes = try AgeFile.encrypt(bytes, to: recipients)
-        } else if output == nil, Console.stdoutIsTerminal {
-            Console.note("jv: warning: writing decrypted journal text to the terminal.")
-            bytes = Array(TerminalText.visible(text).utf8)
+        let journal = try options.unlockedVault(access: .readOnly)
+        // Written as the entries are decrypted: to standard output as it comes, to --output
+        // through a temporary file that takes the name only when complete.
+        func export(_ put: ([UInt8]) throws -> Void) throws {
+            var encryptor = try recipients.isEmpty ? nil : AgeFile.Encryptor(to: recipients)
+            if let encryptor { try put(encryptor.header) }
+            let toTerminal = output == nil && encryptor == nil && Console.stdoutIsTerminal
+            if toTerminal { Console.note("jv: warning: writing decrypted journal text to the terminal.") }
+            var buffer: [UInt8] = []
+            try journal.export(format, from: from, to: to) { piece in
+                buffer += (toTerminal ? TerminalText.visible(piece) : piece).utf8
+                guard buffer.count >= 64 * 1024 else { return }
+                try put(encryptor?.add(buffer) ?? buffer)
+                buffer = []
+            }
+            try put(encryptor?.add(buffer) ?? buffer)
+            if encryptor != nil { try put(encryptor!.finish()) }
         }
         if let output {
-            try PrivateOutput.write(bytes, to: output, replace: force)
+            try PrivateOutput.write(to: output, replace: force) { put in try export(put) }
         } else {
-            FileHandle.standardOutput.write(Data(bytes))
+            try StandardOutput.with { stream in try export(stream.write) }
         }
     }
 }
+
+extension ExportFormat: ExpressibleByArgument {}

@@ -36,13 +36,13 @@ struct List: VaultCommand {
     @Flag(help: "Only starred entries.")
     var starred = false
 
-    @Option(name: .customLong("tag"), help: "Only entries with this tag (repeatable: all must match).")
+    @Option(name: .customLong("tag"), help: "Only entries with this tag (repeatable: all must match).", completion: Completions.tag)
     var tags: [String] = []
 
-    @Option(name: .customLong("any-tag"), help: "Only entries with at least one of these tags (repeatable).")
+    @Option(name: .customLong("any-tag"), help: "Only entries with at least one of these tags (repeatable).", completion: Completions.tag)
     var anyTags: [String] = []
 
-    @Option(name: .customLong("not-tag"), help: "Only entries without this tag (repeatable: none of them).")
+    @Option(name: .customLong("not-tag"), help: "Only entries without this tag (repeatable: none of them).", completion: Completions.tag)
     var notTags: [String] = []
 
     @Option(help: "Only entries containing this text (case- and accent-insensitive).")
@@ -52,18 +52,21 @@ struct List: VaultCommand {
             help: ArgumentHelp("Entries of this day's date in earlier years (alone: today's).", valueName: "date"))
     var onThisDay: String?
 
-    @Flag(help: "One line per entry: its time, id and title.")
+    @Flag(help: "One line per entry: its time, id and title (--format short).")
     var short = false
 
     @Flag(help: "Newest first.")
     var reverse = false
 
-    @Option(help: "text, json or markdown.")
+    @Option(help: "text, short (one line each), fancy (boxed), json or markdown.")
     var format: EntryFormat = .text
+
+    @OptionGroup var paging: PagerOption
 
     func validate() throws {
         if let n, n < 0 { throw ValidationError("-n takes a number of entries, 0 or more.") }
         if n != nil && all { throw ValidationError("-n and --all contradict each other; give one of them.") }
+        if short && ![.text, .short].contains(format) { throw ValidationError("--short is --format short: give one or the other.") }
     }
 
     func execute() throws {
@@ -78,11 +81,22 @@ struct List: VaultCommand {
         query.contains = contains
         query.onThisDay = try DateArgument.day(onThisDay)
         let journal = try options.unlockedVault(access: .readOnly)
-        var entries = try journal.entries(query)
-        if reverse { entries.reverse() }
-        try options.output.printEntries(entries, format: format, short: short)
+        let output = options.output
+        let format = output.json ? .json : short ? .short : format
+        let withOffset = try [.text, .short, .fancy].contains(format) && journal.entriesSpanZones(query)
+        var printed = 0
+        // Printed as they are decrypted, in order: --reverse walks the vault newest first.
+        let style = RecordStyle(json: format == .json, separator: format.separator)
+        try StandardOutput.with(pager: format == .json ? nil : paging.pager) { stream in
+            let printer = try RecordPrinter(stream, style: style)
+            try journal.forEachEntry(matching: query, order: reverse ? .newestFirst : .oldestFirst, transform: { entry in
+                style.render(entry.json, text: output.text(entry, format: format, withOffset: withOffset))
+            }, printer.print)
+            try printer.finish()
+            printed = printer.count
+        }
         // Nothing printed is not silence: standard error says why (standard output stays empty).
-        if entries.isEmpty && !options.output.json {
+        if printed == 0 && format != .json {
             let isEmpty = try journal.vault.info().counts["entries", default: 0] == 0
             Console.note(isEmpty ? "The vault has no entries yet; add one with 'jv add'." : "No entries match.")
         }

@@ -28,6 +28,8 @@ struct Search: VaultCommand {
     @Option(help: "What to search: entry, chat or analysis (default: all).")
     var kind: Kind?
 
+    @OptionGroup var paging: PagerOption
+
     func execute() throws {
         let (from, to) = try DateArgument.range(from: from, to: to)
         let journal = try options.unlockedVault(access: .readOnly)
@@ -35,25 +37,29 @@ struct Search: VaultCommand {
         var range = EntryQuery()
         range.from = from
         range.to = to
-        let entries = kinds.contains(.entry) ? try journal.searchEntries(query, in: range) : []
-        let messages = kinds.contains(.chat) ? try journal.searchMessages(query, from: from, to: to) : []
-        let analyses = kinds.contains(.analysis) ? try journal.searchAnalyses(query, from: from, to: to) : []
+        range.contains = query
         let output = options.output
-        if output.json {
-            return output.printJSON(.array(entries.map(\.json) + messages.map(\.json) + analyses.map(\.json)))
+        var printed = 0
+        // Entries are printed as they are decrypted; the chat messages and analyses that match follow.
+        try StandardOutput.with(pager: output.json ? nil : paging.pager) { stream in
+            let style = RecordStyle(json: output.json)
+            let printer = try RecordPrinter(stream, style: style)
+            if kinds.contains(.entry) {
+                let withOffset = try !output.json && journal.entriesSpanZones(range)
+                try journal.forEachEntry(matching: range, transform: { entry in
+                    style.render(entry.json, text: output.render(entry, withOffset: withOffset))
+                }, printer.print)
+            }
+            for message in kinds.contains(.chat) ? try journal.searchMessages(query, from: from, to: to) : [] {
+                let when = output.bold(output.time(message.timestamp)), thread = output.dim("chat " + Output.shortID(message.threadID))
+                try printer.print(style.render(message.json, text: "\(when)  \(thread)  \(message.role.rawValue): \(output.shown(message.content))"))
+            }
+            for analysis in kinds.contains(.analysis) ? try journal.searchAnalyses(query, from: from, to: to) : [] {
+                try printer.print(style.render(analysis.json, text: output.summary(analysis)))
+            }
+            try printer.finish()
+            printed = printer.count
         }
-        var sections: [String] = []
-        let withOffset = Output.spanZones(entries)
-        if !entries.isEmpty { sections.append(entries.map { output.render($0, withOffset: withOffset) }.joined(separator: "\n\n")) }
-        for message in messages {
-            let when = output.time(message.timestamp)
-            sections.append("\(output.bold(when))  \(output.dim("chat " + Output.shortID(message.threadID)))  \(message.role.rawValue): \(output.shown(message.content))")
-        }
-        sections += analyses.map(output.summary)
-        if sections.isEmpty {
-            Console.note("Nothing matches “\(query)”.")
-        } else {
-            Console.out(sections.joined(separator: "\n\n"))
-        }
+        if printed == 0 && !output.json { Console.note("Nothing matches “\(query)”.") }
     }
 }

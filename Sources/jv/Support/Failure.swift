@@ -26,6 +26,7 @@ enum CLIError: Error, CustomStringConvertible {
 enum Failure {
     static func exit(for error: Error) -> ExitCode {
         if error is ExitCode || error is CleanExit { return error as? ExitCode ?? .success }
+        if let closed = error as? OutputClosed { return ExitCode(closed.status) }
         Console.error(sentence(for: error))
         return ExitCode(code(for: error))
     }

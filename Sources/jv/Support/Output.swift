@@ -77,11 +77,6 @@ extension Output {
         return lines.joined(separator: "\n")
     }
 
-    /// Whether `entries` were written in more than one time zone (their times then show it).
-    static func spanZones(_ entries: [Entry]) -> Bool {
-        Set(entries.map(\.created.utcOffsetSeconds)).count > 1
-    }
-
     /// An entry as Markdown: a heading with day and time, then the text.
     func markdown(_ entry: Entry) -> String {
         var heading = "## \(time(entry.created))"
@@ -89,21 +84,119 @@ extension Output {
         return heading + "\n\n" + shown(entry.content) + "\n"
     }
 
-    /// Prints entries in the chosen format; `short`: one header line each.
-    func printEntries(_ entries: [Entry], format: EntryFormat, short: Bool = false) throws {
-        switch json ? .json : format {
-        case .json:
-            printJSON(.array(entries.map(\.json)))
-        case .markdown:
-            Console.out(entries.map(markdown).joined(separator: "\n"))
-        case .text:
-            if entries.isEmpty { return }
-            let withOffset = Self.spanZones(entries)
-            Console.out(entries.map { render($0, full: !short, withOffset: withOffset) }.joined(separator: short ? "\n" : "\n\n"))
+    /// An entry in one of the formats for people (`text`, `short`, `fancy`, `markdown`).
+    func text(_ entry: Entry, format: EntryFormat, withOffset: Bool) -> String {
+        switch format {
+        case .markdown: markdown(entry)
+        case .fancy: fancy(entry, withOffset: withOffset)
+        case .short: render(entry, full: false, withOffset: withOffset)
+        case .text, .json: render(entry, withOffset: withOffset)
         }
+    }
+
+    /// jrnl's `fancy` view: the entry in a ruled box as wide as the terminal (at most 79
+    /// columns, 79 when not a terminal), its time and id on the top rule, the title, then the
+    /// text wrapped inside.
+    func fancy(_ entry: Entry, withOffset: Bool = false) -> String {
+        let width = Self.fancyWidth, inner = width - 4
+        var when = entry.created.minuteText
+        if withOffset { when += " " + Instant.offsetText(entry.created.utcOffsetSeconds) }
+        var label = when + " · " + Self.shortID(entry.id) + (entry.starred ? " ★" : "")
+        // A box a long label would break keeps its shape: the label gives way.
+        if label.count > width - 6 { label = String(label.prefix(width - 6)) }
+        var lines = ["┎─ " + bold(label) + " " + String(repeating: "─", count: max(0, width - 5 - label.count)) + "╮"]
+        func boxed(_ text: String) -> [String] {
+            Self.wrapped(shown(text), width: inner).map { "┃ " + $0 + String(repeating: " ", count: inner - $0.count) + " │" }
+        }
+        lines += boxed(entry.title)
+        let inline = Set(Tags.inline(in: entry.content))
+        let unseen = entry.tags.filter { !inline.contains($0) }
+        if !entry.body.isEmpty || !unseen.isEmpty {
+            lines.append("┠" + String(repeating: "╌", count: width - 2) + "┤")
+            if !entry.body.isEmpty { lines += boxed(entry.body) }
+            if !unseen.isEmpty { lines += boxed(unseen.map { "#" + $0 }.joined(separator: " ")) }
+        }
+        lines.append("┖" + String(repeating: "─", count: width - 2) + "┘")
+        return lines.joined(separator: "\n")
+    }
+
+    private static var fancyWidth: Int {
+        var size = winsize()
+        guard Console.stdoutIsTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 79 }
+        return max(20, min(79, Int(size.ws_col)))
+    }
+
+    /// `text`'s lines broken at spaces into lines of at most `width` characters (a longer
+    /// word is cut).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var result: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for var word in paragraph.split(separator: " ") {
+                if !line.isEmpty {
+                    if line.count + 1 + word.count <= width {
+                        line += " " + word
+                        continue
+                    }
+                    result.append(line)
+                }
+                while word.count > width {
+                    result.append(String(word.prefix(width)))
+                    word = word.dropFirst(width)
+                }
+                line = String(word)
+            }
+            result.append(line)
+        }
+        return result
     }
 }
 
+/// How `jv list` prints entries: `text` (a header line, then the text), `short` (the header
+/// line alone), `fancy` (jrnl's boxed view), `json`, or `markdown`.
 enum EntryFormat: String, CaseIterable {
-    case text, json, markdown
+    case text, short, fancy, json, markdown
+
+    /// What comes between two entries (each ends without a line break).
+    var separator: String { self == .short || self == .markdown ? "\n" : "\n\n" }
+}
+
+/// How records are printed: as elements of one pretty-printed JSON array, or as blocks of
+/// text between separators.
+struct RecordStyle: Sendable {
+    let json: Bool
+    var separator = "\n\n"
+
+    /// A record's printed form: made where the record is decrypted, on every core, for entries.
+    func render(_ value: @autoclosure () -> JSONValue, text: @autoclosure () -> String) -> String {
+        json ? value().serialized(pretty: true, depth: 1) : text()
+    }
+}
+
+/// Records printed one at a time as they come, rendered by ``RecordStyle/render(_:text:)``. The
+/// bytes are those of printing them all at once.
+final class RecordPrinter {
+    private let stream: StandardOutput
+    private let style: RecordStyle
+    private var json = JSONStreamWriter(pretty: true)
+    private(set) var count = 0
+
+    /// Opens the JSON array at once.
+    init(_ stream: StandardOutput, style: RecordStyle) throws {
+        self.stream = stream
+        self.style = style
+        if style.json { try stream.write(json.openArray()) }
+    }
+
+    func print(_ rendered: String) throws {
+        defer { count += 1 }
+        if style.json { return try stream.write(json.value(serialized: rendered)) }
+        try stream.write((count > 0 ? style.separator : "") + rendered)
+    }
+
+    /// Ends the array, or the last block's line.
+    func finish() throws {
+        if style.json { return try stream.line(json.close()) }
+        if count > 0 { try stream.write("\n") }
+    }
 }
