@@ -295,13 +295,15 @@ final class VaultDatabase: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // secure_delete: deleted or overwritten ciphertext is zeroed, not left in free pages.
-            // cache_size 32 MiB (default 2 MiB): random-UUID keys touch pages all over the id
-            // index, and a 100,000-entry vault's indexes do not fit the default cache.
-            // recursive_triggers: a row an `INSERT OR REPLACE` removes reaches the manifest too.
+            // cache_size 32 MiB (default 2 MiB) for writers: random-UUID keys touch pages all over
+            // the id index, and a 100,000-entry vault's indexes do not fit the default cache.
+            // Readers pass over their rows once, in order: 8 MiB keeps a whole listing's memory
+            // within SPEC §7's 64 MiB. recursive_triggers: a row an `INSERT OR REPLACE` removes
+            // reaches the manifest too.
             try db.execute(sql: """
                 PRAGMA secure_delete = ON;
                 PRAGMA temp_store = MEMORY;
-                PRAGMA cache_size = -32768;
+                PRAGMA cache_size = \(readOnly ? -8192 : -32768);
                 PRAGMA recursive_triggers = ON;
                 """)
             recorder?.register(on: db)
