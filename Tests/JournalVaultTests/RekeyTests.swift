@@ -112,7 +112,7 @@ import VaultCrypto
         try fixture.vault.journal.backup(to: backup)
         _ = try fixture.vault.unlock().rekey()
         let target = fixture.vault.folder.path("restored.vault")
-        try BackupFile.restore(backup, to: target, credential: .passphrase(secret(TemporaryVault.passphrase)))
+        _ = try BackupFile.restore(backup, to: target, credential: .passphrase(secret(TemporaryVault.passphrase)))
         let restored = try Vault.open(at: target).unlock(passphrase: secret(TemporaryVault.passphrase))
         #expect(try restored.entries().map(\.id) == [fixture.first.id, fixture.second.id])
         #expect(try restored.check().isClean)

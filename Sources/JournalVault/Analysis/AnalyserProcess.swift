@@ -112,35 +112,11 @@ enum AnalyserProcess {
     }
 
     private static func spawn(command: String, stdin: Int32, stdout: Int32) throws(Failure) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
+        // Its own process group, so a timeout kills the shell and everything it started.
+        do {
+            return try ShellCommand(command).spawn(standardInput: stdin, standardOutput: stdout, ownProcessGroup: true)
+        } catch {
+            throw .couldNotStart(error.reason)
         }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        // Its own process group, so a timeout kills the shell and everything it started; default
-        // signal handling, whatever ours is.
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var pid: pid_t = 0
-        let arguments = ["/bin/sh", "-c", command]
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var environment = ChildEnvironment.entries().map { strdup($0) } + [nil]
-        defer { environment.forEach { free($0) } }
-        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &cArguments, &environment)
-        guard status == 0 else { throw .couldNotStart(String(cString: strerror(status))) }
-        return pid
     }
 }

@@ -11,8 +11,8 @@ public enum ChildEnvironment {
     /// `JV_PASSPHRASE_COMMAND`, `JV_RECOVERY_KEY_FILE`, `JV_NEW_PASSPHRASE_FILE`).
     static let secretVariablePrefixes = ["JV_PASSPHRASE", "JV_RECOVERY_KEY", "JV_NEW_PASSPHRASE"]
 
-    /// The environment as `NAME=value` entries (for `posix_spawn`).
-    static func entries() -> [String] {
+    /// The environment as `NAME=value` entries.
+    private static func entries() -> [String] {
         var entries: [String] = []
         var pointer = environ
         while let entry = pointer.pointee {

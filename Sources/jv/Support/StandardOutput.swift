@@ -168,31 +168,8 @@ struct Pager {
         guard pipe(&ends) == 0 else { return nil }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-            close(ends[0])
-        }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], STDIN_FILENO)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        var defaults = sigset_t(), empty = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var environment = ChildEnvironment.withoutSecrets
-        if environment["LESS"] == nil { environment["LESS"] = "FRX" }
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp) == 0 else {
+        defer { close(ends[0]) }
+        guard let pid = try? ShellCommand(command).spawn(standardInput: ends[0], setting: ["LESS": "FRX"]) else {
             close(ends[1])
             return nil
         }
