@@ -13,29 +13,30 @@ extension Vault {
     /// ```
     public func unlockThroughSession() throws -> UnlockedVault? {
         let header = try header()
-        guard let folder = try SessionFolder.current(creating: false),
-              let reply = SessionClient.ask(.key, vaultID: header.vaultID, socket: folder.socket(for: header.vaultID)),
-              let key = reply.key else { return nil }
-        guard reply.answer.keyVersion == header.keyVersion, isMasterKey(key, keyVersion: header.keyVersion) else {
-            _ = try? lockSession()
+        guard let reply = try askAgent(.key, vaultID: header.vaultID), let key = reply.key else { return nil }
+        let keys = try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: key)
+        guard reply.answer.keyVersion == header.keyVersion, opens(with: keys) else {
+            _ = try askAgent(.lock, vaultID: header.vaultID)
             return nil
         }
-        return try unlock(masterKey: key)
+        return UnlockedVault(vault: self, keys: keys, unlockedSlot: nil)
     }
 
     /// The open session of this vault, if any.
     public func session() throws -> SessionStatus? {
-        let vaultID = try header().vaultID
-        guard let folder = try SessionFolder.current(creating: false) else { return nil }
-        return SessionClient.ask(.status, vaultID: vaultID, socket: folder.socket(for: vaultID))?.answer.status
+        try askAgent(.status, vaultID: header().vaultID)?.answer.status
     }
 
     /// Ends this vault's session: the agent wipes the key and exits. False when none was open.
     @discardableResult
     public func lockSession() throws -> Bool {
-        let vaultID = try header().vaultID
-        guard let folder = try SessionFolder.current(creating: false) else { return false }
-        return SessionClient.ask(.lock, vaultID: vaultID, socket: folder.socket(for: vaultID)) != nil
+        try askAgent(.lock, vaultID: header().vaultID) != nil
+    }
+
+    /// The answer of this vault's agent; nil when none answers.
+    private func askAgent(_ kind: SessionWire.Request, vaultID: UUID) throws -> SessionClient.Reply? {
+        guard let folder = try SessionFolder.current(creating: false) else { return nil }
+        return SessionClient.ask(kind, vaultID: vaultID, socket: folder.socket(for: vaultID))
     }
 
     /// Ends every session of this user, whatever the vault; returns how many were open.
@@ -51,7 +52,7 @@ extension Vault {
 
 extension UnlockedVault {
     /// Starts a session for this vault: `agent` (jv's own binary and its hidden agent command)
-    /// is started detached and handed the master key through a pipe; it serves commands of this
+    /// is started detached and handed the master key through a socket pair; it serves commands of this
     /// user for `idleTimeout` after each use and `lifetime` at most. A session already open for
     /// this vault is ended first.
     ///
@@ -59,8 +60,9 @@ extension UnlockedVault {
     /// let session = try journal.startSession(agent: ["/usr/bin/jv", "session-agent"], idleTimeout: 900, lifetime: 8 * 3600)
     /// ```
     public func startSession(agent: [String], idleTimeout: TimeInterval, lifetime: TimeInterval) throws -> SessionStatus {
-        precondition(!agent.isEmpty, "the agent command names an executable")
-        let folder = try SessionFolder.current(creating: true)!
+        guard !agent.isEmpty, let folder = try SessionFolder.current(creating: true) else {
+            throw VaultError.sessionUnavailable(agent.isEmpty ? "no agent command was given" : "the session folder cannot be used")
+        }
         let socket = folder.socket(for: keys.vaultID)
         if SessionClient.ask(.lock, vaultID: keys.vaultID, socket: socket) == nil { SessionClient.removeIfAbandoned(socket) }
         let handOver = SessionWire.HandOver(vaultID: keys.vaultID, keyVersion: keys.keyVersion,
@@ -76,16 +78,14 @@ extension UnlockedVault {
 }
 
 extension Vault {
-    /// Whether `masterKey` is this vault's: the row-set manifest authenticates under it (a
-    /// vault from before the manifest: it opens a stored record).
-    fileprivate func isMasterKey(_ masterKey: SecureBytes, keyVersion: UInt32) -> Bool {
-        guard let header = try? header(),
-              let keys = try? VaultKeys(vaultID: header.vaultID, keyVersion: keyVersion, masterKey: masterKey) else { return false }
+    /// Whether `keys` are this vault's: the row-set manifest authenticates under them (a vault
+    /// from before the manifest: they open a stored record).
+    fileprivate func opens(with keys: VaultKeys) -> Bool {
         do {
             if try database.read({ db in try Manifest.load(db, keys: keys) }) != nil { return true }
         } catch {
             return false
         }
-        return opensARecord(masterKey: masterKey, keyVersion: keyVersion)
+        return opensARecord(masterKey: keys.masterKey, keyVersion: keys.keyVersion)
     }
 }

@@ -46,7 +46,7 @@ struct Rekey: VaultCommand {
         }
         HighWater.observe(rekeyed)
         // The old key may be what prompted the rotation: an agent holding it wipes it now.
-        let endedSession = options.noAgent ? false : (try? journal.vault.lockSession()) ?? false
+        let endedSession = (try? journal.vault.lockSession()) ?? false
         if !options.json {
             let total = summary.records.values.reduce(0, +)
             Console.note("Master key rotated to version \(summary.keyVersion): \(total) record\(total == 1 ? "" : "s") re-encrypted."
