@@ -139,6 +139,8 @@ struct ConfigTests {
         #expect(short.lines.map { String($0.prefix(19)) } == ["2026-01-05 09:30 PM", "2026-01-06 12:15 AM", "2026-01-06 12:05 PM"], "\(short)")
         let shown = try sandbox.run(["show", evening])
         #expect(shown.out.hasPrefix("2026-01-05 09:30 PM"), "\(shown)")
+        let fancy = try sandbox.run(["list", "--format", "fancy", "-n", "1"])
+        #expect(fancy.out.contains("2026-01-06 12:05 PM"), "the fancy box's time follows time_format too: \(fancy)")
         #expect(try sandbox.show(evening)["created_at"] as? String == "2026-01-05T21:30:00.000+00:00")
 
         let standard = try sandbox.run(["list", "--short"], env: ["XDG_CONFIG_HOME": sandbox.folder.file("none")])

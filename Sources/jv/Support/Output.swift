@@ -62,19 +62,28 @@ extension Output {
     /// then the explicit tags the text does not show. `withOffset` adds the writer's UTC offset
     /// to the time, for entries written in several time zones.
     func render(_ entry: Entry, full: Bool = true, withOffset: Bool = false) -> String {
-        var when = time(entry.created)
-        if withOffset { when += " " + Instant.offsetText(entry.created.utcOffsetSeconds) }
-        var header = "\(bold(when))  \(dim(Self.shortID(entry.id)))"
+        var header = "\(bold(when(entry, withOffset: withOffset)))  \(dim(Self.shortID(entry.id)))"
         if entry.starred { header += " " + yellow("★") }
         header += "  " + shown(entry.title)
         guard full else { return header }
         var lines = [header]
         let body = shown(entry.body)
         if !body.isEmpty { lines += body.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 } }
-        let inline = Set(Tags.inline(in: entry.content))
-        let unseen = entry.tags.filter { !inline.contains($0) }
+        let unseen = Self.unseenTags(entry)
         if !unseen.isEmpty { lines.append("    " + dim(shown(unseen.map { "#" + $0 }.joined(separator: " ")))) }
         return lines.joined(separator: "\n")
+    }
+
+    /// When the entry was written, in the configured time format; with its UTC offset when
+    /// `withOffset`.
+    private func when(_ entry: Entry, withOffset: Bool) -> String {
+        time(entry.created) + (withOffset ? " " + Instant.offsetText(entry.created.utcOffsetSeconds) : "")
+    }
+
+    /// The explicit tags the entry's text does not show.
+    private static func unseenTags(_ entry: Entry) -> [String] {
+        let inline = Set(Tags.inline(in: entry.content))
+        return entry.tags.filter { !inline.contains($0) }
     }
 
     /// An entry as Markdown: a heading with day and time, then the text.
@@ -99,9 +108,7 @@ extension Output {
     /// text wrapped inside.
     func fancy(_ entry: Entry, withOffset: Bool = false) -> String {
         let width = Self.fancyWidth, inner = width - 4
-        var when = entry.created.minuteText
-        if withOffset { when += " " + Instant.offsetText(entry.created.utcOffsetSeconds) }
-        var label = when + " · " + Self.shortID(entry.id) + (entry.starred ? " ★" : "")
+        var label = when(entry, withOffset: withOffset) + " · " + Self.shortID(entry.id) + (entry.starred ? " ★" : "")
         // A box a long label would break keeps its shape: the label gives way.
         if label.count > width - 6 { label = String(label.prefix(width - 6)) }
         var lines = ["┎─ " + bold(label) + " " + String(repeating: "─", count: max(0, width - 5 - label.count)) + "╮"]
@@ -109,8 +116,7 @@ extension Output {
             Self.wrapped(shown(text), width: inner).map { "┃ " + $0 + String(repeating: " ", count: inner - $0.count) + " │" }
         }
         lines += boxed(entry.title)
-        let inline = Set(Tags.inline(in: entry.content))
-        let unseen = entry.tags.filter { !inline.contains($0) }
+        let unseen = Self.unseenTags(entry)
         if !entry.body.isEmpty || !unseen.isEmpty {
             lines.append("┠" + String(repeating: "╌", count: width - 2) + "┤")
             if !entry.body.isEmpty { lines += boxed(entry.body) }
