@@ -30,15 +30,6 @@ enum Completions {
     /// The vault the words being completed name (`--vault`, `--journal`), resolved as the
     /// command itself would; nil when it cannot be.
     private static func vaultPath(in words: [String]) -> String? {
-        let valued: Set<String> = ["--vault", "--journal", "-j"]
-        var globals: [String] = []
-        for (index, word) in words.enumerated() {
-            if word.hasPrefix("--vault=") || word.hasPrefix("--journal=") {
-                globals.append(word)
-            } else if valued.contains(word), index + 1 < words.count {
-                globals += [word, words[index + 1]]
-            }
-        }
-        return try? GlobalOptions.parse(globals).vaultPath
+        try? GlobalOptions.parse(GlobalOptions.vaultChoice(in: words)).vaultPath
     }
 }

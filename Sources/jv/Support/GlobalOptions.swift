@@ -46,7 +46,8 @@ struct GlobalOptions: ParsableArguments {
 
     var output: Output { Output(json: json, noColor: noColor) }
 
-    private static let valued: Set<String> = ["--vault", "--journal", "-j", "--passphrase-file", "--passphrase-command", "--recovery-key-file"]
+    private static let choosingTheVault: Set<String> = ["--vault", "--journal", "-j"]
+    private static let valued = choosingTheVault.union(["--passphrase-file", "--passphrase-command", "--recovery-key-file"])
     private static let flags: Set<String> = ["--json", "--no-color", "--no-agent"]
     private static let commandGroups: Set<String> = ["chat", "analysis", "graph"]
 
@@ -59,6 +60,22 @@ struct GlobalOptions: ParsableArguments {
             if argument == "--on-this-day", index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") { filled.append("today") }
         }
         return filled
+    }
+
+    /// The options among `words` (anywhere, with their values) that choose the vault, so that
+    /// `GlobalOptions.parse` of them finds the vault as the whole command line would.
+    static func vaultChoice(in words: [String]) -> [String] {
+        var chosen: [String] = []
+        for (index, word) in words.enumerated() {
+            let name = String(word.split(separator: "=", maxSplits: 1).first ?? "")
+            guard choosingTheVault.contains(name) else { continue }
+            if word.contains("=") {
+                chosen.append(word)
+            } else if index + 1 < words.count {
+                chosen += [word, words[index + 1]]
+            }
+        }
+        return chosen
     }
 
     /// Lets global options stand before the command (`jv --vault X list`) as well as after it:
