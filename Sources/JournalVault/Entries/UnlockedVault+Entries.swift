@@ -125,12 +125,17 @@ extension UnlockedVault {
         try walkEntries(query, descending: order == .newestFirst, transform: transform, body)
     }
 
+    /// `query`'s SQL condition over the plaintext columns, its tags through this vault's blind index.
+    func condition(of query: EntryQuery) throws -> (sql: String, arguments: StatementArguments) {
+        try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
+    }
+
     /// Gives the entries matching `query` (at most its `limit`) in file order, ascending or
     /// descending by time of writing, each as its batch is decrypted.
     private func walkEntries<Item: Sendable>(_ query: EntryQuery, descending: Bool, transform: @escaping @Sendable (Entry) throws -> Item,
                                              _ body: (Item) throws -> Void) throws {
         let keys = self.keys
-        let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
+        let condition = try condition(of: query)
         let matcher = query.contains.map(TextMatcher.init)
         // The tag index is not what decides: each tag is confirmed from the decrypted entry, so a
         // tag-index row added to the file cannot put an entry into a listing it does not belong in.
@@ -194,7 +199,7 @@ extension UnlockedVault {
     /// decrypted text, so with either the whole selection before them (and before `limit`)
     /// is looked at.
     public func entriesSpanZones(_ query: EntryQuery) throws -> Bool {
-        let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
+        let condition = try condition(of: query)
         let decidedInSQL = query.contains == nil && query.withoutTags.isEmpty
         return try database.read { db in
             if decidedInSQL, let limit = query.limit {

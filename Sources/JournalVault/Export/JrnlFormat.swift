@@ -72,12 +72,12 @@ public enum JrnlFormat {
         return (splitTitle, body, true)
     }
 
-    /// jrnl's JSON export: `{"tags": {tag: count}, "entries": [{title, body, date, time, tags, starred}]}`.
-    public static func json(of entries: [Entry]) -> JSONValue {
-        let rendered = sortedForJrnl(entries).map(jsonEntry)
-        var counts: [String: Int] = [:]
-        for tag in rendered.flatMap(\.tags) { counts[tag, default: 0] += 1 }
-        return .object([("tags", tagCounts(counts)), ("entries", .array(rendered.map(\.value)))])
+    /// jrnl's JSON export, as `jv export --format jrnl-json` writes it (pretty-printed):
+    /// `{"tags": {tag: count}, "entries": [{title, body, date, time, tags, starred}]}`.
+    public static func json(of entries: [Entry]) -> String {
+        var snapshot = VaultSnapshot()
+        snapshot.entries = entries
+        return snapshot.export(.jrnlJSON)
     }
 
     /// An entry of jrnl's JSON export, and its tags: exactly what jrnl reads from the text export
@@ -110,7 +110,7 @@ public enum JrnlFormat {
         var readsEntriesTwice: Bool { true }
 
         mutating func look(at entry: Entry) {
-            for tag in jsonEntry(entry).tags { counts[tag, default: 0] += 1 }
+            for tag in jrnlTags(in: writtenText(entry)) { counts[tag, default: 0] += 1 }
         }
 
         mutating func opening() -> String {

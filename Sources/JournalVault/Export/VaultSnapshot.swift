@@ -57,7 +57,7 @@ extension UnlockedVault {
 
     /// The ids of the entries `query` selects by its plaintext columns.
     private func entryIDs(_ query: EntryQuery) throws -> Set<UUID> {
-        let condition = try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
+        let condition = try condition(of: query)
         return try database.read { db in
             let ids = try String.fetchCursor(db, sql: "SELECT id FROM entry WHERE \(condition.sql)", arguments: condition.arguments)
             var result = Set<UUID>()

@@ -55,20 +55,16 @@ public struct EntryQuery: Sendable {
             _ = arguments.append(contentsOf: [String(onThisDay.description.suffix(5)), onThisDay.description])
         }
         if starredOnly { clauses.append("starred = 1") }
-        for tag in tags {
-            guard let normal = Tags.normalize(tag) else { throw VaultError.invalidTag(tag) }
+        for normal in try ContentRules.tags(tags) {
             clauses.append("seq IN (SELECT entry_seq FROM entry_tag WHERE bidx = ?)")
             _ = arguments.append(contentsOf: [Data(blindIndex(normal))])
         }
         if !anyTags.isEmpty {
-            let indexes = try anyTags.map { tag in
-                guard let normal = Tags.normalize(tag) else { throw VaultError.invalidTag(tag) }
-                return Data(blindIndex(normal))
-            }
+            let indexes = try ContentRules.tags(anyTags).map { Data(blindIndex($0)) }
             clauses.append("seq IN (SELECT entry_seq FROM entry_tag WHERE bidx IN (\(indexes.map { _ in "?" }.joined(separator: ", "))))")
             _ = arguments.append(contentsOf: StatementArguments(indexes))
         }
-        for tag in withoutTags where Tags.normalize(tag) == nil { throw VaultError.invalidTag(tag) }
+        _ = try ContentRules.tags(withoutTags)
         return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
     }
 }

@@ -18,12 +18,6 @@ public enum PrivateOutput {
         }
     }
 
-    /// Writes `bytes` to `path`; replaces an existing file only when `replace`, else throws
-    /// ``VaultError/vaultExists(path:)``.
-    public static func write(_ bytes: [UInt8], to path: String, replace: Bool) throws {
-        try write(to: path, replace: replace) { put in try put(bytes) }
-    }
-
     /// Writes to `path` what `body` puts, as it comes, into a temporary file that takes the
     /// name only once `body` has returned and the file is synced: if `body` throws, nothing is
     /// left. Replaces an existing file only when `replace`, else throws ``VaultError/vaultExists(path:)``.
