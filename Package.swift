@@ -29,6 +29,7 @@ let package = Package(
                 .embedInCode("0003_chats.sql"),
                 .embedInCode("0004_entry_seq.sql"),
                 .embedInCode("0005_manifest.sql"),
+                .embedInCode("0006_sync.sql"),
             ]
         ),
         .target(

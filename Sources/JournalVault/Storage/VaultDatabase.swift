@@ -11,6 +11,8 @@ final class VaultDatabase: Sendable {
     let pool: any DatabaseWriter
     /// What this transaction's writes change in the row-set manifest (see ``UnlockedVault/write(_:)``).
     let manifestRecorder: ManifestRecorder
+    /// Whether the sync triggers note this transaction's writes as changes to send.
+    let syncCapture: SyncCapture
     /// `.readOnly`: ``write(_:)`` refuses, and `pool` is opened read-only besides.
     let access: Vault.Access
     /// For reading a vault that can be written: an idle read-write connection opened before
@@ -22,11 +24,12 @@ final class VaultDatabase: Sendable {
     /// The schema version this binary writes: the number of migrations it knows.
     static let supportedSchemaVersion = SchemaMigrations.all.count
 
-    private init(path: String, pool: any DatabaseWriter, manifestRecorder: ManifestRecorder,
+    private init(path: String, pool: any DatabaseWriter, manifestRecorder: ManifestRecorder, syncCapture: SyncCapture = SyncCapture(),
                  access: Vault.Access = .readWrite, keeper: DatabaseQueue? = nil) {
         self.path = path
         self.pool = pool
         self.manifestRecorder = manifestRecorder
+        self.syncCapture = syncCapture
         self.access = access
         self.keeper = keeper
     }
@@ -76,11 +79,13 @@ final class VaultDatabase: Sendable {
         // Reading commands leave the folder as they found it; the next writing one tidies it.
         PrivateFiles.removeAbandonedCopies(of: path)
         let recorder = ManifestRecorder()
+        let capture = SyncCapture()
         let log = WriteAheadLog(beside: path)
         let database: VaultDatabase
         do {
             database = try translatingErrors(path: path) {
-                VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder), manifestRecorder: recorder)
+                VaultDatabase(path: path, pool: try openPool(path: path, recorder: recorder, capture: capture),
+                              manifestRecorder: recorder, syncCapture: capture)
             }
         } catch {
             // A write that could not even open leaves nothing: not the -wal/-shm it made.
@@ -269,8 +274,8 @@ final class VaultDatabase: Sendable {
     /// A pool whose commits are durable. GRDB puts WAL pools in `synchronous = NORMAL` after the
     /// configuration's own set-up (a commit could be lost to a power cut, though never to a
     /// crash); only the writer commits, so FULL is set on it afterwards.
-    private static func openPool(path: String, recorder: ManifestRecorder? = nil) throws -> DatabasePool {
-        let pool = try DatabasePool(path: path, configuration: configuration(recorder: recorder))
+    private static func openPool(path: String, recorder: ManifestRecorder? = nil, capture: SyncCapture = SyncCapture()) throws -> DatabasePool {
+        let pool = try DatabasePool(path: path, configuration: configuration(recorder: recorder, capture: capture))
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         return pool
     }
@@ -288,7 +293,7 @@ final class VaultDatabase: Sendable {
         return "file:" + escaped + "?immutable=1"
     }
 
-    private static func configuration(recorder: ManifestRecorder?, readOnly: Bool = false) -> Configuration {
+    private static func configuration(recorder: ManifestRecorder?, capture: SyncCapture? = nil, readOnly: Bool = false) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(30)
@@ -307,6 +312,7 @@ final class VaultDatabase: Sendable {
                 PRAGMA recursive_triggers = ON;
                 """)
             recorder?.register(on: db)
+            capture?.register(on: db)
         }
         return configuration
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import VaultCrypto
 
 /// What this user account remembers, outside the vault, of the latest write it saw to each
@@ -39,10 +40,13 @@ public struct HighWaterMark: Sendable {
     /// vault's. Errors reading or writing the file are thrown; the caller may ignore them (the
     /// mark is a warning, never a reason to refuse).
     public func observe(_ journal: UnlockedVault) throws -> Observation {
-        guard let manifest = try journal.database.read({ db in try Manifest.load(db, keys: journal.keys) }) else { return .unknown }
+        guard let (manifest, identity) = try journal.database.read({ db -> (Manifest, UUID)? in
+            guard let manifest = try Manifest.load(db, keys: journal.keys) else { return nil }
+            return (manifest, try Self.identity(of: journal.keys.vaultID, db))
+        }) else { return .unknown }
         let keys = journal.keys
         return try withLockedFile { lines in
-            let id = keys.vaultID.storageText
+            let id = identity.storageText
             let found = manifest.counter
             var observation = Observation.unknown
             if let line = lines.first(where: { $0.hasPrefix(id + " ") }), let mark = Mark(line: line, keys: keys) {
@@ -53,9 +57,17 @@ public struct HighWaterMark: Sendable {
                 }
             }
             lines.removeAll { $0.hasPrefix(id + " ") }
-            lines.append(Mark(keyVersion: keys.keyVersion, counter: found).line(vaultID: keys.vaultID, keys: keys))
+            lines.append(Mark(keyVersion: keys.keyVersion, counter: found).line(vaultID: identity, keys: keys))
             return observation
         }
+    }
+
+    /// Whose mark a vault file keeps: the vault's id, or for a vault that syncs, an id derived
+    /// from it and the device's — copies of one vault on one account (several devices under test,
+    /// a clone beside the original) each have their own write counter.
+    static func identity(of vaultID: UUID, _ db: Database) throws -> UUID {
+        guard let device = try Data.fetchOne(db, sql: "SELECT device_id FROM sync_device") else { return vaultID }
+        return UUID(bytes: Blake2b.hash(Array("JVLT-high-water".utf8) + vaultID.bytes + Array(device), length: 16))
     }
 
     /// Forgets the mark of a vault (after a restore, which may legitimately go back in time):

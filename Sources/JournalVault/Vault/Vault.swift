@@ -18,7 +18,7 @@ public final class Vault: Sendable {
     public let path: String
     let database: VaultDatabase
 
-    private init(database: VaultDatabase) {
+    init(database: VaultDatabase) {
         self.path = database.path
         self.database = database
     }

@@ -70,6 +70,13 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A session (`jv unlock`) cannot be started or used safely: its folder is not private,
     /// or the agent does not start.
     case sessionUnavailable(String)
+    /// A sync pack (or keys file) failed its checks: damaged, truncated, moved, replayed or of
+    /// another vault. Nothing of it was applied.
+    case syncPackRefused(String)
+    /// The sync location cannot be reached or used; nothing was changed.
+    case syncUnavailable(String)
+    /// `jv sync` on a vault that was never set up for it, or `jv sync init` on one that was.
+    case syncSetup(String)
 
     public var description: String {
         switch self {
@@ -133,6 +140,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "The disk holding \(folder) is full: free some space and try again; nothing was changed."
         case .sessionUnavailable(let reason):
             "No session: \(reason)."
+        case .syncPackRefused(let reason):
+            "A sync pack was refused: \(reason); nothing of it was applied."
+        case .syncUnavailable(let reason):
+            "Cannot sync: \(reason); nothing was changed."
+        case .syncSetup(let reason):
+            "\(reason)."
         }
     }
 }

@@ -7,6 +7,7 @@ struct VaultKeys: Sendable {
     static let recordSubkey: (id: UInt64, context: String) = (1, "JVLTREC1")
     static let blindIndexSubkey: (id: UInt64, context: String) = (2, "JVLTBIDX")
     static let manifestSubkey: (id: UInt64, context: String) = (3, "JVLTMANI")
+    static let syncSubkey: (id: UInt64, context: String) = (6, "JVLTSYNC")
 
     let vaultID: UUID
     let keyVersion: UInt32
@@ -15,6 +16,8 @@ struct VaultKeys: Sendable {
     let blindIndex: BlindIndex
     /// `K_man`: row digests and the MAC of the row-set manifest (FORMAT.md §11).
     let manifestKey: SecureBytes
+    /// `K_sync`: wraps the key of every sync pack, MACs the keys files, derives conflict-copy ids (FORMAT.md §14).
+    let syncKey: SecureBytes
 
     init(vaultID: UUID, keyVersion: UInt32, masterKey: SecureBytes) throws {
         self.vaultID = vaultID
@@ -26,5 +29,6 @@ struct VaultKeys: Sendable {
         blindIndex = BlindIndex(
             key: try SubkeyDerivation.derive(from: masterKey, id: Self.blindIndexSubkey.id, context: Self.blindIndexSubkey.context))
         manifestKey = try SubkeyDerivation.derive(from: masterKey, id: Self.manifestSubkey.id, context: Self.manifestSubkey.context)
+        syncKey = try SubkeyDerivation.derive(from: masterKey, id: Self.syncSubkey.id, context: Self.syncSubkey.context)
     }
 }

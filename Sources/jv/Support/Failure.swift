@@ -39,9 +39,9 @@ enum Failure {
             case .vaultExists: 73
             case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: 77
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .manifestDamaged,
-                 .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt: 65
+                 .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: 65
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: 64
-            case .storage, .readOnly, .diskFull, .sessionUnavailable: 1
+            case .storage, .readOnly, .diskFull, .sessionUnavailable, .syncUnavailable, .syncSetup: 1
             }
         case is DateExpressionError: 64
         case is ImportError, is AgeError, is EntryEditError: 65

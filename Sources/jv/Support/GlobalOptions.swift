@@ -49,7 +49,7 @@ struct GlobalOptions: ParsableArguments {
     private static let choosingTheVault: Set<String> = ["--vault", "--journal", "-j"]
     private static let valued = choosingTheVault.union(["--passphrase-file", "--passphrase-command", "--recovery-key-file"])
     private static let flags: Set<String> = ["--json", "--no-color", "--no-agent"]
-    private static let commandGroups: Set<String> = ["chat", "analysis", "graph"]
+    private static let commandGroups: Set<String> = ["chat", "analysis", "graph", "sync"]
 
     /// `--on-this-day` given without a date means today's: "today" is put in as its value, as
     /// argument-parser has no options whose value may be left out.

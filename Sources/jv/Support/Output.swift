@@ -36,7 +36,8 @@ struct Output {
     /// "1 entry", "2 entries": a count with the kind names `info` uses, singular when one.
     static func count(_ value: Int, of kind: String) -> String {
         let singular = ["entries": "entry", "analyses": "analysis", "messages": "message", "nodes": "node",
-                        "relations": "relation", "threads": "thread"]
+                        "relations": "relation", "threads": "thread", "changes": "change", "packs": "pack",
+                        "conflict copies": "conflict copy"]
         return "\(value) \(value == 1 ? singular[kind] ?? kind : kind)"
     }
 

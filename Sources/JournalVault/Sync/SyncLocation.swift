@@ -1,0 +1,167 @@
+import Foundation
+
+/// Where a vault's devices exchange packs (FORMAT.md §14.1): a folder that something else
+/// carries between machines (Syncthing, Nextcloud, Dropbox, a USB stick), or any rclone remote
+/// (`rclone:REMOTE:PATH`). Packs are immutable and every device writes only its own files, so
+/// for a remote a plain `rclone copy` each way is all the exchange there is.
+///
+/// jv always works on a local folder laid out as the location is (``root(vaultID:)``): the
+/// location itself, or for a remote a cache under `$XDG_CACHE_HOME/jv/sync/VAULT-ID` that
+/// ``fetch(vaultID:device:)`` fills and ``publish(vaultID:device:)`` copies up.
+///
+/// ```swift
+/// let location = try SyncLocation("rclone:b2:journal")
+/// try location.fetch(vaultID: id, device: me)
+/// ```
+public struct SyncLocation: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case folder(String)
+        /// The rclone path `REMOTE:PATH` of the location.
+        case rclone(String)
+    }
+
+    static let rclonePrefix = "rclone:"
+    let kind: Kind
+
+    /// As the user names it: a folder (made absolute), or `rclone:REMOTE:PATH`.
+    public init(_ text: String) throws {
+        if text.hasPrefix(Self.rclonePrefix) {
+            let remote = String(text.dropFirst(Self.rclonePrefix.count))
+            guard let colon = remote.firstIndex(of: ":"), colon != remote.startIndex else {
+                throw VaultError.syncUnavailable("\(text) is not of the form rclone:REMOTE:PATH")
+            }
+            kind = .rclone(remote)
+        } else {
+            guard !text.isEmpty else { throw VaultError.syncUnavailable("the sync location is empty") }
+            kind = .folder(URL(fileURLWithPath: text).standardizedFileURL.path)
+        }
+    }
+
+    /// How it is stored in the vault and shown.
+    public var description: String {
+        switch kind {
+        case .folder(let path): path
+        case .rclone(let remote): Self.rclonePrefix + remote
+        }
+    }
+
+    /// The local folder holding this vault's part of the location, `…/jv-sync/VAULT-ID`.
+    func root(vaultID: UUID) -> String {
+        switch kind {
+        case .folder(let path): "\(path)/jv-sync/\(vaultID.storageText)"
+        case .rclone: Self.cacheFolder(vaultID: vaultID)
+        }
+    }
+
+    /// Vault ids with a folder at the location (a clone finds the one it joins).
+    func vaultIDs() throws -> [UUID] {
+        switch kind {
+        case .folder(let path):
+            try checkFolder(path)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/jv-sync")) ?? []
+            return names.compactMap(UUID.init(storageText:))
+        case .rclone(let remote):
+            let listing = try Self.rclone(["lsf", "--dirs-only", Self.join(remote, "jv-sync")], allowMissing: true)
+            return listing.split(separator: "\n").compactMap { UUID(storageText: String($0.dropLast($0.hasSuffix("/") ? 1 : 0))) }
+        }
+    }
+
+    /// Brings the other devices' new files into ``root(vaultID:)`` (for a folder: checks it is there).
+    func fetch(vaultID: UUID, device: UUID?) throws {
+        switch kind {
+        case .folder(let path):
+            try checkFolder(path)
+        case .rclone(let remote):
+            let cache = root(vaultID: vaultID)
+            try VaultDatabase.createPrivateFolder(cache)
+            var arguments = ["copy", Self.join(remote, "jv-sync/" + vaultID.storageText), cache]
+            // This device's own files are already here; nothing of another device is ever changed.
+            if let device { arguments += ["--exclude", "/\(device.storageText)/**"] }
+            _ = try Self.rclone(arguments, allowMissing: true)
+        }
+    }
+
+    /// Copies this device's new files (its packs and keys file) up to the location.
+    func publish(vaultID: UUID, device: UUID) throws {
+        guard case .rclone(let remote) = kind else { return }
+        let cache = root(vaultID: vaultID)
+        _ = try Self.rclone(["copy", cache, Self.join(remote, "jv-sync/" + vaultID.storageText),
+                             "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/keys/\(device.storageText)"], allowMissing: false)
+    }
+
+    private func checkFolder(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw VaultError.syncUnavailable("the sync location \(path) is not there (is it mounted?)")
+        }
+    }
+
+    static func cacheFolder(vaultID: UUID) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return "\(cache)/jv/sync/\(vaultID.storageText)"
+    }
+
+    /// `REMOTE:PATH` joined with a relative path.
+    static func join(_ remote: String, _ relative: String) -> String {
+        remote.hasSuffix(":") || remote.hasSuffix("/") ? remote + relative : remote + "/" + relative
+    }
+
+    /// Runs `rclone` with `arguments`; its standard output. `allowMissing`: a path that does not
+    /// exist yet (a location nobody has written to) is not an error.
+    static func rclone(_ arguments: [String], allowMissing: Bool) throws -> String {
+        let process = Process()
+        guard let executable = executablePath("rclone") else {
+            throw VaultError.syncUnavailable("rclone is not installed (Debian package rclone)")
+        }
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ChildEnvironment.withoutSecrets
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw VaultError.syncUnavailable("rclone could not be started")
+        }
+        // Standard error is drained beside standard output: rclone can fill either while jv waits on the other.
+        let said = DrainedPipe(errors)
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = said.text()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            // rclone exits 3 for a directory that is not found.
+            if allowMissing, process.terminationStatus == 3 { return "" }
+            let last = errorText.split(separator: "\n").last(where: { !$0.isEmpty }).map(String.init) ?? "exit \(process.terminationStatus)"
+            throw VaultError.syncUnavailable("rclone failed: \(last)")
+        }
+        return String(decoding: printed, as: UTF8.self)
+    }
+
+    private static func executablePath(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// A pipe read to its end on another thread.
+private final class DrainedPipe: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        DispatchQueue.global().async {
+            self.data = pipe.fileHandleForReading.readDataToEndOfFile()
+            self.done.signal()
+        }
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import VaultCrypto
+
+/// An immutable change pack (FORMAT.md §14.2): a plaintext header, authenticated, then the
+/// changes in a libsodium secret stream under a random per-pack key. The pack key is wrapped
+/// under the vault's sync key with the header as associated data, so a pack renamed to another
+/// number, moved to another device's folder or copied into another vault does not open, and the
+/// stream's final tag catches a truncated one.
+///
+/// ```swift
+/// let writer = try SyncPack.Writer(header: header, syncKey: key, to: handle)
+/// try writer.append(change)
+/// try writer.finish()
+/// ```
+enum SyncPack {
+    static let magic = Array("JVSYNC\0\0".utf8)
+    static let format: UInt16 = 1
+    static let wrapDomain = Array("JVLT-sync-pack".utf8)
+    /// Plaintext bytes per stream chunk; the last chunk may be shorter.
+    static let chunkLength = 64 * 1024
+    /// The changes are padded to a multiple of this, so that a pack's size tells little of how
+    /// many changes it holds.
+    static let paddingBlock = 4096
+    static let maximumDependencies = 4096
+
+    struct Header: Equatable, Sendable {
+        var vaultID: UUID
+        var device: UUID
+        var number: UInt64
+        var keyVersion: UInt32
+        var createdAt: Int64
+        /// What the writing device had applied of every other device's packs (1...n, no gap)
+        /// when it wrote this one: a device applies the pack only once it has applied as much.
+        var dependencies: [UUID: UInt64]
+
+        /// `magic ‖ format u16 ‖ vault[16] ‖ device[16] ‖ number u64 ‖ key_version u32 ‖
+        /// created_at i64 ‖ n u16 ‖ n × (device[16] ‖ applied u64)`, dependencies in byte order.
+        var encoded: [UInt8] {
+            var writer = ByteWriter(capacity: 64 + dependencies.count * 24)
+            writer.raw(SyncPack.magic)
+            writer.u16(SyncPack.format)
+            writer.raw(vaultID.bytes)
+            writer.raw(device.bytes)
+            writer.u64(number)
+            writer.u32(keyVersion)
+            writer.i64(createdAt)
+            writer.u16(UInt16(dependencies.count))
+            for (device, applied) in dependencies.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+                writer.raw(device.bytes)
+                writer.u64(applied)
+            }
+            return writer.bytes
+        }
+    }
+
+    /// Bytes after the header: the wrapped pack key and the stream header.
+    static let keyBlockLength = AEAD.nonceLength + SecretStream.keyLength + AEAD.tagLength + SecretStream.headerLength
+
+    /// Writes a pack: header, then changes as they are appended.
+    final class Writer {
+        private let stream: SecretStream.Writer
+        private let output: FileHandle
+        private var buffer: [UInt8] = []
+        private(set) var changes = 0
+
+        init(header: Header, syncKey: SecureBytes, to output: FileHandle) throws {
+            let packKey = try SecureBytes.random(count: SecretStream.keyLength)
+            let prefix = header.encoded
+            let wrapped = try syncKey.withUnsafeBytes { key in
+                try packKey.withUnsafeBytes { plain in try AEAD.seal(plain, key: key, associatedData: SyncPack.wrapDomain + prefix) }
+            }
+            let (stream, streamHeader) = try SecretStream.Writer.start(key: packKey)
+            self.stream = stream
+            self.output = output
+            try output.write(contentsOf: prefix + wrapped + streamHeader)
+        }
+
+        /// `u32 len ‖ change`: the reader takes changes whole, whatever chunk they start in.
+        func append(_ change: SyncChange) throws {
+            var writer = ByteWriter(capacity: 256)
+            change.encode(into: &writer)
+            var length = ByteWriter(capacity: 4)
+            length.u32(UInt32(writer.bytes.count))
+            buffer += length.bytes
+            buffer += writer.bytes
+            changes += 1
+            while buffer.count > SyncPack.chunkLength {
+                try output.write(contentsOf: try stream.push(Array(buffer.prefix(SyncPack.chunkLength)), final: false))
+                buffer.removeFirst(SyncPack.chunkLength)
+            }
+        }
+
+        /// The end mark (a zero length), the padding, and the final chunk.
+        func finish() throws {
+            buffer += [0, 0, 0, 0]
+            let total = buffer.count
+            buffer += [UInt8](repeating: 0, count: (SyncPack.paddingBlock - total % SyncPack.paddingBlock) % SyncPack.paddingBlock)
+            while buffer.count > SyncPack.chunkLength {
+                try output.write(contentsOf: try stream.push(Array(buffer.prefix(SyncPack.chunkLength)), final: false))
+                buffer.removeFirst(SyncPack.chunkLength)
+            }
+            try output.write(contentsOf: try stream.push(buffer, final: true))
+        }
+    }
+
+    /// Reads the header of the pack at `path` and authenticates it by unwrapping its key.
+    /// `expected` names what the file's place in the sync location says it is.
+    static func open(_ path: String, syncKey: SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws -> Reader {
+        guard let input = FileHandle(forReadingAtPath: path) else { throw VaultError.storage("cannot read \(path)") }
+        do {
+            return try Reader(input: input, syncKey: syncKey, expected: expected)
+        } catch {
+            try? input.close()
+            throw error
+        }
+    }
+
+    /// Reads a pack's changes in order; every chunk is authenticated before its changes are given.
+    final class Reader {
+        let header: Header
+        private let input: FileHandle
+        private let stream: SecretStream.Reader
+        private var buffer: [UInt8] = []
+        private var position = 0
+        private var ended = false
+        /// Bytes of the file read so far (for progress).
+        private(set) var bytesRead = 0
+
+        fileprivate init(input: FileHandle, syncKey: SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws {
+            self.input = input
+            func read(_ count: Int) throws -> [UInt8] {
+                let bytes = Array((try? input.read(upToCount: count)) ?? Data())
+                guard bytes.count == count else { throw VaultError.syncPackRefused("it is truncated") }
+                return bytes
+            }
+            var fixed = ByteReader(try read(SyncPack.magic.count + 2 + 16 + 16 + 8 + 4 + 8 + 2))
+            guard fixed.raw(SyncPack.magic.count) == SyncPack.magic else { throw VaultError.syncPackRefused("it is not a jv sync pack") }
+            guard let formatHigh = fixed.u8(), let formatLow = fixed.u8(), UInt16(formatHigh) << 8 | UInt16(formatLow) == SyncPack.format else {
+                throw VaultError.syncPackRefused("its format is not supported by this jv")
+            }
+            guard let vault = fixed.raw(16), let device = fixed.raw(16), let number = fixed.u64(), let keyVersion = fixed.u32(),
+                  let createdAt = fixed.u64(), let countHigh = fixed.u8(), let countLow = fixed.u8() else {
+                throw VaultError.syncPackRefused("its header is malformed")
+            }
+            let count = Int(countHigh) << 8 | Int(countLow)
+            guard count <= SyncPack.maximumDependencies else { throw VaultError.syncPackRefused("its header is malformed") }
+            var dependencyBytes = ByteReader(try read(count * 24))
+            var dependencies: [UUID: UInt64] = [:]
+            for _ in 0..<count {
+                guard let other = dependencyBytes.raw(16), let applied = dependencyBytes.u64() else { throw VaultError.syncPackRefused("its header is malformed") }
+                dependencies[UUID(bytes: other)] = applied
+            }
+            let header = Header(vaultID: UUID(bytes: vault), device: UUID(bytes: device), number: number, keyVersion: keyVersion,
+                                createdAt: Int64(bitPattern: createdAt), dependencies: dependencies)
+            self.header = header
+            let keyBlock = try read(SyncPack.keyBlockLength)
+            let wrapped = Array(keyBlock.prefix(AEAD.nonceLength + SecretStream.keyLength + AEAD.tagLength))
+            guard let packKey = try? syncKey.withUnsafeBytes({ key in
+                try AEAD.openKey(wrapped, length: SecretStream.keyLength, key: key, associatedData: SyncPack.wrapDomain + header.encoded)
+            }) else {
+                throw VaultError.syncPackRefused("it does not authenticate (damaged, or not of this vault)")
+            }
+            // Authentic, so the header is what its writer wrote: it must be where its writer put it.
+            guard header.vaultID == expected.vaultID, header.device == expected.device, header.number == expected.number else {
+                throw VaultError.syncPackRefused("it was moved or renamed: it is pack \(header.number) of device \(header.device.storageText.prefix(8))")
+            }
+            stream = try SecretStream.Reader(key: packKey, header: Array(keyBlock.suffix(SecretStream.headerLength)))
+        }
+
+        deinit { try? input.close() }
+
+        /// The next change, or nil after the last one. The end mark is read only after the
+        /// final chunk authenticated, so a pack cut anywhere is refused rather than read short.
+        func next() throws -> SyncChange? {
+            guard let length = try take(4).map({ $0.reduce(0) { $0 << 8 | Int($1) } }) else {
+                throw VaultError.syncPackRefused("it is truncated")
+            }
+            if length == 0 {
+                try finishStream()
+                return nil
+            }
+            guard let bytes = try take(length) else { throw VaultError.syncPackRefused("it is truncated") }
+            return try SyncChange.decode(bytes)
+        }
+
+        private func take(_ count: Int) throws -> [UInt8]? {
+            while buffer.count - position < count {
+                guard !ended else { return nil }
+                try pullChunk()
+            }
+            defer { position += count }
+            return Array(buffer[position..<position + count])
+        }
+
+        private func pullChunk() throws {
+            let sealed = (try? input.read(upToCount: SyncPack.chunkLength + SecretStream.overhead)) ?? Data()
+            bytesRead += sealed.count
+            guard !sealed.isEmpty else { throw VaultError.syncPackRefused("it is truncated") }
+            guard let (plaintext, isFinal) = try? stream.pull(sealed) else { throw VaultError.syncPackRefused("it does not authenticate (damaged)") }
+            if isFinal {
+                ended = true
+                guard ((try? input.read(upToCount: 1)) ?? Data()).isEmpty else { throw VaultError.syncPackRefused("bytes follow its end") }
+            } else if sealed.count != SyncPack.chunkLength + SecretStream.overhead {
+                throw VaultError.syncPackRefused("it is truncated")
+            }
+            buffer.removeFirst(position)
+            position = 0
+            buffer += plaintext
+        }
+
+        /// After the end mark: the rest is padding, and the stream must have ended.
+        private func finishStream() throws {
+            while !ended { try pullChunk() }
+            guard buffer[position...].allSatisfy({ $0 == 0 }) else { throw VaultError.syncPackRefused("bytes follow its last change") }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+
+/// The rows sync reads and writes, for one record: in its table, or parked (FORMAT.md §14.7) —
+/// received while a record it refers to (its entry, thread or nodes) is deleted here, and kept
+/// as received until that record comes back, so that every device ends with the same records
+/// whatever order deletes and edits reached it in.
+struct SyncRows {
+    let db: Database
+
+    /// The record's stored columns, and whether they are parked.
+    func current(_ table: SealedTable, _ id: String) throws -> (values: [DatabaseValue], parked: Bool)? {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(table.selection) FROM \(table.name) WHERE id = ?"), arguments: [id]) {
+            return ((0..<table.columns.count).map { row[$0] as DatabaseValue }, false)
+        }
+        if let data = try Data.fetchOne(db.cachedStatement(sql: "SELECT change FROM sync_parked WHERE tbl = ? AND id = ?"),
+                                        arguments: [table.name, id]),
+           case .row(let values) = try SyncChange.decode(Array(data)).body {
+            return (values, true)
+        }
+        return nil
+    }
+
+    /// The records a row of `table` refers to, as (table, id): it is parked while one is missing.
+    static func parents(of table: SealedTable, _ values: [DatabaseValue]) -> [(table: SealedTable, id: String)] {
+        func reference(_ column: String, _ parent: SealedTable) -> (table: SealedTable, id: String)? {
+            String.fromDatabaseValue(values[table.index(of: column)]).map { (parent, $0) }
+        }
+        switch table {
+        case .analysis: return [reference("entry_id", .entry)].compactMap { $0 }
+        case .knowledgeRelation:
+            return [reference("from_node", .knowledgeNode), reference("to_node", .knowledgeNode), reference("entry_id", .entry)].compactMap { $0 }
+        case .chatMessage: return [reference("thread_id", .chatThread), reference("entry_id", .entry)].compactMap { $0 }
+        default: return []
+        }
+    }
+
+    /// The tables whose rows refer to `table`'s, and through which columns.
+    static func children(of table: SealedTable) -> [(table: SealedTable, column: String)] {
+        switch table {
+        case .entry: [(.analysis, "entry_id"), (.knowledgeRelation, "entry_id"), (.chatMessage, "entry_id")]
+        case .knowledgeNode: [(.knowledgeRelation, "from_node"), (.knowledgeRelation, "to_node")]
+        case .chatThread: [(.chatMessage, "thread_id")]
+        default: []
+        }
+    }
+
+    func exists(_ table: SealedTable, _ id: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE id = ?)"), arguments: [id]) ?? false
+    }
+
+    /// Stores `values` as the record's revision: in its table when every record it refers to is
+    /// there, else parked. Returns whether it went to its table.
+    @discardableResult
+    func write(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws -> Bool {
+        let ready = try Self.parents(of: table, values).allSatisfy { try exists($0.table, $0.id) }
+        guard ready else {
+            if try exists(table, id) { try remove(table, id) }
+            try park(table, id, values)
+            return false
+        }
+        var values = values
+        if try exists(table, id) {
+            if table == .chatThread {
+                // Which thread is active is this device's own.
+                let active = try Int64.fetchOne(db, sql: "SELECT is_active FROM chat_thread WHERE id = ?", arguments: [id]) ?? 0
+                values[table.index(of: "is_active")] = active.databaseValue
+            }
+            let assignments = table.columns.filter { $0 != "id" }.map { "\($0) = ?" }.joined(separator: ", ")
+            let arguments = table.columns.indices.filter { $0 != table.idIndex }.map { values[$0] } + [values[table.idIndex]]
+            try db.cachedStatement(sql: "UPDATE \(table.name) SET \(assignments) WHERE id = ?").execute(arguments: StatementArguments(arguments))
+        } else {
+            if table == .chatThread { values[table.index(of: "is_active")] = 0.databaseValue }
+            try db.cachedStatement(sql: table.insertSQL).execute(arguments: StatementArguments(values))
+        }
+        try db.cachedStatement(sql: "DELETE FROM sync_parked WHERE tbl = ? AND id = ?").execute(arguments: [table.name, id])
+        return true
+    }
+
+    /// Removes the record from its table (its children there are parked first, not cascaded
+    /// away) and from the parked rows.
+    func remove(_ table: SealedTable, _ id: String) throws {
+        for child in Self.children(of: table) {
+            let rows = try Row.fetchAll(db, sql: "SELECT \(child.table.selection) FROM \(child.table.name) WHERE \(child.column) = ?", arguments: [id])
+            for row in rows {
+                let values = (0..<child.table.columns.count).map { row[$0] as DatabaseValue }
+                guard let childID = String.fromDatabaseValue(values[child.table.idIndex]) else { continue }
+                try db.execute(sql: "DELETE FROM \(child.table.name) WHERE id = ?", arguments: [childID])
+                try park(child.table, childID, values)
+            }
+        }
+        try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE id = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM sync_parked WHERE tbl = ? AND id = ?").execute(arguments: [table.name, id])
+    }
+
+    private func park(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws {
+        guard let uuid = UUID(storageText: id) else { throw VaultError.corruptDatabase("a record id is malformed") }
+        var writer = ByteWriter()
+        SyncChange(table: table, id: uuid, stamp: SyncStamp(hlc: 0, device: uuid), base: nil, body: .row(values)).encode(into: &writer)
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_parked (tbl, id, change) VALUES (?, ?, ?)",
+                       arguments: [table.name, id, Data(writer.bytes)])
+    }
+
+    /// Moves back to their tables the parked records whose every parent is there again; returns their (table, id)s.
+    func unparkReady() throws -> [(table: SealedTable, id: String)] {
+        var moved: [(table: SealedTable, id: String)] = []
+        for row in try Row.fetchAll(db, sql: "SELECT change FROM sync_parked") {
+            guard let data = row[0] as Data? else { continue }
+            let change = try SyncChange.decode(Array(data))
+            guard case .row(let values) = change.body else { continue }
+            let id = change.id.storageText
+            if try Self.parents(of: change.table, values).allSatisfy({ try exists($0.table, $0.id) }) {
+                try write(change.table, id, values)
+                moved.append((change.table, id))
+            }
+        }
+        return moved
+    }
+}

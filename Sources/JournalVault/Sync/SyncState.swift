@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+/// This device's sync state in the vault (schema 6, FORMAT.md §14.6): never shipped.
+struct SyncState: Sendable {
+    var device: UUID
+    var location: String
+    /// This device's newest pack.
+    var lastPack: UInt64
+    var clock: HybridClock
+    var keysDigest: Data?
+
+    static func load(_ db: Database) throws -> SyncState? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT device_id, location, last_pack, clock, keys_digest FROM sync_device") else { return nil }
+        guard let device = (row[0] as Data?), device.count == 16, let location = row[1] as String?,
+              let lastPack = row[2] as Int64?, let clock = row[3] as Int64? else {
+            throw VaultError.corruptDatabase("the sync state is malformed")
+        }
+        return SyncState(device: UUID(bytes: Array(device)), location: location, lastPack: UInt64(max(0, lastPack)),
+                         clock: HybridClock(last: UInt64(max(0, clock))), keysDigest: row[4])
+    }
+
+    func save(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO sync_device (singleton, device_id, location, last_pack, clock, keys_digest) VALUES (1, ?, ?, ?, ?, ?)
+            """, arguments: [Data(device.bytes), location, Int64(lastPack), Int64(clock.last), keysDigest])
+    }
+
+    /// Packs of every other device applied here (1...n each).
+    static func applied(_ db: Database) throws -> [UUID: UInt64] {
+        var applied: [UUID: UInt64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT device_id, applied FROM sync_peer") {
+            guard let device = row[0] as Data?, device.count == 16, let count = row[1] as Int64? else {
+                throw VaultError.corruptDatabase("the sync state is malformed")
+            }
+            applied[UUID(bytes: Array(device))] = UInt64(max(0, count))
+        }
+        return applied
+    }
+
+    static func setApplied(_ number: UInt64, of device: UUID, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_peer (device_id, applied) VALUES (?, ?)", arguments: [Data(device.bytes), Int64(number)])
+    }
+
+    static func pendingCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_pending") ?? 0
+    }
+}
+
+/// What this device knows of one record's revision: its stamp, and whether it is a tombstone.
+struct KnownRevision: Equatable, Sendable {
+    let stamp: SyncStamp
+    let deleted: Bool
+
+    static func load(_ table: SealedTable, _ id: String, _ db: Database) throws -> KnownRevision? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT hlc, device, deleted FROM sync_record WHERE tbl = ? AND id = ?"),
+                                         arguments: [table.name, id]) else { return nil }
+        guard let hlc = row[0] as Int64?, let device = row[1] as Data?, device.count == 16, let deleted = row[2] as Int64? else {
+            throw VaultError.corruptDatabase("the sync state is malformed")
+        }
+        return KnownRevision(stamp: SyncStamp(hlc: UInt64(bitPattern: hlc), device: UUID(bytes: Array(device))), deleted: deleted != 0)
+    }
+
+    func save(_ table: SealedTable, _ id: String, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_record (tbl, id, hlc, device, deleted) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [table.name, id, Int64(bitPattern: stamp.hlc), Data(stamp.device.bytes), deleted ? 1 : 0])
+    }
+}

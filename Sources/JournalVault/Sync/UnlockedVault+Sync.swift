@@ -1,0 +1,324 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// What one `jv sync` did (or, with `dryRun`, would do).
+public struct SyncReport: Sendable {
+    /// This device's new pack and the changes in it; nil when there was nothing to send.
+    public var sent: (pack: UInt64, changes: Int)?
+    /// Changes waiting to be sent (a dry run sends nothing).
+    public var pending = 0
+    /// Packs of other devices applied, and the changes in them.
+    public var packsReceived = 0
+    public var changesReceived = 0
+    /// Packs of other devices there to apply (a dry run applies nothing).
+    public var packsAvailable = 0
+    /// Conflict copies made of concurrent edits.
+    public var conflictCopies = 0
+    /// Devices whose next pack has not arrived, or waits for another device's: one sentence each.
+    public var waiting: [String] = []
+    /// Packs refused (damaged, moved, replayed, foreign): one sentence each; nothing of them applied.
+    public var refused: [String] = []
+}
+
+/// Where a sync is, for a progress bar: bytes of packs written or read, of a known total.
+public struct SyncProgress: Sendable {
+    public enum Phase: String, Sendable { case sending, receiving }
+    public let phase: Phase
+    public let done: Int
+    public let total: Int
+}
+
+/// This device's sync set-up and what it knows of the others.
+public struct SyncStatus: Sendable {
+    public struct Peer: Sendable {
+        public let device: UUID
+        /// Its packs applied here (1...applied).
+        public let applied: UInt64
+        /// Its newest pack in the local copy of the location.
+        public let newest: UInt64
+    }
+
+    public let device: UUID
+    public let location: String
+    /// This device's newest pack.
+    public let lastPack: UInt64
+    /// Local changes not sent yet.
+    public let pending: Int
+    public let peers: [Peer]
+}
+
+extension UnlockedVault {
+    /// Sets this vault up to sync through `location` (FORMAT.md §14): a new device id, every
+    /// record marked to be sent, then a first ``sync(dryRun:progress:)`` — which sends them all as
+    /// this device's first pack and applies whatever other devices of this vault left there.
+    ///
+    /// ```swift
+    /// try journal.setUpSync(at: "/home/me/Sync/journal")
+    /// ```
+    public func setUpSync(at location: String, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
+        let place = try SyncLocation(location)
+        if let existing = try database.read({ db in try SyncState.load(db) }) {
+            throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
+        }
+        try place.fetch(vaultID: keys.vaultID, device: nil)
+        try write { db in
+            try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
+            for table in SealedTable.all {
+                try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) SELECT ?, id FROM \(table.name)", arguments: [table.name])
+            }
+        }
+        return try sync(progress: progress)
+    }
+
+    /// Sends this device's changes as one new pack, then applies every other device's packs
+    /// that can be (FORMAT.md §14.7). With the location unreachable it changes nothing and
+    /// throws ``VaultError/syncUnavailable(_:)``. A refused pack stops only its device's pull.
+    public func sync(dryRun: Bool = false, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
+        guard var state = try database.read({ db in try SyncState.load(db) }) else {
+            throw VaultError.syncSetup("This vault does not sync yet: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
+        }
+        let location = try SyncLocation(state.location)
+        try location.fetch(vaultID: keys.vaultID, device: state.device)
+        let root = location.root(vaultID: keys.vaultID)
+        var report = SyncReport()
+        if dryRun {
+            report.pending = try database.read { db in try SyncState.pendingCount(db) }
+            report.packsAvailable = try unappliedPacks(root: root, state: state).count
+            return report
+        }
+        try finishInterruptedPush(root: root, state: state)
+        report.sent = try push(root: root, progress: progress)
+        state = try database.read { db in try SyncState.load(db) } ?? state
+        try publishKeys(root: root, state: state)
+        try location.publish(vaultID: keys.vaultID, device: state.device)
+        try pull(root: root, device: state.device, report: &report, progress: progress)
+        return report
+    }
+
+    /// The set-up and what the local copy of the location shows (nothing is fetched).
+    public func syncStatus() throws -> SyncStatus {
+        try database.read { db in
+            guard let state = try SyncState.load(db) else {
+                throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
+            }
+            let root = try SyncLocation(state.location).root(vaultID: keys.vaultID)
+            let applied = try SyncState.applied(db)
+            let peers = Set(applied.keys).union(Self.deviceFolders(root: root)).subtracting([state.device]).sorted { $0.storageText < $1.storageText }
+            return SyncStatus(device: state.device, location: state.location, lastPack: state.lastPack, pending: try SyncState.pendingCount(db),
+                              peers: peers.map { SyncStatus.Peer(device: $0, applied: applied[$0] ?? 0,
+                                                                 newest: Self.packNumbers(root: root, device: $0).max() ?? 0) })
+        }
+    }
+
+    // MARK: Sending
+
+    static func packName(_ number: UInt64) -> String {
+        let digits = String(number)
+        return "pack-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits + ".jvp"
+    }
+
+    private static func temporaryPackName(_ number: UInt64) -> String { "." + packName(number) + ".tmp" }
+
+    /// Writes every pending change into the next pack, in the transaction that marks them sent:
+    /// the pack is complete on disk, under a temporary name, before that commits, and takes its
+    /// name after — so a process killed at any point leaves either no pack and the changes still
+    /// pending, or the pack and its number recorded (``finishInterruptedPush(root:state:)``).
+    private func push(root: String, progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
+        var written: (number: UInt64, temporary: String, final: String, changes: Int)?
+        do {
+            try write { db in
+                guard var state = try SyncState.load(db) else { return }
+                let pending = try Row.fetchAll(db, sql: "SELECT tbl, id FROM sync_pending").compactMap { row -> (Int, String)? in
+                    guard let name = row[0] as String?, let id = row[1] as String?,
+                          let index = SealedTable.all.firstIndex(where: { $0.name == name }) else { return nil }
+                    return (index, id)
+                }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+                guard !pending.isEmpty else { return }
+                let number = state.lastPack + 1
+                let folder = "\(root)/\(state.device.storageText)"
+                try VaultDatabase.createPrivateFolder(folder)
+                let temporary = "\(folder)/\(Self.temporaryPackName(number))"
+                unlink(temporary)
+                let handle = try PrivateFiles.create(temporary)
+                written = (number, temporary, "\(folder)/\(Self.packName(number))", 0)
+                defer { try? handle.close() }
+                let header = SyncPack.Header(vaultID: keys.vaultID, device: state.device, number: number, keyVersion: keys.keyVersion,
+                                             createdAt: Instant.now().millis, dependencies: try SyncState.applied(db))
+                let writer = try SyncPack.Writer(header: header, syncKey: keys.syncKey, to: handle)
+                let rows = SyncRows(db: db)
+                for (done, (tableIndex, id)) in pending.enumerated() {
+                    let table = SealedTable.all[tableIndex]
+                    guard let uuid = UUID(storageText: id) else { continue }
+                    let known = try KnownRevision.load(table, id, db)
+                    let base = known.flatMap { $0.deleted ? nil : $0.stamp }
+                    let stamp = SyncStamp(hlc: state.clock.tick(), device: state.device)
+                    if let current = try rows.current(table, id) {
+                        try writer.append(SyncChange(table: table, id: uuid, stamp: stamp, base: base, body: .row(current.values)))
+                        try KnownRevision(stamp: stamp, deleted: false).save(table, id, db)
+                    } else if base != nil {
+                        try writer.append(SyncChange(table: table, id: uuid, stamp: stamp, base: base, body: .tombstone))
+                        try KnownRevision(stamp: stamp, deleted: true).save(table, id, db)
+                    }
+                    if done % 1024 == 0 { progress?(SyncProgress(phase: .sending, done: done, total: pending.count)) }
+                }
+                try db.execute(sql: "DELETE FROM sync_pending")
+                guard writer.changes > 0 else {
+                    // Only records made and deleted again since the last pack: nothing to say.
+                    try? handle.close()
+                    unlink(temporary)
+                    written = nil
+                    try state.save(db)
+                    return
+                }
+                try writer.finish()
+                try handle.synchronize()
+                written?.changes = writer.changes
+                state.lastPack = number
+                try state.save(db)
+            }
+        } catch {
+            if let written { unlink(written.temporary) }
+            throw error
+        }
+        guard let written else { return nil }
+        try PrivateFiles.commit(written.temporary, to: written.final, replace: false)
+        return (written.number, written.changes)
+    }
+
+    /// A pack whose number was recorded but that was killed before taking its name takes it
+    /// now; temporary packs of numbers never recorded are removed.
+    private func finishInterruptedPush(root: String, state: SyncState) throws {
+        let folder = "\(root)/\(state.device.storageText)"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".pack-") && name.hasSuffix(".jvp.tmp") {
+            if name == Self.temporaryPackName(state.lastPack), !FileManager.default.fileExists(atPath: "\(folder)/\(Self.packName(state.lastPack))") {
+                try PrivateFiles.commit("\(folder)/\(name)", to: "\(folder)/\(Self.packName(state.lastPack))", replace: false)
+            } else {
+                unlink("\(folder)/\(name)")
+            }
+        }
+    }
+
+    /// Writes `keys/DEVICE-ID` when this device's keyslots changed since it was last written
+    /// (after `jv passwd` or `jv recovery-key`), or when it is missing.
+    private func publishKeys(root: String, state: SyncState) throws {
+        let slots = try database.read { db in try Keyslot.readAll(db) }
+        let digest = Data(Blake2b.hash(slots.flatMap { Array($0.encoded) }))
+        let path = "\(root)/keys/\(state.device.storageText)"
+        guard digest != state.keysDigest || !FileManager.default.fileExists(atPath: path) else { return }
+        try VaultDatabase.createPrivateFolder("\(root)/keys")
+        let file = SyncKeysFile(vaultID: keys.vaultID, device: state.device, keyVersion: keys.keyVersion, slots: slots)
+        let temporary = PrivateFiles.temporaryPath(beside: path, purpose: .writing)
+        let handle = try PrivateFiles.create(temporary)
+        do {
+            try handle.write(contentsOf: file.encoded(syncKey: keys.syncKey))
+            try handle.synchronize()
+            try handle.close()
+            try PrivateFiles.commit(temporary, to: path, replace: true)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        try write { db in
+            var updated = try SyncState.load(db) ?? state
+            updated.keysDigest = digest
+            try updated.save(db)
+        }
+    }
+
+    // MARK: Receiving
+
+    static func deviceFolders(root: String) -> [UUID] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(UUID.init(storageText:))
+    }
+
+    static func packNumbers(root: String, device: UUID) -> [UInt64] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(device.storageText)")) ?? []).compactMap { name in
+            guard name.hasPrefix("pack-"), name.hasSuffix(".jvp"), name.count == 21 else { return nil }
+            return UInt64(name.dropFirst(5).prefix(12))
+        }
+    }
+
+    /// Other devices' packs present and not applied yet, as (device, number, path).
+    private func unappliedPacks(root: String, state: SyncState) throws -> [(device: UUID, number: UInt64, path: String)] {
+        let applied = try database.read { db in try SyncState.applied(db) }
+        return Self.deviceFolders(root: root).filter { $0 != state.device }.flatMap { device in
+            Self.packNumbers(root: root, device: device).filter { $0 > applied[device] ?? 0 }.sorted()
+                .map { (device, $0, "\(root)/\(device.storageText)/\(Self.packName($0))") }
+        }
+    }
+
+    /// Applies, in causal order, every other device's next pack that is there and whose
+    /// dependencies are met, until none is left; one transaction per pack.
+    private func pull(root: String, device me: UUID, report: inout SyncReport, progress: ((SyncProgress) -> Void)?) throws {
+        let state = try database.read { db in try SyncState.load(db) }
+        guard let state else { return }
+        let available = try unappliedPacks(root: root, state: state)
+        var applied = try database.read { db in try SyncState.applied(db) }
+        let total = available.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0) }
+        var bytesDone = 0
+        var refused: Set<UUID> = []
+        let devices = Set(available.map(\.device)).sorted { $0.storageText < $1.storageText }
+        var progressed = true
+        while progressed {
+            progressed = false
+            for device in devices where !refused.contains(device) {
+                let next = (applied[device] ?? 0) + 1
+                guard let pack = available.first(where: { $0.device == device && $0.number == next }) else { continue }
+                do {
+                    let reader = try SyncPack.open(pack.path, syncKey: keys.syncKey, expected: (keys.vaultID, device, next))
+                    guard reader.header.keyVersion == keys.keyVersion else {
+                        throw VaultError.syncPackRefused("it was made under key version \(reader.header.keyVersion), and this vault is at \(keys.keyVersion)")
+                    }
+                    guard reader.header.dependencies.allSatisfy({ $0.key == me || (applied[$0.key] ?? 0) >= $0.value }) else { continue }
+                    var tally = MergeTally()
+                    let base = bytesDone
+                    try database.syncCapture.applyingOtherDevices {
+                        try write { db in
+                            let rows = SyncRows(db: db)
+                            var clock = try SyncState.load(db)?.clock ?? HybridClock(last: 0)
+                            var count = 0
+                            while let change = try reader.next() {
+                                clock.observe(change.stamp.hlc)
+                                try merge(change, rows: rows, tally: &tally)
+                                count += 1
+                                if count % 1024 == 0 { progress?(SyncProgress(phase: .receiving, done: base + reader.bytesRead, total: total)) }
+                            }
+                            for (table, id) in try rows.unparkReady() where table == .entry {
+                                if let uuid = UUID(storageText: id) { try reindexTags(ofEntry: uuid, db) }
+                            }
+                            try SyncState.setApplied(next, of: device, db)
+                            if var current = try SyncState.load(db) {
+                                current.clock.observe(clock.last)
+                                try current.save(db)
+                            }
+                        }
+                    }
+                    bytesDone += reader.bytesRead
+                    progress?(SyncProgress(phase: .receiving, done: bytesDone, total: total))
+                    applied[device] = next
+                    report.packsReceived += 1
+                    report.changesReceived += tally.applied
+                    report.conflictCopies += tally.conflictCopies
+                    progressed = true
+                } catch let error as VaultError {
+                    switch error {
+                    case .syncPackRefused(let reason), .tamperedRecord(_, _, let reason):
+                        refused.insert(device)
+                        report.refused.append("pack \(next) of device \(device.storageText.prefix(8)): \(reason)")
+                    default:
+                        throw error
+                    }
+                }
+            }
+        }
+        for device in devices where !refused.contains(device) {
+            let next = (applied[device] ?? 0) + 1
+            let later = available.filter { $0.device == device && $0.number >= next }
+            guard let first = later.map(\.number).min() else { continue }
+            report.waiting.append(first == next
+                ? "device \(device.storageText.prefix(8)): pack \(next) waits for packs of another device that have not arrived"
+                : "device \(device.storageText.prefix(8)): pack \(next) has not arrived yet; \(later.count) later pack\(later.count == 1 ? "" : "s") wait for it")
+        }
+    }
+}

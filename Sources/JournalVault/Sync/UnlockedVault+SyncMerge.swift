@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// How many changes a pack brought, and of what kind.
+struct MergeTally: Sendable {
+    var applied = 0
+    var conflictCopies = 0
+}
+
+extension UnlockedVault {
+    /// Applies one change from another device to this vault, in the caller's transaction
+    /// (FORMAT.md §14.7). Packs arrive in causal order (``SyncPack/Header/dependencies``), so
+    /// the revision a change was made from has been applied here before it: a change whose base
+    /// is the revision held here moves the record forward; any other was made concurrently with
+    /// the revision held here, and the same rule picks the same outcome on every device — an
+    /// edit beats a delete, else the greater stamp wins; an entry's or chat message's losing text
+    /// becomes a conflict copy whose id every device derives alike.
+    func merge(_ change: SyncChange, rows: SyncRows, tally: inout MergeTally) throws {
+        let db = rows.db
+        let table = change.table
+        let id = change.id.storageText
+        let known = try KnownRevision.load(table, id, db)
+        if known?.stamp == change.stamp { return }
+        let pending = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = ? AND id = ?)"),
+                                        arguments: [table.name, id]) ?? false
+        let local = try rows.current(table, id)
+        tally.applied += 1
+        if !pending, known.map({ change.base == $0.stamp }) ?? (local == nil) {
+            try adopt(change, rows: rows)
+            return
+        }
+        // Concurrent. A change not yet sent from here will go out with a stamp above every one
+        // seen, this one included, so it wins on every device as it does here.
+        let localDeleted = local == nil
+        if change.isTombstone && localDeleted {
+            if !pending { try KnownRevision(stamp: max(change.stamp, known?.stamp ?? change.stamp), deleted: true).save(table, id, db) }
+            return
+        }
+        let incomingWins = change.isTombstone != localDeleted
+            ? !change.isTombstone
+            : !pending && known.map { change.stamp > $0.stamp } ?? true
+        let bothEdited = !change.isTombstone && !localDeleted
+        if incomingWins {
+            if bothEdited, let local, let known { try keepConflictCopy(of: local.values, in: table, loser: known.stamp, rows: rows, tally: &tally) }
+            try adopt(change, rows: rows)
+            if pending { try db.execute(sql: "DELETE FROM sync_pending WHERE tbl = ? AND id = ?", arguments: [table.name, id]) }
+        } else if bothEdited, case .row(let values) = change.body {
+            try keepConflictCopy(of: values, in: table, loser: change.stamp, rows: rows, tally: &tally)
+        }
+    }
+
+    /// Makes `change` the record's revision here.
+    private func adopt(_ change: SyncChange, rows: SyncRows) throws {
+        let id = change.id.storageText
+        switch change.body {
+        case .tombstone:
+            try rows.remove(change.table, id)
+        case .row(let values):
+            // Authentic to its pack, and must open under this vault's key as stored.
+            try SealedRow(received: change.table, values: values).open(keys: keys)
+            if try rows.write(change.table, id, values), change.table == .entry { try reindexTags(ofEntry: change.id, rows.db) }
+        }
+        try KnownRevision(stamp: change.stamp, deleted: change.isTombstone).save(change.table, id, rows.db)
+    }
+
+    /// The losing text of a concurrent edit of an entry or chat message, kept as a new record
+    /// whose id is derived from the record's id and the losing revision's stamp, and whose text
+    /// begins by naming the record it conflicts with. Other kinds merge by last writer.
+    private func keepConflictCopy(of values: [DatabaseValue], in table: SealedTable, loser: SyncStamp, rows: SyncRows,
+                                  tally: inout MergeTally) throws {
+        guard table == .entry || table == .chatMessage else { return }
+        let db = rows.db
+        let original = try SealedRow(received: table, values: values).id
+        let copyID = conflictCopyID(table: table, id: original, loser: loser)
+        // Already made here, or made, changed or deleted elsewhere and received.
+        if try KnownRevision.load(table, copyID.storageText, db) != nil || rows.current(table, copyID.storageText) != nil { return }
+        let row = try Row.fetchOne(db, sql: "SELECT " + values.indices.map { _ in "?" }.joined(separator: ", "),
+                                   arguments: StatementArguments(values))!
+        let note = "Conflict copy of \(table == .entry ? "entry" : "message") \(original.storageText): "
+            + "it was changed on two devices at once, and this is the other text."
+        if table == .entry {
+            let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
+            let copy = Entry(id: copyID, content: note + "\n\n" + entry.content, created: entry.created, modifiedAt: entry.modifiedAt,
+                             starred: entry.starred, explicitTags: entry.explicitTags, version: entry.version)
+            try store(copy, replacing: nil, db)
+        } else {
+            var message = try MessageRow(row: row).decrypt(keys: keys)
+            guard try rows.exists(.chatThread, message.threadID.storageText) else { return }
+            if let entryID = message.entryID, try !rows.exists(.entry, entryID.storageText) { message.entryID = nil }
+            let copy = ChatMessage(id: copyID, threadID: message.threadID, role: message.role, content: note + "\n\n" + message.content,
+                                   timestamp: message.timestamp, model: message.model, language: message.language,
+                                   entryID: message.entryID, usage: message.usage)
+            try MessageRow(copy, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+        }
+        try KnownRevision(stamp: loser, deleted: false).save(table, copyID.storageText, db)
+        tally.conflictCopies += 1
+    }
+
+    /// `UUID(first 16 bytes of BLAKE2b-256(key = K_sync, "JVLT-sync-conflict" ‖ table ‖ id[16] ‖ stamp))`
+    /// with the RFC 9562 version 8 and variant bits set.
+    func conflictCopyID(table: SealedTable, id: UUID, loser: SyncStamp) -> UUID {
+        var writer = ByteWriter(capacity: 80)
+        writer.raw("JVLT-sync-conflict".utf8)
+        writer.shortString(table.name)
+        writer.raw(id.bytes)
+        loser.encode(into: &writer)
+        var bytes = Array(keys.syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) }.prefix(16))
+        bytes[6] = bytes[6] & 0x0F | 0x80
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return UUID(bytes: bytes)
+    }
+
+    /// Recomputes one entry's tag index from its decrypted tags, in the caller's transaction.
+    func reindexTags(ofEntry id: UUID, _ db: Database) throws {
+        let entry = try fetchEntry(id: id, db)
+        guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM entry WHERE id = ?", arguments: [id.storageText]) else { return }
+        try db.execute(sql: "DELETE FROM entry_tag WHERE entry_seq = ?", arguments: [seq])
+        try Self.insertTagIndexes(tagIndexes(of: entry), entrySeq: seq, db)
+    }
+}
+
+extension SealedRow {
+    /// A row of `table` as a change carried it: `values` in `table.columns` order.
+    init(received table: SealedTable, values: [DatabaseValue]) throws {
+        guard values.count == table.columns.count, let text = String.fromDatabaseValue(values[table.idIndex]) else {
+            throw VaultError.syncPackRefused("a change in it is malformed")
+        }
+        self.init(table, id: try RecordID.parse(text, table: table.name), values: values)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import VaultCrypto
+
+extension Vault {
+    /// Joins, as a new device, the vault that syncs through `location` (FORMAT.md §14.5): its
+    /// keys are opened with the passphrase or recovery key of any device (from the keys files
+    /// there), a new vault file is made at `path` with the same vault id, master key and
+    /// keyslots and a new device id, and every pack there is applied.
+    ///
+    /// ```swift
+    /// let (journal, report) = try Vault.cloneSync(from: "rclone:b2:journal", to: path, credential: .passphrase(secret))
+    /// ```
+    public static func cloneSync(from location: String, to path: String, credential: VaultCredential,
+                                 progress: ((SyncProgress) -> Void)? = nil) throws -> (vault: UnlockedVault, report: SyncReport) {
+        if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
+        let place = try SyncLocation(location)
+        let vaults = try place.vaultIDs()
+        guard let vaultID = vaults.first else { throw VaultError.syncUnavailable("no jv vault syncs through \(place.description)") }
+        guard vaults.count == 1 else {
+            throw VaultError.syncSetup("Several vaults sync through \(place.description) (\(vaults.map(\.storageText).joined(separator: ", "))); "
+                                       + "give each its own location")
+        }
+        try place.fetch(vaultID: vaultID, device: nil)
+        let (file, unlocked) = try openKeys(root: place.root(vaultID: vaultID), vaultID: vaultID, credential: credential)
+        let keys = try VaultKeys(vaultID: vaultID, keyVersion: file.keyVersion, masterKey: unlocked.masterKey)
+        let header = VaultHeader(vaultID: vaultID, formatVersion: VaultHeader.formatVersion, keyVersion: file.keyVersion,
+                                 createdAt: Instant.now().millis)
+        let database = try VaultDatabase.create(path: path) { db in
+            try header.insert(db)
+            for slot in file.slots { try slot.save(db) }
+            try Manifest.empty(keyVersion: header.keyVersion).save(db, keys: keys)
+            try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
+        }
+        let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
+        return (vault, try vault.sync(progress: progress))
+    }
+
+    /// The first keys file at the location that `credential` opens.
+    private static func openKeys(root: String, vaultID: UUID, credential: VaultCredential) throws -> (SyncKeysFile, UnlockedSlot) {
+        let folder = root + "/keys"
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { UUID(storageText: $0) != nil }.sorted()
+        var refusal: Error = VaultError.syncUnavailable("the location holds no keys file for vault \(vaultID.storageText)")
+        for name in names {
+            do {
+                guard let data = FileManager.default.contents(atPath: "\(folder)/\(name)") else { continue }
+                let file = try SyncKeysFile(parsing: Array(data))
+                guard file.vaultID == vaultID else { continue }
+                return (file, try file.unlock(with: credential))
+            } catch let error as VaultError {
+                // A wrong passphrase here may be right for another device's keyslots.
+                refusal = error
+            }
+        }
+        throw refusal
+    }
+}

@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import JournalVault
+
+/// `jv sync …`: one journal on several machines, through a folder or an rclone remote.
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Keep this vault in step with its copies on other machines, through a shared folder or an rclone remote.",
+        discussion: """
+            Each machine keeps its own vault file; they exchange encrypted, immutable change packs through \
+            LOCATION: a folder that Syncthing, Nextcloud, Dropbox or a USB stick carries, or rclone:REMOTE:PATH \
+            (any rclone remote: S3, B2, WebDAV, SFTP, …). Start with `jv sync init LOCATION` on the first \
+            machine and `jv sync clone LOCATION` on each other; then `jv sync` sends and receives.
+            """,
+        subcommands: [SyncRun.self, SyncInit.self, SyncClone.self, SyncStatusCommand.self],
+        defaultSubcommand: SyncRun.self)
+}
+
+/// `jv sync [--dry-run]`: send this device's changes, apply the others'.
+struct SyncRun: VaultCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Send this machine's changes as one new pack, then apply every other machine's new packs (the default).")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Flag(help: "Say what would be sent and received, and change nothing.")
+    var dryRun = false
+
+    func execute() throws {
+        let journal = try options.unlockedVault()
+        let bar = Progress("Syncing")
+        defer { bar.finish() }
+        let report = try journal.sync(dryRun: dryRun, progress: bar.update)
+        bar.finish()
+        options.output.printSyncReport(report, dryRun: dryRun)
+        if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
+    }
+}
+
+/// `jv sync init LOCATION`: the first machine.
+struct SyncInit: VaultCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Start syncing this vault through LOCATION: a folder, or rclone:REMOTE:PATH.",
+        discussion: "Writes this machine's keys file and every record, encrypted, as its first pack.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "A folder other machines also see, or rclone:REMOTE:PATH.")
+    var location: String
+
+    func execute() throws {
+        let journal = try options.unlockedVault()
+        let bar = Progress("Syncing")
+        defer { bar.finish() }
+        let report = try journal.setUpSync(at: location, progress: bar.update)
+        bar.finish()
+        if !options.json { Console.out("This vault now syncs through \(location).") }
+        options.output.printSyncReport(report, dryRun: false)
+        if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
+    }
+}
+
+/// `jv sync clone LOCATION [--to PATH]`: another machine joins.
+struct SyncClone: VaultCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clone",
+        abstract: "Make a vault on this machine from the one that syncs through LOCATION, and sync it.",
+        discussion: "Unlock it with the passphrase of a machine that syncs it, or with the recovery key; the new vault keeps them.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The folder or rclone:REMOTE:PATH the vault syncs through.")
+    var location: String
+
+    @Option(help: ArgumentHelp("Where to make the vault (default: --vault, $JV_VAULT or the default vault path).", valueName: "path"))
+    var to: String?
+
+    func execute() throws {
+        let target = try to ?? options.vaultPath
+        if FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
+        let credential = try Credentials(options: options).forUnlocking()
+        let bar = Progress("Cloning")
+        defer { bar.finish() }
+        let (_, report) = try Vault.cloneSync(from: location, to: target, credential: credential, progress: bar.update)
+        bar.finish()
+        if !options.json { Console.out("Made \(target), which syncs through \(location).") }
+        options.output.printSyncReport(report, dryRun: false)
+        if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
+    }
+}
+
+/// `jv sync status`: this machine and what it knows of the others (nothing is fetched).
+struct SyncStatusCommand: VaultCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show this machine's device id, the location, changes not sent yet, and each other machine's packs applied here.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func execute() throws {
+        let status = try options.unlockedVault(access: .readOnly).syncStatus()
+        if options.json {
+            options.output.printJSON(.object([
+                ("device", .string(status.device.uuidString.lowercased())), ("location", .string(status.location)),
+                ("last_pack", .integer(Int64(status.lastPack))), ("pending", .integer(Int64(status.pending))),
+                ("devices", .array(status.peers.map { peer in
+                    .object([("device", .string(peer.device.uuidString.lowercased())), ("applied", .integer(Int64(peer.applied))),
+                             ("newest", .integer(Int64(peer.newest)))])
+                })),
+            ]))
+            return
+        }
+        Console.out("This device: \(status.device.uuidString.lowercased()) (\(status.lastPack) pack\(status.lastPack == 1 ? "" : "s") sent)")
+        Console.out("Location: \(status.location)")
+        Console.out("Not sent yet: \(Output.count(status.pending, of: "changes"))")
+        for peer in status.peers {
+            let behind = peer.newest > peer.applied ? ", \(peer.newest - peer.applied) more here to apply" : ""
+            Console.out("Device \(peer.device.uuidString.lowercased()): \(peer.applied) pack\(peer.applied == 1 ? "" : "s") applied\(behind)")
+        }
+    }
+}
+
+extension Progress {
+    func update(_ progress: SyncProgress) {
+        update(progress.done, of: progress.total, phase: " " + progress.phase.rawValue)
+    }
+}
+
+extension Output {
+    func printSyncReport(_ report: SyncReport, dryRun: Bool) {
+        if json {
+            printJSON(.object([
+                ("dry_run", .bool(dryRun)),
+                ("sent", report.sent.map { .object([("pack", .integer(Int64($0.pack))), ("changes", .integer(Int64($0.changes)))]) } ?? .null),
+                ("pending", .integer(Int64(report.pending))),
+                ("packs_received", .integer(Int64(report.packsReceived))),
+                ("changes_received", .integer(Int64(report.changesReceived))),
+                ("packs_available", .integer(Int64(report.packsAvailable))),
+                ("conflict_copies", .integer(Int64(report.conflictCopies))),
+                ("waiting", .array(report.waiting.map { .string($0) })),
+                ("refused", .array(report.refused.map { .string($0) })),
+            ]))
+            return
+        }
+        if dryRun {
+            Console.out("Would send \(Output.count(report.pending, of: "changes")) and apply \(Output.count(report.packsAvailable, of: "packs")); nothing was changed.")
+        } else {
+            let sent = report.sent.map { "Sent \(Output.count($0.changes, of: "changes")) (pack \($0.pack))" } ?? "Nothing to send"
+            let copies = report.conflictCopies > 0 ? "; kept \(Output.count(report.conflictCopies, of: "conflict copies")) of texts changed on two machines at once" : ""
+            Console.out("\(sent); received \(Output.count(report.changesReceived, of: "changes")) in \(Output.count(report.packsReceived, of: "packs"))\(copies).")
+        }
+        for line in report.waiting { Console.error("Waiting: \(line).") }
+        for line in report.refused { Console.error("Refused: \(line).") }
+    }
+}

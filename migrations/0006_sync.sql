@@ -1,0 +1,96 @@
+-- 0006 · Sync (FORMAT.md §14): what this device has to send, and what it knows of every record.
+--
+-- Nothing here leaves the device. `sync_device` exists only once `jv sync init` or `jv sync clone`
+-- has run: until then the triggers below record nothing. Each records that a record was written
+-- locally (inserted, changed, deleted, cascades included) by adding its (table, id) to
+-- `sync_pending`; `jv sync` ships those records as they then stand, or a tombstone for those
+-- gone. `jv_sync_captures()` is false while jv applies changes that came from other devices,
+-- which must not be sent back. Without jv's key the function does not exist, so no write can
+-- bypass it; as with the manifest's triggers, `jv check` notices if they are dropped.
+
+CREATE TABLE sync_device (
+    singleton  INTEGER NOT NULL PRIMARY KEY CHECK (singleton = 1),
+    device_id  BLOB    NOT NULL CHECK (length(device_id) = 16),
+    location   TEXT    NOT NULL,
+    -- The number of this device's newest pack (0: none yet).
+    last_pack  INTEGER NOT NULL DEFAULT 0,
+    -- Hybrid logical clock: the greatest stamp made or seen.
+    clock      INTEGER NOT NULL DEFAULT 0,
+    -- Digest of the keyslots last written to keys/DEVICE-ID (rewritten when they change).
+    keys_digest BLOB
+);
+
+-- Every other device's packs applied here, 1 to `applied` with no gap.
+CREATE TABLE sync_peer (
+    device_id BLOB    NOT NULL PRIMARY KEY CHECK (length(device_id) = 16),
+    applied   INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- The stamp of each record's revision as last sent or received; `deleted`: a tombstone.
+CREATE TABLE sync_record (
+    tbl     TEXT    NOT NULL,
+    id      TEXT    NOT NULL,
+    hlc     INTEGER NOT NULL,
+    device  BLOB    NOT NULL CHECK (length(device) = 16),
+    deleted INTEGER NOT NULL CHECK (deleted IN (0, 1)),
+    PRIMARY KEY (tbl, id)
+) WITHOUT ROWID;
+
+CREATE TABLE sync_pending (
+    tbl TEXT NOT NULL,
+    id  TEXT NOT NULL,
+    PRIMARY KEY (tbl, id)
+) WITHOUT ROWID;
+
+-- Records received while a record they belong to (an entry, a thread, a node) is deleted here:
+-- kept, as received, until it comes back (an edit beats a concurrent delete).
+CREATE TABLE sync_parked (
+    tbl    TEXT NOT NULL,
+    id     TEXT NOT NULL,
+    change BLOB NOT NULL,
+    PRIMARY KEY (tbl, id)
+) WITHOUT ROWID;
+
+
+CREATE TRIGGER entry_sync_insert AFTER INSERT ON entry WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('entry', NEW.id); END;
+CREATE TRIGGER entry_sync_delete AFTER DELETE ON entry WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('entry', OLD.id); END;
+CREATE TRIGGER entry_sync_update AFTER UPDATE ON entry WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('entry', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('entry', NEW.id); END;
+
+CREATE TRIGGER analysis_sync_insert AFTER INSERT ON analysis WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('analysis', NEW.id); END;
+CREATE TRIGGER analysis_sync_delete AFTER DELETE ON analysis WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('analysis', OLD.id); END;
+CREATE TRIGGER analysis_sync_update AFTER UPDATE ON analysis WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('analysis', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('analysis', NEW.id); END;
+
+CREATE TRIGGER knowledge_node_sync_insert AFTER INSERT ON knowledge_node WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_node', NEW.id); END;
+CREATE TRIGGER knowledge_node_sync_delete AFTER DELETE ON knowledge_node WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_node', OLD.id); END;
+CREATE TRIGGER knowledge_node_sync_update AFTER UPDATE ON knowledge_node WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_node', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_node', NEW.id); END;
+
+CREATE TRIGGER knowledge_relation_sync_insert AFTER INSERT ON knowledge_relation WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_relation', NEW.id); END;
+CREATE TRIGGER knowledge_relation_sync_delete AFTER DELETE ON knowledge_relation WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_relation', OLD.id); END;
+CREATE TRIGGER knowledge_relation_sync_update AFTER UPDATE ON knowledge_relation WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_relation', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_relation', NEW.id); END;
+
+CREATE TRIGGER chat_thread_sync_insert AFTER INSERT ON chat_thread WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_thread', NEW.id); END;
+CREATE TRIGGER chat_thread_sync_delete AFTER DELETE ON chat_thread WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_thread', OLD.id); END;
+-- Which thread is active is this device's own: switching threads is not a change.
+CREATE TRIGGER chat_thread_sync_update AFTER UPDATE OF created_at, utc_offset, updated_at, last_message_at, enc_meta, title, metadata ON chat_thread WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_thread', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('chat_thread', NEW.id); END;
+
+CREATE TRIGGER chat_message_sync_insert AFTER INSERT ON chat_message WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_message', NEW.id); END;
+CREATE TRIGGER chat_message_sync_delete AFTER DELETE ON chat_message WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_message', OLD.id); END;
+CREATE TRIGGER chat_message_sync_update AFTER UPDATE ON chat_message WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
+BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_message', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('chat_message', NEW.id); END;
