@@ -5,7 +5,8 @@
 -- locally (inserted, changed, deleted, cascades included) by adding its (table, id) to
 -- `sync_pending`; `jv sync` ships those records as they then stand, or a tombstone for those
 -- gone. `jv_sync_captures()` is false while jv applies changes that came from other devices,
--- which must not be sent back. Without jv's key the function does not exist, so no write can
+-- which must not be sent back. (`WHERE NOT EXISTS` rather than `OR IGNORE`: a statement's own
+-- conflict policy would override the trigger's.) Without jv's key the function does not exist, so no write can
 -- bypass it; as with the manifest's triggers, `jv check` notices if they are dropped.
 
 CREATE TABLE sync_device (
@@ -53,44 +54,44 @@ CREATE TABLE sync_parked (
 
 
 CREATE TRIGGER entry_sync_insert AFTER INSERT ON entry WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('entry', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'entry', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'entry' AND id = NEW.id); END;
 CREATE TRIGGER entry_sync_delete AFTER DELETE ON entry WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('entry', OLD.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'entry', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'entry' AND id = OLD.id); END;
 CREATE TRIGGER entry_sync_update AFTER UPDATE ON entry WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('entry', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('entry', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'entry', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'entry' AND id = OLD.id); INSERT INTO sync_pending SELECT 'entry', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'entry' AND id = NEW.id); END;
 
 CREATE TRIGGER analysis_sync_insert AFTER INSERT ON analysis WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('analysis', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'analysis', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'analysis' AND id = NEW.id); END;
 CREATE TRIGGER analysis_sync_delete AFTER DELETE ON analysis WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('analysis', OLD.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'analysis', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'analysis' AND id = OLD.id); END;
 CREATE TRIGGER analysis_sync_update AFTER UPDATE ON analysis WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('analysis', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('analysis', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'analysis', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'analysis' AND id = OLD.id); INSERT INTO sync_pending SELECT 'analysis', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'analysis' AND id = NEW.id); END;
 
 CREATE TRIGGER knowledge_node_sync_insert AFTER INSERT ON knowledge_node WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_node', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'knowledge_node', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'knowledge_node' AND id = NEW.id); END;
 CREATE TRIGGER knowledge_node_sync_delete AFTER DELETE ON knowledge_node WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_node', OLD.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'knowledge_node', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'knowledge_node' AND id = OLD.id); END;
 CREATE TRIGGER knowledge_node_sync_update AFTER UPDATE ON knowledge_node WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_node', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_node', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'knowledge_node', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'knowledge_node' AND id = OLD.id); INSERT INTO sync_pending SELECT 'knowledge_node', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'knowledge_node' AND id = NEW.id); END;
 
 CREATE TRIGGER knowledge_relation_sync_insert AFTER INSERT ON knowledge_relation WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_relation', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'knowledge_relation', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'knowledge_relation' AND id = NEW.id); END;
 CREATE TRIGGER knowledge_relation_sync_delete AFTER DELETE ON knowledge_relation WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_relation', OLD.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'knowledge_relation', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'knowledge_relation' AND id = OLD.id); END;
 CREATE TRIGGER knowledge_relation_sync_update AFTER UPDATE ON knowledge_relation WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_relation', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('knowledge_relation', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'knowledge_relation', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'knowledge_relation' AND id = OLD.id); INSERT INTO sync_pending SELECT 'knowledge_relation', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'knowledge_relation' AND id = NEW.id); END;
 
 CREATE TRIGGER chat_thread_sync_insert AFTER INSERT ON chat_thread WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_thread', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'chat_thread', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'chat_thread' AND id = NEW.id); END;
 CREATE TRIGGER chat_thread_sync_delete AFTER DELETE ON chat_thread WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_thread', OLD.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'chat_thread', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'chat_thread' AND id = OLD.id); END;
 -- Which thread is active is this device's own: switching threads is not a change.
 CREATE TRIGGER chat_thread_sync_update AFTER UPDATE OF created_at, utc_offset, updated_at, last_message_at, enc_meta, title, metadata ON chat_thread WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_thread', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('chat_thread', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'chat_thread', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'chat_thread' AND id = OLD.id); INSERT INTO sync_pending SELECT 'chat_thread', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'chat_thread' AND id = NEW.id); END;
 
 CREATE TRIGGER chat_message_sync_insert AFTER INSERT ON chat_message WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_message', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'chat_message', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'chat_message' AND id = NEW.id); END;
 CREATE TRIGGER chat_message_sync_delete AFTER DELETE ON chat_message WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_message', OLD.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'chat_message', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'chat_message' AND id = OLD.id); END;
 CREATE TRIGGER chat_message_sync_update AFTER UPDATE ON chat_message WHEN jv_sync_captures() AND EXISTS (SELECT 1 FROM sync_device)
-BEGIN INSERT OR IGNORE INTO sync_pending VALUES ('chat_message', OLD.id); INSERT OR IGNORE INTO sync_pending VALUES ('chat_message', NEW.id); END;
+BEGIN INSERT INTO sync_pending SELECT 'chat_message', OLD.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'chat_message' AND id = OLD.id); INSERT INTO sync_pending SELECT 'chat_message', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = 'chat_message' AND id = NEW.id); END;

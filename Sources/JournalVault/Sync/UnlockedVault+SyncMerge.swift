@@ -30,24 +30,43 @@ extension UnlockedVault {
             try adopt(change, rows: rows)
             return
         }
-        // Concurrent. A change not yet sent from here will go out with a stamp above every one
-        // seen, this one included, so it wins on every device as it does here.
+        // Concurrent: an edit beats a delete; of two edits, or two deletes, the greater stamp wins.
         let localDeleted = local == nil
-        if change.isTombstone && localDeleted {
-            if !pending { try KnownRevision(stamp: max(change.stamp, known?.stamp ?? change.stamp), deleted: true).save(table, id, db) }
+        if pending {
+            // The change not yet sent from here is the later one: it goes out as made from
+            // this revision (so every device moves straight to it), with a conflict copy of this
+            // revision's text sent beside it as a new record of this device's — unless the
+            // incoming change is an edit and the local one a delete, which it beats.
+            if !change.isTombstone && localDeleted {
+                try adopt(change, rows: rows)
+                try db.execute(sql: "DELETE FROM sync_pending WHERE tbl = ? AND id = ?", arguments: [table.name, id])
+                return
+            }
+            if !change.isTombstone, case .row(let values) = change.body,
+               let copy = try keepConflictCopy(of: values, in: table, loser: change.stamp, against: local?.values, rows: rows, tally: &tally) {
+                try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) VALUES (?, ?)", arguments: [table.name, copy.storageText])
+            }
+            try KnownRevision(stamp: change.stamp, deleted: change.isTombstone).save(table, id, db)
+            if change.isTombstone && localDeleted {
+                try db.execute(sql: "DELETE FROM sync_pending WHERE tbl = ? AND id = ?", arguments: [table.name, id])
+            }
             return
         }
-        let incomingWins = change.isTombstone != localDeleted
-            ? !change.isTombstone
-            : !pending && known.map { change.stamp > $0.stamp } ?? true
-        let bothEdited = !change.isTombstone && !localDeleted
-        if incomingWins {
-            if bothEdited, let local, let known { try keepConflictCopy(of: local.values, in: table, loser: known.stamp, rows: rows, tally: &tally) }
-            try adopt(change, rows: rows)
-            if pending { try db.execute(sql: "DELETE FROM sync_pending WHERE tbl = ? AND id = ?", arguments: [table.name, id]) }
-        } else if bothEdited, case .row(let values) = change.body {
-            try keepConflictCopy(of: values, in: table, loser: change.stamp, rows: rows, tally: &tally)
+        // Both revisions were sent: every device sees both and decides alike, the losing text
+        // kept as a conflict copy that each derives itself.
+        if change.isTombstone && localDeleted {
+            try KnownRevision(stamp: max(change.stamp, known?.stamp ?? change.stamp), deleted: true).save(table, id, db)
+            return
         }
+        let incomingWins = change.isTombstone != localDeleted ? !change.isTombstone : known.map { change.stamp > $0.stamp } ?? true
+        if !change.isTombstone && !localDeleted, let local, case .row(let values) = change.body {
+            let (loser, winner, stamp) = incomingWins ? (local.values, values, known?.stamp) : (values, local.values, change.stamp)
+            if let stamp {
+                let copy = try keepConflictCopy(of: loser, in: table, loser: stamp, against: winner, rows: rows, tally: &tally)
+                if let copy { try KnownRevision(stamp: stamp, deleted: false).save(table, copy.storageText, db) }
+            }
+        }
+        if incomingWins { try adopt(change, rows: rows) }
     }
 
     /// Makes `change` the record's revision here.
@@ -66,35 +85,43 @@ extension UnlockedVault {
 
     /// The losing text of a concurrent edit of an entry or chat message, kept as a new record
     /// whose id is derived from the record's id and the losing revision's stamp, and whose text
-    /// begins by naming the record it conflicts with. Other kinds merge by last writer.
-    private func keepConflictCopy(of values: [DatabaseValue], in table: SealedTable, loser: SyncStamp, rows: SyncRows,
-                                  tally: inout MergeTally) throws {
-        guard table == .entry || table == .chatMessage else { return }
+    /// begins by naming the record it conflicts with; returns its id, or nil when none was made
+    /// (another kind of record, which merges by last writer; the same text on both sides; a copy
+    /// made already).
+    private func keepConflictCopy(of values: [DatabaseValue], in table: SealedTable, loser: SyncStamp, against winner: [DatabaseValue]?,
+                                  rows: SyncRows, tally: inout MergeTally) throws -> UUID? {
+        guard table == .entry || table == .chatMessage else { return nil }
         let db = rows.db
         let original = try SealedRow(received: table, values: values).id
         let copyID = conflictCopyID(table: table, id: original, loser: loser)
         // Already made here, or made, changed or deleted elsewhere and received.
-        if try KnownRevision.load(table, copyID.storageText, db) != nil || rows.current(table, copyID.storageText) != nil { return }
-        let row = try Row.fetchOne(db, sql: "SELECT " + values.indices.map { _ in "?" }.joined(separator: ", "),
-                                   arguments: StatementArguments(values))!
+        if try KnownRevision.load(table, copyID.storageText, db) != nil || rows.current(table, copyID.storageText) != nil { return nil }
+        func asRow(_ values: [DatabaseValue]) throws -> Row {
+            // The values as a row of their own, for the typed readers.
+            try Row.fetchOne(db, sql: "SELECT " + values.indices.map { _ in "?" }.joined(separator: ", "), arguments: StatementArguments(values))!
+        }
+        let row = try asRow(values)
         let note = "Conflict copy of \(table == .entry ? "entry" : "message") \(original.storageText): "
             + "it was changed on two devices at once, and this is the other text."
         if table == .entry {
             let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
+            // The same text on both sides (a star set on each): nothing would be lost.
+            if let winner, try EncryptedEntryRow(row: asRow(winner)).decrypt(keys: keys).content == entry.content { return nil }
             let copy = Entry(id: copyID, content: note + "\n\n" + entry.content, created: entry.created, modifiedAt: entry.modifiedAt,
                              starred: entry.starred, explicitTags: entry.explicitTags, version: entry.version)
             try store(copy, replacing: nil, db)
         } else {
             var message = try MessageRow(row: row).decrypt(keys: keys)
-            guard try rows.exists(.chatThread, message.threadID.storageText) else { return }
+            if let winner, try MessageRow(row: asRow(winner)).decrypt(keys: keys).content == message.content { return nil }
+            guard try rows.exists(.chatThread, message.threadID.storageText) else { return nil }
             if let entryID = message.entryID, try !rows.exists(.entry, entryID.storageText) { message.entryID = nil }
             let copy = ChatMessage(id: copyID, threadID: message.threadID, role: message.role, content: note + "\n\n" + message.content,
                                    timestamp: message.timestamp, model: message.model, language: message.language,
                                    entryID: message.entryID, usage: message.usage)
             try MessageRow(copy, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
         }
-        try KnownRevision(stamp: loser, deleted: false).save(table, copyID.storageText, db)
         tally.conflictCopies += 1
+        return copyID
     }
 
     /// `UUID(first 16 bytes of BLAKE2b-256(key = K_sync, "JVLT-sync-conflict" ‖ table ‖ id[16] ‖ stamp))`

@@ -1,0 +1,412 @@
+import Foundation
+import GRDB
+import Testing
+import VaultCrypto
+@testable import JournalVault
+
+/// `jv sync` (FORMAT.md §14): packs that refuse every tampering, a merge that converges
+/// whatever order packs arrive in, conflict copies every device derives alike, and no written
+/// text lost but by a delete made after seeing it.
+@Suite struct SyncTests {
+    /// Devices of one vault, each with its own vault file and its own folder as its location; a
+    /// carrier copies files between the folders when the test says (as Syncthing would, late,
+    /// in any order, file by file).
+    final class Devices {
+        let folder: TemporaryFolder
+        var journals: [UnlockedVault] = []
+        let vaultID: UUID
+
+        init(count: Int) throws {
+            folder = try TemporaryFolder()
+            let first = try Vault.create(at: folder.path("0.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
+            vaultID = first.keys.vaultID
+            for index in 0..<count { try FileManager.default.createDirectory(atPath: location(index), withIntermediateDirectories: true) }
+            _ = try first.setUpSync(at: location(0))
+            journals.append(first)
+            for index in 1..<count {
+                deliverAll(to: index)
+                journals.append(try Vault.cloneSync(from: location(index), to: folder.path("\(index).vault"),
+                                                    credential: .passphrase(secret(TemporaryVault.passphrase))).vault)
+            }
+        }
+
+        func location(_ index: Int) -> String { folder.path("location-\(index)") }
+        func root(_ index: Int) -> String { "\(location(index))/jv-sync/\(vaultID.storageText)" }
+
+        func device(_ index: Int) throws -> UUID {
+            try journals[index].database.read { db in try SyncState.load(db)!.device }
+        }
+
+        /// Files of other devices in `index`'s folder that are not yet in `target`'s, as relative paths.
+        func undelivered(to target: Int) -> [String] {
+            var missing: [String] = []
+            for source in 0..<3 where source != target {
+                let root = self.root(source)
+                guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
+                while let relative = walker.nextObject() as? String {
+                    let name = (relative as NSString).lastPathComponent
+                    guard !name.hasPrefix("."), !FileManager.default.fileExists(atPath: "\(self.root(target))/\(relative)") else { continue }
+                    var isFolder: ObjCBool = false
+                    FileManager.default.fileExists(atPath: "\(root)/\(relative)", isDirectory: &isFolder)
+                    if !isFolder.boolValue { missing.append("\(source)|\(relative)") }
+                }
+            }
+            return missing.sorted()
+        }
+
+        func deliver(_ item: String, to target: Int) {
+            let parts = item.split(separator: "|", maxSplits: 1).map(String.init)
+            let from = "\(root(Int(parts[0])!))/\(parts[1])"
+            let to = "\(root(target))/\(parts[1])"
+            try? FileManager.default.createDirectory(atPath: (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if FileManager.default.fileExists(atPath: to) { return }
+            try? FileManager.default.copyItem(atPath: from, toPath: to + ".part")
+            rename(to + ".part", to)
+        }
+
+        func deliverAll(to target: Int) {
+            for item in undelivered(to: target) { deliver(item, to: target) }
+        }
+    }
+
+    // MARK: Packs
+
+    static func sampleChanges(_ journal: UnlockedVault) throws -> [SyncChange] {
+        try journal.database.read { db in
+            try SealedTable.all.flatMap { table in
+                try Row.fetchAll(db, sql: "SELECT \(table.selection) FROM \(table.name)").map { row in
+                    let values = (0..<table.columns.count).map { row[$0] as DatabaseValue }
+                    return SyncChange(table: table, id: UUID(storageText: row["id"])!, stamp: SyncStamp(hlc: 7, device: UUID()),
+                                      base: nil, body: .row(values))
+                }
+            }
+        }
+    }
+
+    /// A pack of `changes` written to `path`.
+    static func writePack(_ changes: [SyncChange], header: SyncPack.Header, key: SecureBytes, to path: String) throws {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = FileHandle(forWritingAtPath: path)!
+        let writer = try SyncPack.Writer(header: header, syncKey: key, to: handle)
+        for change in changes { try writer.append(change) }
+        try writer.finish()
+        try handle.close()
+    }
+
+    static func readPack(_ path: String, key: SecureBytes, expected: (UUID, UUID, UInt64)) throws -> [SyncChange] {
+        let reader = try SyncPack.open(path, syncKey: key, expected: expected)
+        var changes: [SyncChange] = []
+        while let change = try reader.next() { changes.append(change) }
+        return changes
+    }
+
+    @Test func aPackReadsBackAndRefusesEveryAlteration() throws {
+        let vault = try TemporaryVault()
+        let entry = try vault.journal.addEntry("A long walk by the river #outside " + String(repeating: "and on ", count: 6_000))
+        for index in 0..<3 { _ = try vault.journal.addEntry("Another long day, number \(index) " + String(repeating: "and so on ", count: 4_000)) }
+        _ = try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "hello"))
+        let changes = try Self.sampleChanges(vault.journal) + [
+            SyncChange(table: .entry, id: UUID(), stamp: SyncStamp(hlc: 9, device: UUID()), base: SyncStamp(hlc: 8, device: UUID()), body: .tombstone),
+        ]
+        let keys = vault.journal.keys
+        let device = UUID()
+        let header = SyncPack.Header(vaultID: keys.vaultID, device: device, number: 3, keyVersion: 1, createdAt: 1,
+                                     dependencies: [UUID(): 4, UUID(): 1])
+        let path = vault.folder.path("pack")
+        try Self.writePack(changes, header: header, key: keys.syncKey, to: path)
+        let read = try Self.readPack(path, key: keys.syncKey, expected: (keys.vaultID, device, 3))
+        #expect(read.count == changes.count)
+        #expect(read.contains { $0.id == entry.id })
+        #expect(read.last?.isTombstone == true && read.last?.base == changes.last?.base)
+        for (a, b) in zip(read, changes) {
+            if case .row(let x) = a.body, case .row(let y) = b.body { #expect(x == y) }
+        }
+        // Padded: the size says little of the number of changes.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect((bytes.count - header.encoded.count - SyncPack.keyBlockLength) > 64 * 1024)
+
+        // Moved, renumbered, or of another vault: refused before anything is read.
+        for expected in [(keys.vaultID, device, UInt64(4)), (keys.vaultID, UUID(), UInt64(3)), (UUID(), device, UInt64(3))] {
+            #expect(throws: VaultError.self) { try Self.readPack(path, key: keys.syncKey, expected: expected) }
+        }
+        // Under another vault's key.
+        let other = try TemporaryVault()
+        #expect(throws: VaultError.self) { try Self.readPack(path, key: other.journal.keys.syncKey, expected: (keys.vaultID, device, 3)) }
+        // Every byte flipped (sampled), and every cut, is refused.
+        var generator = SeededGenerator(state: 13)
+        let offsets = (0..<header.encoded.count + SyncPack.keyBlockLength).map { $0 } + (0..<60).map { _ in Int.random(in: 0..<bytes.count, using: &generator) }
+        for offset in offsets {
+            try bytes.flipping(offset).write(to: URL(fileURLWithPath: path))
+            #expect(throws: VaultError.self) { try Self.readPack(path, key: keys.syncKey, expected: (keys.vaultID, device, 3)) }
+        }
+        for cut in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 40)) + [bytes.count - 1] {
+            try bytes.prefix(cut).write(to: URL(fileURLWithPath: path))
+            #expect(throws: VaultError.self) { try Self.readPack(path, key: keys.syncKey, expected: (keys.vaultID, device, 3)) }
+        }
+        try (bytes + Data([0])).write(to: URL(fileURLWithPath: path))
+        #expect(throws: VaultError.self) { try Self.readPack(path, key: keys.syncKey, expected: (keys.vaultID, device, 3)) }
+    }
+
+    /// A pack that fails anywhere, even in its last chunk, leaves nothing of itself applied.
+    @Test func aRefusedPackAppliesNothingAndOtherDevicesStillApply() throws {
+        let devices = try Devices(count: 3)
+        let (a, b, c) = (devices.journals[0], devices.journals[1], devices.journals[2])
+        for index in 0..<300 { _ = try b.addEntry("from b number \(index) " + String(repeating: "word ", count: 40)) }
+        _ = try b.sync()
+        _ = try c.addEntry("from c")
+        _ = try c.sync()
+        devices.deliverAll(to: 0)
+        let pack = "\(devices.root(0))/\(try devices.device(1).storageText)/pack-000000000001.jvp"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: pack))
+        try bytes.flipping(bytes.count - 20).write(to: URL(fileURLWithPath: pack))
+        let before = try a.entries().count
+        let report = try a.sync()
+        #expect(report.refused.count == 1)
+        #expect(report.packsReceived == 1)
+        #expect(try a.entries().count == before + 1)
+        #expect(try a.check().isClean)
+        // Put right, it applies.
+        try bytes.write(to: URL(fileURLWithPath: pack))
+        #expect(try a.sync().refused.isEmpty)
+        #expect(try a.entries().count == before + 301)
+    }
+
+    @Test func aGapWaitsAndTheRestApplies() throws {
+        let devices = try Devices(count: 2)
+        let (a, b) = (devices.journals[0], devices.journals[1])
+        for round in 0..<3 {
+            _ = try b.addEntry("round \(round)")
+            _ = try b.sync()
+        }
+        let bDevice = try devices.device(1).storageText
+        for item in devices.undelivered(to: 0) where !item.hasSuffix("pack-000000000002.jvp") { devices.deliver(item, to: 0) }
+        let waiting = try a.sync()
+        #expect(waiting.packsReceived == 1)
+        #expect(waiting.waiting.count == 1 && waiting.waiting[0].contains("pack 2 has not arrived"))
+        #expect(FileManager.default.fileExists(atPath: "\(devices.root(0))/\(bDevice)/pack-000000000003.jvp"))
+        devices.deliverAll(to: 0)
+        let filled = try a.sync()
+        #expect(filled.packsReceived == 2 && filled.waiting.isEmpty)
+        #expect(try Set(a.entries().map(\.content)) == Set(b.entries().map(\.content)))
+    }
+
+    // MARK: Merge
+
+    @Test func theSameConflictGivesTheSameWinnerAndCopyEverywhere() throws {
+        let devices = try Devices(count: 3)
+        let (a, b) = (devices.journals[0], devices.journals[1])
+        let entry = try a.addEntry("the first text")
+        _ = try a.sync()
+        devices.deliverAll(to: 1)
+        devices.deliverAll(to: 2)
+        _ = try b.sync()
+        _ = try devices.journals[2].sync()
+        _ = try a.updateEntry(id: entry.id, content: "edited on a")
+        _ = try b.updateEntry(id: entry.id, content: "edited on b")
+        _ = try a.sync()
+        _ = try b.sync()
+        // Each resolves the conflict alone, in the opposite order of arrival.
+        devices.deliverAll(to: 0)
+        devices.deliverAll(to: 1)
+        #expect(try a.sync().conflictCopies == 1)
+        #expect(try b.sync().conflictCopies == 1)
+        devices.deliverAll(to: 2)
+        _ = try devices.journals[2].sync()
+        let outcomes = try devices.journals.map { journal in try journal.entries().sorted { $0.id.storageText < $1.id.storageText }.map { "\($0.id) \($0.content)" } }
+        #expect(outcomes[0] == outcomes[1] && outcomes[1] == outcomes[2])
+        #expect(outcomes[0].count == 2)
+        let copy = try a.entries().first { $0.id != entry.id }!
+        #expect(copy.content.hasPrefix("Conflict copy of entry \(entry.id.storageText)"))
+        let winner = try a.entry(id: entry.id).content
+        #expect(Set([winner, String(copy.content.split(separator: "\n").last!)]) == ["edited on a", "edited on b"])
+    }
+
+    @Test func anEditBeatsAConcurrentDelete() throws {
+        let devices = try Devices(count: 2)
+        let (a, b) = (devices.journals[0], devices.journals[1])
+        let entry = try a.addEntry("keep me")
+        _ = try a.sync()
+        devices.deliverAll(to: 1)
+        _ = try b.sync()
+        try a.deleteEntry(id: entry.id)
+        _ = try b.updateEntry(id: entry.id, content: "keep me, edited")
+        _ = try a.sync()
+        _ = try b.sync()
+        devices.deliverAll(to: 0)
+        devices.deliverAll(to: 1)
+        _ = try a.sync()
+        _ = try b.sync()
+        #expect(try a.entry(id: entry.id).content == "keep me, edited")
+        #expect(try b.entry(id: entry.id).content == "keep me, edited")
+    }
+
+    @Test func aCloneOpensWithTheRecoveryKeyAndRefusesAWrongPassphrase() throws {
+        let folder = try TemporaryFolder()
+        let (journal, recoveryKey) = try Vault.create(at: folder.path("a.vault"), passphrase: secret("first device"), kdf: TemporaryVault.kdf)
+        _ = try journal.addEntry("hello")
+        try FileManager.default.createDirectory(atPath: folder.path("location"), withIntermediateDirectories: true)
+        _ = try journal.setUpSync(at: folder.path("location"))
+        #expect(throws: VaultError.wrongPassphrase) {
+            try Vault.cloneSync(from: folder.path("location"), to: folder.path("b.vault"), credential: .passphrase(secret("guess")))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("b.vault")))
+        let clone = try Vault.cloneSync(from: folder.path("location"), to: folder.path("b.vault"), credential: .recoveryKey(recoveryKey)).vault
+        #expect(try clone.entries().map(\.content) == ["hello"])
+        // It keeps the first device's keyslots: its passphrase opens the new vault.
+        _ = try Vault.open(at: folder.path("b.vault")).unlock(passphrase: secret("first device"))
+    }
+
+    // MARK: Randomized
+
+    /// What a test knows of one revision of an entry it wrote: its text, where and when, and the
+    /// pack that carried it (nil until its device syncs).
+    struct Revision {
+        let entry: UUID
+        let text: String
+        let device: Int
+        let step: Int
+        var pack: UInt64?
+    }
+
+    /// An edit or delete of an entry on a device, with what that device had applied of every
+    /// other device's packs then: the revisions it replaces are those it had seen.
+    struct Replacement {
+        let entry: UUID
+        let device: Int
+        let step: Int
+        let applied: [UUID: UInt64]
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func threeDevicesConvergeWhateverTheOrderAndLoseNoText(seed: UInt64) throws {
+        var random = SeededGenerator(state: seed)
+        let devices = try Devices(count: 3)
+        let ids = try (0..<3).map(devices.device)
+        var revisions: [Revision] = []
+        var replacements: [Replacement] = []
+        var written: [UUID] = []
+        var counter = 0
+        let people = ["Ana", "Ben", "Chloé"]
+
+        func applied(_ device: Int) throws -> [UUID: UInt64] {
+            try devices.journals[device].database.read { db in try SyncState.applied(db) }
+        }
+        func sync(_ device: Int, step: Int) throws {
+            let report = try devices.journals[device].sync()
+            #expect(report.refused.isEmpty)
+            if let sent = report.sent {
+                for index in revisions.indices where revisions[index].device == device && revisions[index].pack == nil { revisions[index].pack = sent.pack }
+            }
+        }
+
+        for step in 0..<160 {
+            let device = Int.random(in: 0..<3, using: &random)
+            let journal = devices.journals[device]
+            let here = try journal.entries().map(\.id).filter(written.contains)
+            counter += 1
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<18:
+                let text = "entry \(counter) written on \(device) #tag\(counter % 4)"
+                let entry = try journal.addEntry(text, starred: counter % 5 == 0)
+                written.append(entry.id)
+                revisions.append(Revision(entry: entry.id, text: text, device: device, step: step))
+            case 18..<34 where !here.isEmpty:
+                let id = here.randomElement(using: &random)!
+                replacements.append(Replacement(entry: id, device: device, step: step, applied: try applied(device)))
+                let text = "edit \(counter) on \(device)"
+                _ = try journal.updateEntry(id: id, content: text)
+                revisions.append(Revision(entry: id, text: text, device: device, step: step))
+            case 34..<40 where !here.isEmpty:
+                let id = here.randomElement(using: &random)!
+                let entry = try journal.entry(id: id)
+                replacements.append(Replacement(entry: id, device: device, step: step, applied: try applied(device)))
+                _ = try journal.updateEntry(id: id, starred: !entry.starred)
+                revisions.append(Revision(entry: id, text: entry.content, device: device, step: step))
+            case 40..<46 where !here.isEmpty:
+                let id = here.randomElement(using: &random)!
+                replacements.append(Replacement(entry: id, device: device, step: step, applied: try applied(device)))
+                try journal.deleteEntry(id: id)
+            case 46..<56:
+                let threads = try journal.threads()
+                let thread = counter % 3 == 0 || threads.isEmpty ? nil : threads.randomElement(using: &random)!.id
+                _ = try journal.addMessage(ChatMessageDraft(threadID: thread, role: counter % 2 == 0 ? .user : .assistant,
+                                                            content: "message \(counter) on \(device)",
+                                                            entryID: here.isEmpty || counter % 4 != 0 ? nil : here.randomElement(using: &random)))
+            case 56..<62 where false:
+                let id = here.randomElement(using: &random)!
+                let person = people.randomElement(using: &random)!
+                _ = try journal.addAnalysis(
+                    Analysis(entryID: id, model: "model-\(device)", processedAt: .now(), sentiment: "calm", themes: ["walks"]),
+                    nodes: [NodeReference(type: "person", name: person), NodeReference(type: "place", name: "the lake")],
+                    relations: [RelationDraft(from: NodeReference(type: "person", name: person), to: NodeReference(type: "place", name: "the lake"),
+                                              type: "visits", strength: 0.5)])
+            case 62..<65:
+                if let analysis = try journal.analyses().randomElement(using: &random) { try journal.deleteAnalysis(id: analysis.id) }
+            case 65..<67:
+                if let thread = try journal.threads().randomElement(using: &random) { try journal.deleteThread(id: thread.id) }
+            case 67..<88:
+                try sync(device, step: step)
+            default:
+                // The carrier brings some files, in any order: later packs may come before earlier ones.
+                let target = Int.random(in: 0..<3, using: &random)
+                let missing = devices.undelivered(to: target)
+                for item in missing where Bool.random(using: &random) { devices.deliver(item, to: target) }
+            }
+        }
+        // Until quiet: everything delivered, everyone synced, until nobody sends or receives.
+        var quiet = false
+        var rounds = 0
+        while !quiet && rounds < 10 {
+            quiet = true
+            rounds += 1
+            for device in 0..<3 {
+                devices.deliverAll(to: device)
+                let report = try devices.journals[device].sync()
+                #expect(report.refused.isEmpty && report.waiting.isEmpty)
+                if let sent = report.sent {
+                    for index in revisions.indices where revisions[index].device == device && revisions[index].pack == nil { revisions[index].pack = sent.pack }
+                }
+                if report.sent != nil || report.packsReceived > 0 { quiet = false }
+            }
+        }
+        #expect(quiet)
+        let states = try devices.journals.map(Self.comparable)
+        for other in 1..<3 {
+            #expect(states[0] == states[other], "device 0 and \(other) differ in: \(Set(states[0]).symmetricDifference(states[other]).sorted())")
+        }
+        for journal in devices.journals {
+            let report = try journal.check()
+            #expect(report.isClean, "\(report.problems)")
+        }
+        // No text lost: every revision not replaced by an edit or delete made after seeing it is
+        // the entry's text, or in a conflict copy of it.
+        let finalEntries = try devices.journals[0].entries()
+        let contents = Dictionary(uniqueKeysWithValues: finalEntries.map { ($0.id, $0.content) })
+        for revision in revisions {
+            let replaced = replacements.contains { later in
+                later.entry == revision.entry && later.step > revision.step
+                    && (later.device == revision.device || (later.applied[ids[revision.device]] ?? 0) >= (revision.pack ?? .max))
+            }
+            guard !replaced else { continue }
+            let kept = contents[revision.entry] == revision.text || finalEntries.contains {
+                $0.content.hasPrefix("Conflict copy of entry \(revision.entry.storageText)") && $0.content.hasSuffix("\n\n" + revision.text)
+            }
+            #expect(kept, "lost: \(revision.text) (seed \(seed))")
+        }
+        _ = ids
+    }
+
+    /// Everything a device holds, as comparable text: every record of every kind, without what
+    /// is this device's own (which thread is active).
+    static func comparable(_ journal: UnlockedVault) throws -> [String] {
+        let snapshot = try journal.snapshot()
+        var lines: [String] = []
+        lines += snapshot.entries.map { "entry \($0.id) \($0.created.millis) \($0.modifiedAt) \($0.starred) \($0.tags) \($0.content)" }
+        lines += snapshot.threads.map { "thread \($0.id) \($0.title) \($0.created.millis) \($0.updatedAt) \(String(describing: $0.lastMessageAt))" }
+        lines += snapshot.messages.map { "message \($0.id) \($0.threadID) \($0.role) \($0.content) \(String(describing: $0.entryID))" }
+        lines += snapshot.analyses.map { "analysis \($0.id) \($0.entryID) \($0.model) \($0.themes)" }
+        lines += snapshot.nodes.map { "node \($0.id) \($0.type) \($0.name)" }
+        lines += snapshot.relations.map { "relation \($0.id) \($0.from) \($0.to) \($0.type) \(String(describing: $0.entryID))" }
+        return lines.sorted()
+    }
+}
