@@ -30,6 +30,7 @@ let package = Package(
                 .embedInCode("0004_entry_seq.sql"),
                 .embedInCode("0005_manifest.sql"),
                 .embedInCode("0006_sync.sql"),
+                .embedInCode("0007_graph_ids.sql"),
             ]
         ),
         .target(

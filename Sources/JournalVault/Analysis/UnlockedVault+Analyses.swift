@@ -17,8 +17,8 @@ extension UnlockedVault {
             for relation in relations {
                 let from = try findOrCreateNode(relation.from, db)
                 let to = try findOrCreateNode(relation.to, db)
-                _ = try upsertRelation(KnowledgeRelation(id: UUID(), from: from, to: to, type: relation.type, strength: relation.strength,
-                                                         entryID: analysis.entryID), createdAt: analysis.processedAt.millis, db)
+                _ = try upsertRelation(from: from, to: to, type: relation.type, strength: relation.strength, entryID: analysis.entryID,
+                                       createdAt: analysis.processedAt.millis, db)
             }
         }
         return analysis

@@ -55,10 +55,14 @@ extension UnlockedVault {
         }
     }
 
-    /// Stores `relation`, or changes the strength of the relation of the same type between the
-    /// same nodes learnt from the same entry (matched through the type's blind index).
-    func upsertRelation(_ relation: KnowledgeRelation, createdAt: Int64, _ db: Database) throws -> UpsertOutcome {
-        let key = relationKey(relation.type)
+    /// Stores the relation of `type` from one node to another learnt from `entryID`, under the id
+    /// derived from them (FORMAT.md §1.7), or changes the strength of the one stored (matched by
+    /// that id, or by its nodes, entry and the type's blind index).
+    func upsertRelation(from: UUID, to: UUID, type: String, strength: Double, entryID: UUID?, createdAt: Int64,
+                        _ db: Database) throws -> UpsertOutcome {
+        let key = relationKey(type)
+        let relation = KnowledgeRelation(id: KnowledgeRelation.derivedID(from: from, to: to, relationKey: key, entryID: entryID),
+                                         from: from, to: to, type: type, strength: strength, entryID: entryID)
         let existing = try RelationRow.fetchAll(db, where: "id = ? OR (from_node = ? AND to_node = ? AND relation_key = ? AND entry_id IS ?)",
                                                 arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText,
                                                             key, relation.entryID?.storageText]).first
@@ -96,7 +100,8 @@ extension UnlockedVault {
         return try NodeRow(row: row).decrypt(keys: keys)
     }
 
-    /// The id of the node for `reference`, created (with this spelling of the name) if new.
+    /// The id of the node for `reference`, created (with this spelling of the name, under the id
+    /// derived from its name index: FORMAT.md §1.6) if new.
     func findOrCreateNode(_ reference: NodeReference, _ db: Database) throws -> UUID {
         guard let type = KnowledgeNode.normalizedType(reference.type) else {
             throw VaultError.invalidGraph("node type '\(reference.type)' is not one word")
@@ -105,7 +110,7 @@ extension UnlockedVault {
         if let existing = try String.fetchOne(db, sql: "SELECT id FROM knowledge_node WHERE node_key = ?", arguments: [key]) {
             return try RecordID.parse(existing, table: NodeRow.table)
         }
-        let node = KnowledgeNode(id: UUID(), type: type, name: reference.name.trimmingCharacters(in: .whitespacesAndNewlines),
+        let node = KnowledgeNode(id: KnowledgeNode.derivedID(nodeKey: key), type: type, name: reference.name.trimmingCharacters(in: .whitespacesAndNewlines),
                                  created: .now(), metadata: .null)
         try NodeRow(node, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
         return node.id

@@ -14,7 +14,9 @@ public struct ImportSummary: Sendable, Equatable {
 extension UnlockedVault {
     /// Imports `snapshot` in one transaction: a record whose id exists is updated if it differs
     /// and left alone if not; a knowledge node whose (type, name) exists under another id is
-    /// merged into it. Importing the same records twice changes nothing.
+    /// merged into it. Knowledge nodes and relations are stored under the ids this vault derives
+    /// for them (FORMAT.md §1.6, §1.7), not the file's, and relations follow their nodes there.
+    /// Importing the same records twice changes nothing.
     /// `progress` is told how many of the snapshot's records are done, after each one.
     @discardableResult
     public func importSnapshot(_ snapshot: VaultSnapshot, progress: ((Int, Int) -> Void)? = nil) throws -> ImportSummary {
@@ -58,10 +60,10 @@ extension UnlockedVault {
                 count("analyses", try upsert(analysis, db))
             }
             for relation in snapshot.relations {
-                var relation = relation
-                relation.from = nodeIDs[relation.from] ?? relation.from
-                relation.to = nodeIDs[relation.to] ?? relation.to
-                count("relations", try upsert(relation, db))
+                // A node the file does not list is one of this vault's, named by its id here.
+                count("relations", try upsertRelation(from: nodeIDs[relation.from] ?? relation.from, to: nodeIDs[relation.to] ?? relation.to,
+                                                      type: relation.type, strength: relation.strength, entryID: relation.entryID,
+                                                      createdAt: Instant.now().millis, db))
             }
             let messagesByThread = Dictionary(grouping: snapshot.messages, by: \.threadID)
             for thread in snapshot.threads {
@@ -86,28 +88,26 @@ extension UnlockedVault {
         return stored == nil ? .added : .updated
     }
 
-    /// A node is matched by id, else by (type, name) — then the existing node stands for it.
+    /// A node is the one of its (type, name), under the id derived from them; returns that id.
+    /// The file's node is written over the stored one when the file gave it that same id (it
+    /// came from this vault, or another device of it), and differs; from anywhere else — another
+    /// vault, or before ids were derived — the stored node stands for it.
     private func upsert(_ node: KnowledgeNode, _ db: Database) throws -> (UUID, Outcome) {
         let key = nodeKey(NodeReference(type: node.type, name: node.name))
-        if let existing = try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE id = ?", arguments: [node.id.storageText]) {
+        let id = KnowledgeNode.derivedID(nodeKey: key)
+        if let existing = try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE node_key = ?", arguments: [key]) {
             let stored = try NodeRow(row: existing)
-            if try stored.decrypt(keys: keys) == node { return (node.id, .unchanged) }
+            guard node.id == stored.id, try stored.decrypt(keys: keys) != node else { return (stored.id, .unchanged) }
             try NodeRow(node, key: key, meta: .rewriting(stored.encMeta, keyVersion: keys.keyVersion), keys: keys).update(db)
-            return (node.id, .updated)
+            return (stored.id, .updated)
         }
-        if let sameName = try String.fetchOne(db, sql: "SELECT id FROM knowledge_node WHERE node_key = ?", arguments: [key]) {
-            return (try RecordID.parse(sameName, table: NodeRow.table), .unchanged)
-        }
-        try NodeRow(node, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
-        return (node.id, .added)
+        let derived = KnowledgeNode(id: id, type: node.type, name: node.name, created: node.created, metadata: node.metadata)
+        try NodeRow(derived, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+        return (id, .added)
     }
 
     private func upsert(_ analysis: Analysis, _ db: Database) throws -> Outcome {
         try replaceWhole(analysis, as: AnalysisRow.self, db)
-    }
-
-    private func upsert(_ relation: KnowledgeRelation, _ db: Database) throws -> Outcome {
-        try upsertRelation(relation, createdAt: Instant.now().millis, db)
     }
 
     private func upsert(_ thread: ChatThread, _ db: Database) throws -> Outcome {

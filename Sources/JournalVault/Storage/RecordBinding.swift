@@ -61,6 +61,16 @@ extension UUID {
         self.init(uuid: value)
     }
 
+    /// The RFC 9562 version-8 UUID made of the first 16 bytes of `digest` (a hash, 16 bytes or
+    /// more), with the version nibble set to 8 and the variant bits to `10`: for ids that every
+    /// device derives alike from the same content (knowledge nodes and relations, FORMAT.md §1.6).
+    init(version8From digest: [UInt8]) {
+        var bytes = Array(digest.prefix(16)) + [UInt8](repeating: 0, count: max(0, 16 - digest.count))
+        bytes[6] = bytes[6] & 0x0F | 0x80
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        self.init(bytes: bytes)
+    }
+
     /// Lower-case canonical text, the form stored in `id` columns. Written out by hand: rows are
     /// read and written by the hundred thousand, and Foundation's formatter goes through printf.
     var storageText: String {

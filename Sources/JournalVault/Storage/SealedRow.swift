@@ -76,11 +76,34 @@ struct SealedRow: Sendable {
 
     subscript(column: String) -> DatabaseValue { values[table.index(of: column)] }
 
-    /// Rewrites the stored row with the same id.
-    func update(_ db: Database) throws {
+    /// Rewrites the stored row with the same id — or, given `previousID`, the row stored under
+    /// that id, which takes this row's id (a knowledge node's or relation's id is derived from
+    /// columns that can change: FORMAT.md §1.6, §1.7).
+    func update(_ db: Database, previousID: UUID? = nil) throws {
+        if let previousID, previousID != id {
+            let assignments = table.columns.map { "\($0) = ?" }.joined(separator: ", ")
+            try db.cachedStatement(sql: "UPDATE \(table.name) SET \(assignments) WHERE id = ?")
+                .execute(arguments: StatementArguments(values + [previousID.storageText.databaseValue]))
+            return
+        }
         let assignments = table.columns.filter { $0 != "id" }.map { "\($0) = ?" }.joined(separator: ", ")
         let arguments = table.columns.indices.filter { $0 != table.idIndex }.map { values[$0] } + [values[table.idIndex]]
         try db.cachedStatement(sql: "UPDATE \(table.name) SET \(assignments) WHERE id = ?").execute(arguments: StatementArguments(arguments))
+    }
+
+    /// Every row of `table`, a batch at a time in rowid order, each with its rowid: for the walks
+    /// that rewrite the rows they read (rekey, deriving graph ids) without holding a whole table in
+    /// memory. Rewriting a row, even under another id, keeps its rowid, so no row is met twice.
+    static func forEachBatch(of table: SealedTable, _ db: Database, size: Int = 2048,
+                             _ body: ([(row: SealedRow, rowID: DatabaseValue)]) throws -> Void) throws {
+        var lastRowID = Int64.min
+        while true {
+            let rows = try Row.fetchAll(db, sql: "SELECT \(table.selection), rowid FROM \(table.name) WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                                        arguments: [lastRowID, size])
+            guard let last = rows.last else { return }
+            lastRowID = try last.stored(table.columns.count, table: table.name)
+            try body(try rows.map { (try SealedRow(table, row: $0), $0[table.columns.count] as DatabaseValue) })
+        }
     }
 
     func insert(_ db: Database) throws {

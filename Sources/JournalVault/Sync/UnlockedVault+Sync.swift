@@ -62,6 +62,8 @@ extension UnlockedVault {
             throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
         }
         try place.fetch(vaultID: keys.vaultID, device: nil)
+        // Other devices derive the same ids for the same nodes and relations (FORMAT.md §1.6).
+        try deriveGraphIDs()
         try write { db in
             try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
             for table in SealedTable.all {

@@ -32,6 +32,8 @@ extension Vault {
             try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
         }
         let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
+        // Nodes and relations made here get the ids the other devices derive (FORMAT.md §1.6).
+        try vault.deriveGraphIDs()
         return (vault, try vault.sync(progress: progress))
     }
 

@@ -10,13 +10,16 @@ extension UnlockedVault {
     /// The manifest is checked before anything is written: one that is missing from a vault
     /// that promised one, or that does not authenticate, stops the write
     /// (``VaultError/manifestDamaged(_:)``). A vault from before the manifest is upgraded here,
-    /// at its first write (``upgradeToManifest(_:)``).
+    /// at its first write (``upgradeToManifest(_:)``), and one from before derived graph ids gets
+    /// them (``deriveGraphIDs(_:)``: one look at a one-row table once they are).
     func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
         let recorder = database.manifestRecorder
         return try database.write { db in
             defer { _ = recorder.finish() }
             let manifest = try manifestForWritingWithTriggers(db)
             recorder.startRecording(key: keys.manifestKey)
+            // Before `body`, which may add nodes and relations under derived ids beside them.
+            try deriveGraphIDs(db)
             let result = try body(db)
             var next = manifest.applying(recorder.finish())
             next.counter += 1
@@ -51,7 +54,8 @@ extension UnlockedVault {
         let legacy = try Row.fetchAll(db, sql: "SELECT id, from_node, to_node, type, strength, entry_id, created_at FROM legacy_relation")
         for row in legacy {
             let relation = try Self.legacyRelation(row)
-            _ = try upsertRelation(relation, createdAt: try row.stored(6, table: "legacy_relation"), db)
+            _ = try upsertRelation(from: relation.from, to: relation.to, type: relation.type, strength: relation.strength,
+                                   entryID: relation.entryID, createdAt: try row.stored(6, table: "legacy_relation"), db)
         }
         try db.execute(sql: "DELETE FROM legacy_relation")
         try retypeNodesOutsideTheVocabulary(db)

@@ -73,6 +73,8 @@ public final class Vault: Sendable {
             try passphraseSlot.save(db)
             try recoverySlot.save(db)
             try Manifest.empty(keyVersion: header.keyVersion).save(db, keys: keys)
+            // No node or relation yet: every one is written under its derived id.
+            try DerivedGraphIDs.markInForce(db)
         }
         return (UnlockedVault(vault: Vault(database: database), keys: keys, unlockedSlot: nil), recoveryKey)
     }
