@@ -107,6 +107,21 @@ out["knowledge_relation_relation_ad"] = h(record_ad("knowledge_relation", "relat
 out["chat_thread_title_ad"] = h(record_ad("chat_thread", "title", [created_at, utc_offset, modified_at, None]))
 out["chat_message_content_ad"] = h(record_ad("chat_message", "content", [other, "user", created_at, utc_offset]))
 
+# Derived knowledge-graph ids (§1.6, §1.7).
+def uuid_v8(digest):
+    b = bytearray(digest[:16])
+    b[6] = b[6] & 0x0F | 0x80
+    b[8] = b[8] & 0x3F | 0x80
+    return uuid.UUID(bytes=bytes(b))
+node_id = uuid_v8(hashlib.blake2b(b"JVLT-node-id" + node_key, digest_size=32).digest())
+def relation_id(entry):
+    marked = b"\x01" + uuid.UUID(entry).bytes if entry else b"\x00" + bytes(16)
+    return uuid_v8(hashlib.blake2b(b"JVLT-relation-id" + node_id.bytes + uuid.UUID(other).bytes + relation_key + marked,
+                                   digest_size=32).digest())
+out["node_id_person_anna"] = str(node_id)
+out["relation_id_meets_no_entry"] = str(relation_id(None))
+out["relation_id_meets_entry"] = str(relation_id(str(entry_id)))
+
 # Row-set manifest (§11).
 k_man = kdf_subkey(master, 3, "JVLTMANI")
 row = b"JVLT-row" + lp8("entry_tag") + bytes([2]) + b"\x03" + struct.pack(">I", 8) + bytes([0xAB]) * 8 + b"\x01" + struct.pack(">q", 7)
