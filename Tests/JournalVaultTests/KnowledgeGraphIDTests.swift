@@ -242,6 +242,35 @@ extension UnlockedVault {
         #expect(try journal.check().isClean)
     }
 
+    /// A device that holds a node under its old random id when the pack of the rewrite arrives (a
+    /// clone made afterwards applies every pack since the first) receives the deletion of the old
+    /// id and the record under the new one in one pack, in id order. Deletion first, all is well.
+    /// Record first, its `node_key` is still taken by the old row and the pack does not apply:
+    /// a known issue of the merge (UnlockedVault+SyncMerge.swift, SyncRows.write), which
+    /// concerns only vaults that synced before ids were derived.
+    @Test(arguments: ["00000000-0000-4000-8000-000000000001", "ffffffff-ffff-4fff-bfff-ffffffffffff"])
+    func aCloneReceivesTheRewriteOfIDsItHoldsUnderTheOldOnes(oldID: String) throws {
+        let folder = try TemporaryFolder()
+        let location = folder.path("location")
+        try FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
+        let journal = try Vault.create(at: folder.path("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
+        _ = try journal.setUpSync(at: location)
+        try journal.write { db in
+            let node = KnowledgeNode(id: try #require(UUID(storageText: oldID)), type: "person", name: "Anna", created: .now(), metadata: .null)
+            try NodeRow(node, key: journal.nodeKey(NodeReference(type: "person", name: "Anna")), meta: .fresh(keyVersion: 1), keys: journal.keys).insert(db)
+        }
+        _ = try journal.sync()
+        try journal.writeBehindTheVaultsBack { db in try db.execute(sql: "DELETE FROM graph_ids_derived") }
+        try journal.addEntry("The first write since: the ids are derived.")
+        _ = try journal.sync()
+        let derived = try #require(try journal.nodes().first?.id)
+        #expect(derived.storageText > "00000000-0000-4000-8000-000000000001" && derived.storageText < "ffffffff-ffff-4fff-bfff-ffffffffffff")
+        try withKnownIssue("the record under the new id comes before the deletion of the old one") {
+            let clone = try Vault.cloneSync(from: location, to: folder.path("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase))).vault
+            #expect(try clone.nodes().map(\.id) == [derived])
+        } when: { oldID.hasPrefix("ffffffff") }
+    }
+
     // MARK: Rekey, import, check
 
     /// Node ids follow their name indexes to the new key, and relations their nodes; a vault whose
