@@ -114,9 +114,9 @@ extension UnlockedVault {
                 guard derived.values != row.values else { continue }
                 if derived.id != row.id, try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM knowledge_relation WHERE id = ?)",
                                                             arguments: [derived.id.storageText]) == true {
-                    // The same relation twice: its uniqueness (FORMAT.md §1.7) lets relations learnt
-                    // from no entry repeat, or another device sent its copy under its own random id.
-                    // One record now: the one met first.
+                    // The same relation twice: its uniqueness index (FORMAT.md §1.7) lets relations
+                    // learnt from no entry repeat (two analyses, or two devices' copies under random
+                    // ids). One record now: the one met first.
                     try db.execute(sql: "DELETE FROM knowledge_relation WHERE id = ?", arguments: [row.id.storageText])
                     continue
                 }

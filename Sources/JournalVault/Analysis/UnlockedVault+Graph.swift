@@ -110,8 +110,8 @@ extension UnlockedVault {
         if let existing = try String.fetchOne(db, sql: "SELECT id FROM knowledge_node WHERE node_key = ?", arguments: [key]) {
             return try RecordID.parse(existing, table: NodeRow.table)
         }
-        let node = KnowledgeNode(id: KnowledgeNode.derivedID(nodeKey: key), type: type, name: reference.name.trimmingCharacters(in: .whitespacesAndNewlines),
-                                 created: .now(), metadata: .null)
+        let node = KnowledgeNode(id: KnowledgeNode.derivedID(nodeKey: key), type: type,
+                                 name: reference.name.trimmingCharacters(in: .whitespacesAndNewlines), created: .now(), metadata: .null)
         try NodeRow(node, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
         return node.id
     }

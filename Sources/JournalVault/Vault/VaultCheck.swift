@@ -17,8 +17,8 @@ extension UnlockedVault {
     /// Verifies everything that can be verified with the keys: SQLite's own integrity and
     /// foreign-key checks, every keyslot's form, every record — it must authenticate, its local
     /// day must match its time of writing, its tag index must match its tags, a knowledge node's
-    /// or relation's id must be the one derived from it — and, in the same
-    /// pass, the row-set manifest: no record missing, rolled back or added (FORMAT.md §11).
+    /// or relation's id must be the one derived from it (once that is in force) — and, in the
+    /// same pass, the row-set manifest: no record missing, rolled back or added (FORMAT.md §11).
     /// Reads only: nothing is written, even to a vault that has no manifest yet.
     public func check() throws -> CheckReport {
         var report = CheckReport()
