@@ -277,7 +277,7 @@ import VaultCrypto
         let applied: [UUID: UInt64]
     }
 
-    @Test(arguments: [1, 2, 3] as [UInt64])
+    @Test(arguments: Array(1...40) as [UInt64])
     func threeDevicesConvergeWhateverTheOrderAndLoseNoText(seed: UInt64) throws {
         var random = SeededGenerator(state: seed)
         let devices = try Devices(count: 3)

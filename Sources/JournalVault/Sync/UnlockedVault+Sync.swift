@@ -155,10 +155,10 @@ extension UnlockedVault {
                     let stamp = SyncStamp(hlc: state.clock.tick(), device: state.device)
                     if let current = try rows.current(table, id) {
                         try writer.append(SyncChange(table: table, id: uuid, stamp: stamp, base: base, body: .row(current.values)))
-                        try KnownRevision(stamp: stamp, deleted: false).save(table, id, db)
-                    } else if base != nil {
+                        try KnownRevision(stamp: stamp, deleted: false, rank: stamp).save(table, id, db)
+                    } else if let base {
                         try writer.append(SyncChange(table: table, id: uuid, stamp: stamp, base: base, body: .tombstone))
-                        try KnownRevision(stamp: stamp, deleted: true).save(table, id, db)
+                        try KnownRevision(stamp: stamp, deleted: true, rank: base).save(table, id, db)
                     }
                     if done % 1024 == 0 { progress?(SyncProgress(phase: .sending, done: done, total: pending.count)) }
                 }
