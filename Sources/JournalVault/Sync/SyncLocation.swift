@@ -81,6 +81,17 @@ public struct SyncLocation: Sendable, Equatable {
         }
     }
 
+    /// For the first device: makes a folder location that is not there yet when the folder it
+    /// goes in is (`jv sync init ~/Sync/journal` in a Syncthing folder). Later syncs never
+    /// make it: a missing folder then means an unmounted disk, not a place to start afresh.
+    func prepareForFirstDevice() throws {
+        guard case .folder(let path) = kind, !FileManager.default.fileExists(atPath: path) else { return }
+        try checkFolder((path as NSString).deletingLastPathComponent)
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            throw VaultError.syncUnavailable("the sync location \(path) cannot be made (\(String(cString: strerror(errno))))")
+        }
+    }
+
     /// Copies this device's new files (its packs and keys file) up to the location.
     func publish(vaultID: UUID, device: UUID) throws {
         guard case .rclone(let remote) = kind else { return }

@@ -18,8 +18,8 @@ enum SyncPack {
     static let wrapDomain = Array("JVLT-sync-pack".utf8)
     /// Plaintext bytes per stream chunk; the last chunk may be shorter.
     static let chunkLength = 64 * 1024
-    /// The changes are padded to a multiple of this, so that a pack's size tells little of how
-    /// many changes it holds.
+    /// A pack file's size is a multiple of this (zero padding after the end mark), so that it
+    /// tells little of how many changes the pack holds.
     static let paddingBlock = 4096
     static let maximumDependencies = 4096
 
@@ -61,6 +61,8 @@ enum SyncPack {
         private let stream: SecretStream.Writer
         private let output: FileHandle
         private var buffer: [UInt8] = []
+        /// Bytes written to the file so far.
+        private var written = 0
         private(set) var changes = 0
 
         init(header: Header, syncKey: SecureBytes, to output: FileHandle) throws {
@@ -73,6 +75,20 @@ enum SyncPack {
             self.stream = stream
             self.output = output
             try output.write(contentsOf: prefix + wrapped + streamHeader)
+            written = prefix.count + wrapped.count + streamHeader.count
+        }
+
+        /// Every whole chunk but the last, which waits: it may turn out to be the final one.
+        private func pushFullChunks() throws {
+            while buffer.count > SyncPack.chunkLength {
+                try push(Array(buffer.prefix(SyncPack.chunkLength)), final: false)
+                buffer.removeFirst(SyncPack.chunkLength)
+            }
+        }
+
+        private func push(_ chunk: [UInt8], final: Bool) throws {
+            try output.write(contentsOf: try stream.push(chunk, final: final))
+            written += chunk.count + SecretStream.overhead
         }
 
         /// `u32 len ‖ change`: the reader takes changes whole, whatever chunk they start in.
@@ -84,22 +100,22 @@ enum SyncPack {
             buffer += length.bytes
             buffer += writer.bytes
             changes += 1
-            while buffer.count > SyncPack.chunkLength {
-                try output.write(contentsOf: try stream.push(Array(buffer.prefix(SyncPack.chunkLength)), final: false))
-                buffer.removeFirst(SyncPack.chunkLength)
-            }
+            try pushFullChunks()
         }
 
-        /// The end mark (a zero length), the padding, and the final chunk.
+        /// The end mark (a zero length), the zero padding that makes the whole file a multiple
+        /// of ``SyncPack/paddingBlock`` bytes, and the final chunk.
         func finish() throws {
             buffer += [0, 0, 0, 0]
-            let total = buffer.count
-            buffer += [UInt8](repeating: 0, count: (SyncPack.paddingBlock - total % SyncPack.paddingBlock) % SyncPack.paddingBlock)
-            while buffer.count > SyncPack.chunkLength {
-                try output.write(contentsOf: try stream.push(Array(buffer.prefix(SyncPack.chunkLength)), final: false))
-                buffer.removeFirst(SyncPack.chunkLength)
+            func fileSize(padding: Int) -> Int {
+                let rest = buffer.count + padding
+                let chunks = max(1, (rest + SyncPack.chunkLength - 1) / SyncPack.chunkLength)
+                return written + rest + chunks * SecretStream.overhead
             }
-            try output.write(contentsOf: try stream.push(buffer, final: true))
+            let padding = (0..<2 * SyncPack.paddingBlock).first { fileSize(padding: $0) % SyncPack.paddingBlock == 0 } ?? 0
+            buffer += [UInt8](repeating: 0, count: padding)
+            try pushFullChunks()
+            try push(buffer, final: true)
         }
     }
 

@@ -61,6 +61,7 @@ extension UnlockedVault {
         if let existing = try database.read({ db in try SyncState.load(db) }) {
             throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
         }
+        try place.prepareForFirstDevice()
         try place.fetch(vaultID: keys.vaultID, device: nil)
         try write { db in
             try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
