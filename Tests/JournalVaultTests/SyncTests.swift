@@ -190,6 +190,16 @@ import VaultCrypto
         #expect(try Set(a.entries().map(\.content)) == Set(b.entries().map(\.content)))
     }
 
+    @Test func droppedCaptureTriggersAreCaughtByCheckAndStopWrites() throws {
+        let devices = try Devices(count: 1)
+        let journal = devices.journals[0]
+        #expect(try journal.check().isClean)
+        try journal.writeBehindTheVaultsBack { db in try db.execute(sql: "DROP TRIGGER entry_sync_update") }
+        let report = try journal.check()
+        #expect(report.problems.contains { $0.contains("jv sync") }, "\(report.problems)")
+        #expect(throws: VaultError.self) { try journal.addEntry("would never reach the other devices") }
+    }
+
     // MARK: Merge
 
     @Test func theSameConflictGivesTheSameWinnerAndCopyEverywhere() throws {
