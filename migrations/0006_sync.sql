@@ -41,6 +41,13 @@ CREATE TABLE sync_record (
     PRIMARY KEY (tbl, id)
 ) WITHOUT ROWID;
 
+-- Key rotations this device made (`jv rekey`), as their files in the location: each is
+-- written there at the next sync, and again whenever it is missing.
+CREATE TABLE sync_rotation (
+    to_version INTEGER PRIMARY KEY,
+    file       BLOB    NOT NULL
+);
+
 CREATE TABLE sync_pending (
     tbl TEXT NOT NULL,
     id  TEXT NOT NULL,

@@ -18,7 +18,9 @@ import VaultCrypto
 
         init(count: Int) throws {
             folder = try TemporaryFolder()
-            let first = try Vault.create(at: folder.path("0.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
+            _ = try Vault.create(at: folder.path("0.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf)
+            // Opened with the passphrase, as a user does (so it can follow or make a rotation).
+            let first = try Vault.open(at: folder.path("0.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
             vaultID = first.keys.vaultID
             for index in 0..<count { try FileManager.default.createDirectory(atPath: location(index), withIntermediateDirectories: true) }
             _ = try first.setUpSync(at: location(0))
@@ -45,7 +47,8 @@ import VaultCrypto
                 guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
                 while let relative = walker.nextObject() as? String {
                     let name = (relative as NSString).lastPathComponent
-                    guard !name.hasPrefix("."), !FileManager.default.fileExists(atPath: "\(self.root(target))/\(relative)") else { continue }
+                    // New files, and files rewritten since (a keys file after a new passphrase or a rekey).
+                    guard !name.hasPrefix("."), !FileManager.default.contentsEqual(atPath: "\(root)/\(relative)", andPath: "\(self.root(target))/\(relative)") else { continue }
                     var isFolder: ObjCBool = false
                     FileManager.default.fileExists(atPath: "\(root)/\(relative)", isDirectory: &isFolder)
                     if !isFolder.boolValue { missing.append("\(source)|\(relative)") }
@@ -59,7 +62,7 @@ import VaultCrypto
             let from = "\(root(Int(parts[0])!))/\(parts[1])"
             let to = "\(root(target))/\(parts[1])"
             try? FileManager.default.createDirectory(atPath: (to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            if FileManager.default.fileExists(atPath: to) { return }
+            unlink(to + ".part")
             try? FileManager.default.copyItem(atPath: from, toPath: to + ".part")
             rename(to + ".part", to)
         }
@@ -198,6 +201,68 @@ import VaultCrypto
         let report = try journal.check()
         #expect(report.problems.contains { $0.contains("jv sync") }, "\(report.problems)")
         #expect(throws: VaultError.self) { try journal.addEntry("would never reach the other devices") }
+    }
+
+    // MARK: Key rotation
+
+    @Test func aRekeyReachesEveryDeviceAndPacksMadeBeforeItStillApply() throws {
+        let devices = try Devices(count: 3)
+        let (a, b, c) = (devices.journals[0], devices.journals[1], devices.journals[2])
+        let shared = try a.addEntry("written before the rotation #keys").id
+        _ = try a.sync()
+        for device in 1..<3 { devices.deliverAll(to: device); _ = try devices.journals[device].sync() }
+        // Made under key version 1, on devices that have not heard of the rotation yet.
+        _ = try b.updateEntry(id: shared, content: "edited on b before it followed")
+        _ = try b.sync()
+        let fromC = try c.addEntry("written on c under the old key").id
+        _ = try c.sync()
+
+        var summary: RekeySummary?
+        (devices.journals[0], summary) = try a.rekey()
+        let recoveryKey = try #require(summary?.newRecoveryKey)
+        let afterRotation = try devices.journals[0].addEntry("written on a under the new key").id
+        devices.deliverAll(to: 0)
+        let sent = try devices.journals[0].sync()
+        #expect(sent.refused.isEmpty && sent.waiting.isEmpty, "a reads b's and c's packs of key version 1: \(sent)")
+        #expect(try devices.journals[0].entry(id: fromC).content == "written on c under the old key")
+
+        for device in 1..<3 {
+            devices.deliverAll(to: device)
+            let followed = try devices.journals[device].sync()
+            #expect(followed.rekeyedTo == 2 && followed.refused.isEmpty, "\(followed)")
+            // Re-encrypted in place: opened again, it is under key version 2, and the recovery key shown on a opens it.
+            let path = devices.folder.path("\(device).vault")
+            devices.journals[device] = try Vault.open(at: path).unlock(passphrase: secret(TemporaryVault.passphrase))
+            #expect(devices.journals[device].keys.keyVersion == 2)
+            #expect(try Vault.open(at: path).unlock(recoveryKey: recoveryKey).entry(id: afterRotation).content == "written on a under the new key")
+        }
+        // Until quiet, then all alike and sound.
+        for _ in 0..<3 {
+            for device in 0..<3 {
+                devices.deliverAll(to: device)
+                let report = try devices.journals[device].sync()
+                #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report)")
+            }
+        }
+        let states = try devices.journals.map(Self.comparable)
+        #expect(states[0] == states[1] && states[1] == states[2])
+        #expect(try devices.journals[0].entry(id: shared).content == "edited on b before it followed")
+        for journal in devices.journals { #expect(try journal.check().isClean) }
+    }
+
+    @Test func followingARotationNeedsThePassphrase() throws {
+        let devices = try Devices(count: 2)
+        let recovery = try devices.journals[1].database.read { db in try Keyslot.readAll(db) }.contains { $0.kind == .recovery }
+        #expect(recovery)
+        (devices.journals[0], _) = try devices.journals[0].rekey(keepingRecoveryKey: nil)
+        _ = try devices.journals[0].addEntry("under the new key")
+        _ = try devices.journals[0].sync()
+        devices.deliverAll(to: 1)
+        let agentLike = try UnlockedVault(vault: devices.journals[1].vault, keys: devices.journals[1].keys, unlockedSlot: nil)
+        #expect(throws: VaultError.self) { try agentLike.sync() }
+        #expect(try devices.journals[1].database.read { db in try Int.fetchOne(db, sql: "SELECT key_version FROM vault_header") } == 1,
+                "nothing was re-encrypted")
+        #expect(try devices.journals[1].sync().rekeyedTo == 2)
     }
 
     // MARK: Merge

@@ -76,7 +76,7 @@ public struct SyncLocation: Sendable, Equatable {
             try VaultDatabase.createPrivateFolder(cache)
             var arguments = ["copy", Self.join(remote, "jv-sync/" + vaultID.storageText), cache]
             // This device's own files are already here; nothing of another device is ever changed.
-            if let device { arguments += ["--exclude", "/\(device.storageText)/**"] }
+            if let device { arguments += ["--exclude", "/\(device.storageText)/**", "--exclude", "/keys/\(device.storageText)"] }
             _ = try Self.rclone(arguments, allowMissing: true)
         }
     }
@@ -97,7 +97,8 @@ public struct SyncLocation: Sendable, Equatable {
         guard case .rclone(let remote) = kind else { return }
         let cache = root(vaultID: vaultID)
         _ = try Self.rclone(["copy", cache, Self.join(remote, "jv-sync/" + vaultID.storageText),
-                             "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/keys/\(device.storageText)"], allowMissing: false)
+                             "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/\(device.storageText)/rotation-*.jvr",
+                             "--include", "/keys/\(device.storageText)"], allowMissing: false)
     }
 
     private func checkFolder(_ path: String) throws {

@@ -122,6 +122,13 @@ enum SyncPack {
     /// Reads the header of the pack at `path` and authenticates it by unwrapping its key.
     /// `expected` names what the file's place in the sync location says it is.
     static func open(_ path: String, syncKey: SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws -> Reader {
+        try open(path, expected: expected) { _ in syncKey }
+    }
+
+    /// The same, with the sync key of the key version the header names (`syncKey` may throw:
+    /// a version whose key is not at hand). The header is authenticated by that key.
+    static func open(_ path: String, expected: (vaultID: UUID, device: UUID, number: UInt64),
+                     syncKey: (UInt32) throws -> SecureBytes) throws -> Reader {
         guard let input = FileHandle(forReadingAtPath: path) else { throw VaultError.storage("cannot read \(path)") }
         do {
             return try Reader(input: input, syncKey: syncKey, expected: expected)
@@ -142,7 +149,7 @@ enum SyncPack {
         /// Bytes of the file read so far (for progress).
         private(set) var bytesRead = 0
 
-        fileprivate init(input: FileHandle, syncKey: SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws {
+        fileprivate init(input: FileHandle, syncKey: (UInt32) throws -> SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws {
             self.input = input
             func read(_ count: Int) throws -> [UInt8] {
                 let bytes = Array((try? input.read(upToCount: count)) ?? Data())
@@ -171,6 +178,7 @@ enum SyncPack {
             self.header = header
             let keyBlock = try read(SyncPack.keyBlockLength)
             let wrapped = Array(keyBlock.prefix(AEAD.nonceLength + SecretStream.keyLength + AEAD.tagLength))
+            let syncKey = try syncKey(keyVersion)
             guard let packKey = try? syncKey.withUnsafeBytes({ key in
                 try AEAD.openKey(wrapped, length: SecretStream.keyLength, key: key, associatedData: SyncPack.wrapDomain + header.encoded)
             }) else {

@@ -19,6 +19,9 @@ public struct SyncReport: Sendable {
     public var waiting: [String] = []
     /// Packs refused (damaged, moved, replayed, foreign): one sentence each; nothing of them applied.
     public var refused: [String] = []
+    /// The key version this vault moved to, following a `jv rekey` made on another device. The
+    /// vault was re-encrypted: this ``UnlockedVault`` is then out of date; open the vault again.
+    public var rekeyedTo: UInt32?
 }
 
 /// Where a sync is, for a progress bar: bytes of packs written or read, of a known total.
@@ -92,6 +95,7 @@ extension UnlockedVault {
         report.sent = try push(root: root, progress: progress)
         state = try database.read { db in try SyncState.load(db) } ?? state
         try publishKeys(root: root, state: state)
+        try publishRotations(root: root, device: state.device)
         try location.publish(vaultID: keys.vaultID, device: state.device)
         try pull(root: root, device: state.device, report: &report, progress: progress)
         return report
@@ -209,17 +213,7 @@ extension UnlockedVault {
         guard digest != state.keysDigest || !FileManager.default.fileExists(atPath: path) else { return }
         try VaultDatabase.createPrivateFolder("\(root)/keys")
         let file = SyncKeysFile(vaultID: keys.vaultID, device: state.device, keyVersion: keys.keyVersion, slots: slots)
-        let temporary = PrivateFiles.temporaryPath(beside: path, purpose: .writing)
-        let handle = try PrivateFiles.create(temporary)
-        do {
-            try handle.write(contentsOf: file.encoded(syncKey: keys.syncKey))
-            try handle.synchronize()
-            try handle.close()
-            try PrivateFiles.commit(temporary, to: path, replace: true)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
+        try PrivateFiles.writeWhole(file.encoded(syncKey: keys.syncKey), to: path, replace: true)
         try write { db in
             var updated = try SyncState.load(db) ?? state
             updated.keysDigest = digest
@@ -234,9 +228,10 @@ extension UnlockedVault {
     }
 
     static func packNumbers(root: String, device: UUID) -> [UInt64] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(device.storageText)")) ?? []).compactMap { name in
-            guard name.hasPrefix("pack-"), name.hasSuffix(".jvp"), name.count == 21 else { return nil }
-            return UInt64(name.dropFirst(5).prefix(12))
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(device.storageText)")) ?? []).compactMap { (name: String) -> UInt64? in
+            let digits = name.dropFirst(5).prefix(12)
+            guard name.hasPrefix("pack-"), name.hasSuffix(".jvp"), name.count == 21, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return UInt64(digits)
         }
     }
 
@@ -259,17 +254,20 @@ extension UnlockedVault {
         let total = available.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0) }
         var bytesDone = 0
         var refused: Set<UUID> = []
+        // Devices whose next pack is under a key not at hand yet, and why.
+        var blocked: [UUID: String] = [:]
         let devices = Set(available.map(\.device)).sorted { $0.storageText < $1.storageText }
         var progressed = true
         while progressed {
             progressed = false
-            for device in devices where !refused.contains(device) {
+            for device in devices where !refused.contains(device) && blocked[device] == nil {
                 let next = (applied[device] ?? 0) + 1
                 guard let pack = available.first(where: { $0.device == device && $0.number == next }) else { continue }
                 do {
-                    let reader = try SyncPack.open(pack.path, syncKey: keys.syncKey, expected: (keys.vaultID, device, next))
-                    guard reader.header.keyVersion == keys.keyVersion else {
-                        throw VaultError.syncPackRefused("it was made under key version \(reader.header.keyVersion), and this vault is at \(keys.keyVersion)")
+                    var packKeys = keys
+                    let reader = try SyncPack.open(pack.path, expected: (keys.vaultID, device, next)) { version in
+                        packKeys = try self.keys(forPacksOf: version, root: root)
+                        return packKeys.syncKey
                     }
                     guard reader.header.dependencies.allSatisfy({ $0.key == me || (applied[$0.key] ?? 0) >= $0.value }) else { continue }
                     var tally = MergeTally()
@@ -279,8 +277,9 @@ extension UnlockedVault {
                             let rows = SyncRows(db: db)
                             var clock = try SyncState.load(db)?.clock ?? HybridClock(last: 0)
                             var count = 0
-                            while let change = try reader.next() {
+                            while var change = try reader.next() {
                                 clock.observe(change.stamp.hlc)
+                                if packKeys.keyVersion != keys.keyVersion { change = try change.resealed(from: packKeys, to: keys) }
                                 try merge(change, rows: rows, tally: &tally)
                                 count += 1
                                 if count % 1024 == 0 { progress?(SyncProgress(phase: .receiving, done: base + reader.bytesRead, total: total)) }
@@ -302,6 +301,16 @@ extension UnlockedVault {
                     report.changesReceived += tally.applied
                     report.conflictCopies += tally.conflictCopies
                     progressed = true
+                } catch PackKeyUnavailable.newer(let version) {
+                    // Another device ran `jv rekey`: follow it, then go on under the new key.
+                    if let rekeyed = try followRotation(root: root) {
+                        report.rekeyedTo = rekeyed.keys.keyVersion
+                        try rekeyed.pull(root: root, device: me, report: &report, progress: progress)
+                        return
+                    }
+                    blocked[device] = "pack \(next) is under key version \(version) (a jv rekey on another device), whose key files have not all arrived"
+                } catch PackKeyUnavailable.older(let version) {
+                    blocked[device] = "pack \(next) is under the earlier key version \(version), whose rotation file has not arrived"
                 } catch let error as VaultError {
                     switch error {
                     case .syncPackRefused(let reason), .tamperedRecord(_, _, let reason):
@@ -314,6 +323,10 @@ extension UnlockedVault {
             }
         }
         for device in devices where !refused.contains(device) {
+            if let reason = blocked[device] {
+                report.waiting.append("device \(device.storageText.prefix(8)): \(reason)")
+                continue
+            }
             let next = (applied[device] ?? 0) + 1
             let later = available.filter { $0.device == device && $0.number >= next }
             guard let first = later.map(\.number).min() else { continue }

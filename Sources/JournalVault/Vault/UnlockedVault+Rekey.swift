@@ -35,40 +35,10 @@ extension UnlockedVault {
     /// ```
     public func rekey(keepingRecoveryKey kept: RecoveryKey? = nil, progress: ((Int, Int) -> Void)? = nil,
                       beforeCommit: ((RekeySummary) throws -> Void)? = nil) throws -> (UnlockedVault, RekeySummary) {
-        guard let unlockedSlot, unlockedSlot.slot.kind == .passphrase else { throw VaultError.rekeyNeedsPassphrase }
         let newKeys = try VaultKeys(vaultID: keys.vaultID, keyVersion: keys.keyVersion + 1,
                                     masterKey: try SecureBytes.random(count: SubkeyDerivation.keyLength))
-        let recorder = database.manifestRecorder
-        var counts: [String: Int] = [:]
         let newRecoveryKey = try kept == nil ? RecoveryKey.generate() : nil
-        try database.write { db in
-            defer { _ = recorder.finish() }
-            // A damaged manifest stops the rekey (it would otherwise be rebuilt over the damage);
-            // a vault from before the manifest is upgraded first.
-            let manifest = try manifestForWritingWithTriggers(db)
-            recorder.suspend()
-            let total = try ManifestedTable.all.filter { $0.name != "entry_tag" }
-                .reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1.name)") ?? 0) }
-            var done = 0
-            // The rows as found, before they are rewritten, must be the ones the manifest lists:
-            // the new manifest is built from them, and would otherwise take in any damage.
-            var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:])
-            found.tables["entry_tag"] = try Manifest.build(db, keys: keys, counter: 0, only: ["entry_tag"]).tables["entry_tag"]
-            var tagIndexes: [(seq: Int64, tags: Set<Data>)] = []
-            for table in SealedTable.all {
-                let (count, state) = try reseal(table, db, newKeys: newKeys, tagIndexes: &tagIndexes) { count in
-                    done += count
-                    progress?(done, total)
-                }
-                counts[table.name] = count
-                found.tables[table.name] = state
-            }
-            guard found == manifest else { throw VaultError.manifestDamaged("the records do not match it") }
-            try db.execute(sql: "DELETE FROM entry_tag")
-            for (seq, tags) in tagIndexes { try Self.insertTagIndexes(tags, entrySeq: seq, db) }
-            try db.execute(sql: "UPDATE vault_header SET key_version = ?", arguments: [Int64(newKeys.keyVersion)])
-            try unlockedSlot.slot.rewrapped(newKeys.masterKey, kek: unlockedSlot.kek, keyVersion: newKeys.keyVersion,
-                                            vaultID: keys.vaultID).save(db)
+        return try rotate(to: newKeys, progress: progress, recoverySlot: { db in
             let recoverySlot: Keyslot
             if let newRecoveryKey {
                 recoverySlot = try Keyslot.wrap(newKeys.masterKey, recoveryKey: newRecoveryKey, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
@@ -82,10 +52,59 @@ extension UnlockedVault {
                 guard let (stored, kek) = opened else { throw VaultError.wrongRecoveryKey }
                 recoverySlot = try stored.rewrapped(newKeys.masterKey, kek: kek, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
             }
-            try recoverySlot.save(db)
-            try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(recoverySlot.slot)])
-            try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1).save(db, keys: newKeys)
-            try beforeCommit?(RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: newRecoveryKey))
+            // Another device of a vault that syncs follows through the rotation's file (FORMAT.md §14.8).
+            if let sync = try SyncState.load(db) { try SyncRotation(device: sync.device, from: keys, to: newKeys).save(db) }
+            return (recoverySlot, newRecoveryKey)
+        }, beforeCommit: beforeCommit)
+    }
+
+    /// Re-encrypts the vault under `newKeys` in one transaction (see ``rekey(keepingRecoveryKey:progress:beforeCommit:)``):
+    /// `recoverySlot` gives the recovery keyslot wrapping the new key (and the new recovery key
+    /// to show, if one was made), in the transaction. Re-encrypting changes no record's content,
+    /// so it is not a change for other devices to receive.
+    func rotate(to newKeys: VaultKeys, progress: ((Int, Int) -> Void)?,
+                recoverySlot: (Database) throws -> (Keyslot, RecoveryKey?),
+                beforeCommit: ((RekeySummary) throws -> Void)? = nil) throws -> (UnlockedVault, RekeySummary) {
+        guard let unlockedSlot, unlockedSlot.slot.kind == .passphrase else { throw VaultError.rekeyNeedsPassphrase }
+        let recorder = database.manifestRecorder
+        var counts: [String: Int] = [:]
+        var newRecoveryKey: RecoveryKey?
+        try database.syncCapture.applyingOtherDevices {
+            try database.write { db in
+                defer { _ = recorder.finish() }
+                // A damaged manifest stops the rekey (it would otherwise be rebuilt over the damage);
+                // a vault from before the manifest is upgraded first.
+                let manifest = try manifestForWritingWithTriggers(db)
+                recorder.suspend()
+                let total = try ManifestedTable.all.filter { $0.name != "entry_tag" }
+                    .reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1.name)") ?? 0) }
+                var done = 0
+                // The rows as found, before they are rewritten, must be the ones the manifest lists:
+                // the new manifest is built from them, and would otherwise take in any damage.
+                var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:])
+                found.tables["entry_tag"] = try Manifest.build(db, keys: keys, counter: 0, only: ["entry_tag"]).tables["entry_tag"]
+                var tagIndexes: [(seq: Int64, tags: Set<Data>)] = []
+                for table in SealedTable.all {
+                    let (count, state) = try reseal(table, db, newKeys: newKeys, tagIndexes: &tagIndexes) { count in
+                        done += count
+                        progress?(done, total)
+                    }
+                    counts[table.name] = count
+                    found.tables[table.name] = state
+                }
+                guard found == manifest else { throw VaultError.manifestDamaged("the records do not match it") }
+                try db.execute(sql: "DELETE FROM entry_tag")
+                for (seq, tags) in tagIndexes { try Self.insertTagIndexes(tags, entrySeq: seq, db) }
+                try db.execute(sql: "UPDATE vault_header SET key_version = ?", arguments: [Int64(newKeys.keyVersion)])
+                try unlockedSlot.slot.rewrapped(newKeys.masterKey, kek: unlockedSlot.kek, keyVersion: newKeys.keyVersion,
+                                                vaultID: keys.vaultID).save(db)
+                let (recovery, shown) = try recoverySlot(db)
+                newRecoveryKey = shown
+                try recovery.save(db)
+                try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(recovery.slot)])
+                try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1).save(db, keys: newKeys)
+                try beforeCommit?(RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: newRecoveryKey))
+            }
         }
         let rekeyed = UnlockedVault(vault: vault, keys: newKeys, unlockedSlot: UnlockedSlot(
             slot: try vault.headerAndSlots().1.first { $0.kind == .passphrase } ?? unlockedSlot.slot,
@@ -132,14 +151,14 @@ extension UnlockedVault {
     }
 
     /// A row sealed under the new key, with an entry's tag indexes under it.
-    private struct Resealed: Sendable {
+    struct Resealed: Sendable {
         var row: SealedRow
         var tagIndexes: Set<Data>?
     }
 
     /// One row opened under `old` and sealed under `new`: next revision, new salt, new nonces,
     /// and the blind-index columns recomputed under the new blind-index key.
-    private static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> Resealed {
+    static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> Resealed {
         let plaintexts = try row.openedFields(keys: old)
         var resealed = row
         var tagIndexes: Set<Data>?

@@ -141,6 +141,7 @@ extension Output {
                 ("conflict_copies", .integer(Int64(report.conflictCopies))),
                 ("waiting", .array(report.waiting.map { .string($0) })),
                 ("refused", .array(report.refused.map { .string($0) })),
+                ("rekeyed_to", report.rekeyedTo.map { .integer(Int64($0)) } ?? .null),
             ]))
             return
         }
@@ -150,6 +151,10 @@ extension Output {
             let sent = report.sent.map { "Sent \(Output.count($0.changes, of: "changes")) (pack \($0.pack))" } ?? "Nothing to send"
             let copies = report.conflictCopies > 0 ? "; kept \(Output.count(report.conflictCopies, of: "conflict copies")) of texts changed on two machines at once" : ""
             Console.out("\(sent); received \(Output.count(report.changesReceived, of: "changes")) in \(Output.count(report.packsReceived, of: "packs"))\(copies).")
+        }
+        if let version = report.rekeyedTo {
+            Console.out("Another machine rotated the master key (jv rekey): this vault is now re-encrypted under key version \(version), "
+                        + "and the recovery key shown there opens it.")
         }
         for line in report.waiting { Console.error("Waiting: \(line).") }
         for line in report.refused { Console.error("Refused: \(line).") }
