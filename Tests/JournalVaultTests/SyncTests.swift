@@ -248,6 +248,10 @@ import VaultCrypto
         #expect(states[0] == states[1] && states[1] == states[2])
         #expect(try devices.journals[0].entry(id: shared).content == "edited on b before it followed")
         for journal in devices.journals { #expect(try journal.check().isClean) }
+        // A device that joins now takes the newest keys, and reads the packs of both key versions.
+        let late = try Vault.cloneSync(from: devices.location(0), to: devices.folder.path("late.vault"), credential: .recoveryKey(recoveryKey))
+        #expect(late.vault.keys.keyVersion == 2 && late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
+        #expect(try Self.comparable(late.vault) == states[0])
     }
 
     @Test func followingARotationNeedsThePassphrase() throws {

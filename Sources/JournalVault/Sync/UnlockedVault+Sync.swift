@@ -96,7 +96,11 @@ extension UnlockedVault {
         state = try database.read { db in try SyncState.load(db) } ?? state
         try publishKeys(root: root, state: state)
         try publishRotations(root: root, device: state.device)
-        try location.publish(vaultID: keys.vaultID, device: state.device)
+        do {
+            try location.publish(vaultID: keys.vaultID, device: state.device)
+        } catch VaultError.syncUnavailable(let reason) {
+            throw VaultError.syncNotDelivered(reason)
+        }
         try pull(root: root, device: state.device, report: &report, progress: progress)
         return report
     }
