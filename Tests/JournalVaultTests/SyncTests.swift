@@ -203,6 +203,52 @@ import VaultCrypto
         #expect(throws: VaultError.self) { try journal.addEntry("would never reach the other devices") }
     }
 
+    // MARK: Compaction
+
+    @Test func compactionRemovesOnlyWhatEveryDeviceHoldsAndNewDevicesStartFromTheSnapshot() throws {
+        let devices = try Devices(count: 2)
+        let (a, b) = (devices.journals[0], devices.journals[1])
+        var ids: [UUID] = []
+        for round in 0..<4 {
+            ids.append(try a.addEntry("round \(round) #rounds").id)
+            _ = try a.sync()
+        }
+        _ = try a.updateEntry(id: ids[0], content: "round 0, edited")
+        try a.deleteEntry(id: ids[1])
+        _ = try a.sync()
+        let aDevice = try devices.device(0)
+        let packs = { UnlockedVault.numbers(of: .pack, root: devices.root(0), device: aDevice).sorted() }
+        #expect(packs() == Array(1...5))
+
+        // b has applied none of the packs after the clone: none is removed, but the snapshot is written.
+        let first = try a.sync(compact: true)
+        #expect(first.snapshot == 5 && first.packsRemoved == 0, "\(first)")
+        devices.deliverAll(to: 1)
+        _ = try b.sync()
+        devices.deliverAll(to: 0)
+        let second = try a.sync(compact: true)
+        #expect(second.packsRemoved == 5 && packs().isEmpty, "\(second)")
+        #expect(UnlockedVault.numbers(of: .snapshot, root: devices.root(0), device: aDevice) == [5])
+
+        // A new device starts from the snapshot, deletions included, and goes on from there.
+        _ = try a.addEntry("after the snapshot")
+        _ = try a.sync()
+        let late = try Vault.cloneSync(from: devices.location(0), to: devices.folder.path("late.vault"),
+                                       credential: .passphrase(secret(TemporaryVault.passphrase)))
+        #expect(late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
+        #expect(try Self.comparable(late.vault) == Self.comparable(a))
+        #expect(try late.vault.entry(id: ids[0]).content == "round 0, edited")
+        #expect(try late.vault.check().isClean)
+        // It was told of the deletion: b's edit made before seeing it, arriving now, is decided as a decided it.
+        #expect(throws: VaultError.self) { try late.vault.entry(id: ids[1]) }
+
+        // A snapshot renamed to pass for a pack is refused.
+        let snapshot = "\(devices.root(0))/\(aDevice.storageText)/\(SyncPack.Kind.snapshot.fileName(5))"
+        #expect(throws: VaultError.self) {
+            try SyncPack.open(snapshot, kind: .pack, expected: (a.keys.vaultID, aDevice, 5)) { _ in a.keys.syncKey }
+        }
+    }
+
     // MARK: Key rotation
 
     @Test func aRekeyReachesEveryDeviceAndPacksMadeBeforeItStillApply() throws {
@@ -370,8 +416,8 @@ import VaultCrypto
         func applied(_ device: Int) throws -> [UUID: UInt64] {
             try devices.journals[device].database.read { db in try SyncState.applied(db) }
         }
-        func sync(_ device: Int, step: Int) throws {
-            let report = try devices.journals[device].sync()
+        func sync(_ device: Int, step: Int, compact: Bool = false) throws {
+            let report = try devices.journals[device].sync(compact: compact)
             #expect(report.refused.isEmpty)
             if let sent = report.sent {
                 for index in revisions.indices where revisions[index].device == device && revisions[index].pack == nil { revisions[index].pack = sent.pack }
@@ -424,7 +470,7 @@ import VaultCrypto
             case 65..<67:
                 if let thread = try journal.threads().randomElement(using: &random) { try journal.deleteThread(id: thread.id) }
             case 67..<88:
-                try sync(device, step: step)
+                try sync(device, step: step, compact: Int.random(in: 0..<6, using: &random) == 0)
             default:
                 // The carrier brings some files, in any order: later packs may come before earlier ones.
                 let target = Int.random(in: 0..<3, using: &random)
@@ -457,6 +503,11 @@ import VaultCrypto
             let report = try journal.check()
             #expect(report.isClean, "\(report.problems)")
         }
+        // A device that joins now starts from a snapshot (older packs may be gone) and holds the same.
+        let late = try Vault.cloneSync(from: devices.location(0), to: devices.folder.path("late.vault"),
+                                       credential: .passphrase(secret(TemporaryVault.passphrase)))
+        #expect(late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
+        #expect(try Self.comparable(late.vault) == states[0], "seed \(seed)")
         // No text lost: every revision not replaced by an edit or delete made after seeing it is
         // the entry's text, or in a conflict copy of it.
         let finalEntries = try devices.journals[0].entries()

@@ -97,8 +97,21 @@ public struct SyncLocation: Sendable, Equatable {
         guard case .rclone(let remote) = kind else { return }
         let cache = root(vaultID: vaultID)
         _ = try Self.rclone(["copy", cache, Self.join(remote, "jv-sync/" + vaultID.storageText),
-                             "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/\(device.storageText)/rotation-*.jvr",
+                             "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/\(device.storageText)/snap-*.jvp",
+                             "--include", "/\(device.storageText)/rotation-*.jvr", "--include", "/\(device.storageText)/\(SyncAcks.fileName)",
                              "--include", "/keys/\(device.storageText)"], allowMissing: false)
+    }
+
+    /// Removes files of this device's folder (already removed from ``root(vaultID:)``) from a
+    /// remote too, by name.
+    func remove(vaultID: UUID, device: UUID, names: [String]) throws {
+        guard case .rclone(let remote) = kind, !names.isEmpty else { return }
+        let folder = Self.join(remote, "jv-sync/\(vaultID.storageText)/\(device.storageText)")
+        // The names as rclone filter rules, a file of them: there may be thousands.
+        let list = root(vaultID: vaultID) + "/.remove-\(device.storageText).txt"
+        try PrivateFiles.writeWhole(Array(names.map { "/" + $0 }.joined(separator: "\n").utf8), to: list, replace: true)
+        defer { unlink(list) }
+        _ = try Self.rclone(["delete", folder, "--include-from", list], allowMissing: true)
     }
 
     private func checkFolder(_ path: String) throws {

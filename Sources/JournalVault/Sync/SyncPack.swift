@@ -15,7 +15,28 @@ import VaultCrypto
 enum SyncPack {
     static let magic = Array("JVSYNC\0\0".utf8)
     static let format: UInt16 = 1
-    static let wrapDomain = Array("JVLT-sync-pack".utf8)
+    /// A device's numbered change packs, or a snapshot of the whole vault as it held it
+    /// (FORMAT.md §14.9): the same format, told apart by the domain of the key wrapping, so one
+    /// cannot be renamed to pass for the other.
+    enum Kind: Sendable {
+        case pack
+        case snapshot
+
+        var wrapDomain: [UInt8] { Array((self == .pack ? "JVLT-sync-pack" : "JVLT-sync-snapshot").utf8) }
+
+        /// `pack-NNNNNNNNNNNN.jvp` or `snap-NNNNNNNNNNNN.jvp`: twelve digits.
+        func fileName(_ number: UInt64) -> String {
+            (self == .pack ? "pack-" : "snap-") + String(format: "%012llu", number) + ".jvp"
+        }
+
+        /// The number in a file name of this kind, or nil for any other name.
+        func number(inFileName name: String) -> UInt64? {
+            let prefix = self == .pack ? "pack-" : "snap-"
+            let digits = name.dropFirst(prefix.count).prefix(12)
+            guard name.hasPrefix(prefix), name.hasSuffix(".jvp"), name.count == 21, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return UInt64(digits)
+        }
+    }
     /// Plaintext bytes per stream chunk; the last chunk may be shorter.
     static let chunkLength = 64 * 1024
     /// A pack file's size is a multiple of this (zero padding after the end mark), so that it
@@ -65,11 +86,11 @@ enum SyncPack {
         private var written = 0
         private(set) var changes = 0
 
-        init(header: Header, syncKey: SecureBytes, to output: FileHandle) throws {
+        init(header: Header, syncKey: SecureBytes, kind: Kind = .pack, to output: FileHandle) throws {
             let packKey = try SecureBytes.random(count: SecretStream.keyLength)
             let prefix = header.encoded
             let wrapped = try syncKey.withUnsafeBytes { key in
-                try packKey.withUnsafeBytes { plain in try AEAD.seal(plain, key: key, associatedData: SyncPack.wrapDomain + prefix) }
+                try packKey.withUnsafeBytes { plain in try AEAD.seal(plain, key: key, associatedData: kind.wrapDomain + prefix) }
             }
             let (stream, streamHeader) = try SecretStream.Writer.start(key: packKey)
             self.stream = stream
@@ -122,16 +143,16 @@ enum SyncPack {
     /// Reads the header of the pack at `path` and authenticates it by unwrapping its key.
     /// `expected` names what the file's place in the sync location says it is.
     static func open(_ path: String, syncKey: SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws -> Reader {
-        try open(path, expected: expected) { _ in syncKey }
+        try open(path, kind: .pack, expected: expected) { _ in syncKey }
     }
 
     /// The same, with the sync key of the key version the header names (`syncKey` may throw:
     /// a version whose key is not at hand). The header is authenticated by that key.
-    static func open(_ path: String, expected: (vaultID: UUID, device: UUID, number: UInt64),
+    static func open(_ path: String, kind: Kind, expected: (vaultID: UUID, device: UUID, number: UInt64),
                      syncKey: (UInt32) throws -> SecureBytes) throws -> Reader {
         guard let input = FileHandle(forReadingAtPath: path) else { throw VaultError.storage("cannot read \(path)") }
         do {
-            return try Reader(input: input, syncKey: syncKey, expected: expected)
+            return try Reader(input: input, kind: kind, syncKey: syncKey, expected: expected)
         } catch {
             try? input.close()
             throw error
@@ -149,7 +170,8 @@ enum SyncPack {
         /// Bytes of the file read so far (for progress).
         private(set) var bytesRead = 0
 
-        fileprivate init(input: FileHandle, syncKey: (UInt32) throws -> SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws {
+        fileprivate init(input: FileHandle, kind: Kind, syncKey: (UInt32) throws -> SecureBytes,
+                         expected: (vaultID: UUID, device: UUID, number: UInt64)) throws {
             self.input = input
             func read(_ count: Int) throws -> [UInt8] {
                 let bytes = Array((try? input.read(upToCount: count)) ?? Data())
@@ -180,7 +202,7 @@ enum SyncPack {
             let wrapped = Array(keyBlock.prefix(AEAD.nonceLength + SecretStream.keyLength + AEAD.tagLength))
             let syncKey = try syncKey(keyVersion)
             guard let packKey = try? syncKey.withUnsafeBytes({ key in
-                try AEAD.openKey(wrapped, length: SecretStream.keyLength, key: key, associatedData: SyncPack.wrapDomain + header.encoded)
+                try AEAD.openKey(wrapped, length: SecretStream.keyLength, key: key, associatedData: kind.wrapDomain + header.encoded)
             }) else {
                 throw VaultError.syncPackRefused("it does not authenticate (damaged, or not of this vault)")
             }

@@ -32,7 +32,12 @@ extension Vault {
             try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
         }
         let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
-        return (vault, try vault.sync(progress: progress))
+        // The newest snapshot first, when there is one: older packs may be gone (compaction).
+        let started = try vault.startFromSnapshot(root: place.root(vaultID: vaultID), progress: progress)
+        var report = try vault.sync(progress: progress)
+        report.changesReceived += started?.applied ?? 0
+        report.conflictCopies += started?.conflictCopies ?? 0
+        return (vault, report)
     }
 
     /// Of the keys files at the location that `credential` opens, the one of the newest key
