@@ -27,15 +27,26 @@ CREATE TABLE sync_peer (
     applied   INTEGER NOT NULL
 ) WITHOUT ROWID;
 
--- The stamp of each record's revision as last sent or received; `deleted`: a tombstone.
+-- The stamp of each record's revision as last sent or received; `deleted`: a tombstone; its
+-- rank, which decides between concurrent revisions: an edit's own stamp, a tombstone's the
+-- stamp of the revision it deleted (FORMAT.md §14).
 CREATE TABLE sync_record (
-    tbl     TEXT    NOT NULL,
-    id      TEXT    NOT NULL,
-    hlc     INTEGER NOT NULL,
-    device  BLOB    NOT NULL CHECK (length(device) = 16),
-    deleted INTEGER NOT NULL CHECK (deleted IN (0, 1)),
+    tbl         TEXT    NOT NULL,
+    id          TEXT    NOT NULL,
+    hlc         INTEGER NOT NULL,
+    device      BLOB    NOT NULL CHECK (length(device) = 16),
+    deleted     INTEGER NOT NULL CHECK (deleted IN (0, 1)),
+    rank_hlc    INTEGER NOT NULL,
+    rank_device BLOB    NOT NULL CHECK (length(rank_device) = 16),
     PRIMARY KEY (tbl, id)
 ) WITHOUT ROWID;
+
+-- Key rotations this device made (`jv rekey`), as their files in the location: each is
+-- written there at the next sync, and again whenever it is missing.
+CREATE TABLE sync_rotation (
+    to_version INTEGER PRIMARY KEY,
+    file       BLOB    NOT NULL
+);
 
 CREATE TABLE sync_pending (
     tbl TEXT NOT NULL,

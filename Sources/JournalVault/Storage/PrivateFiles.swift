@@ -114,6 +114,23 @@ enum PrivateFiles {
         }
     }
 
+    /// Writes `bytes` to a new private file at `path` through a temporary file beside it,
+    /// flushed before it takes the name: readers see the whole file or none.
+    static func writeWhole(_ bytes: [UInt8], to path: String, replace: Bool) throws {
+        let temporary = temporaryPath(beside: path, purpose: .writing)
+        let handle = try create(temporary)
+        do {
+            try handle.write(contentsOf: bytes)
+            try handle.synchronize()
+            try handle.close()
+            try commit(temporary, to: path, replace: replace)
+        } catch {
+            try? handle.close()
+            unlink(temporary)
+            throw error
+        }
+    }
+
     /// Creates a new temporary file of `purpose` beside `path`, as ``create(_:)`` does, and
     /// takes an exclusive `flock` on it, held until the handle is closed: the mark of a file in
     /// use, which ``removeAbandoned(beside:purposes:)`` leaves alone.

@@ -64,11 +64,16 @@ struct SyncKeysFile: Sendable {
     /// The master key, from the passphrase or recovery key; the file's MAC is checked with it.
     func unlock(with credential: VaultCredential) throws -> UnlockedSlot {
         let unlocked = try Keyslot.unwrap(slots, with: credential, vaultID: vaultID)
-        let keys = try VaultKeys(vaultID: vaultID, keyVersion: keyVersion, masterKey: unlocked.masterKey)
-        let expected = keys.syncKey.withUnsafeBytes { Blake2b.hash(Self.macDomain + body, key: $0) }
-        guard try SecureBytes(copying: expected).constantTimeEquals(try SecureBytes(copying: mac)) else {
+        guard try authenticates(with: VaultKeys(vaultID: vaultID, keyVersion: keyVersion, masterKey: unlocked.masterKey)) else {
             throw VaultError.syncPackRefused("its keys file does not authenticate")
         }
         return unlocked
+    }
+
+    /// Whether the file's MAC is right under `keys` (of its vault and key version).
+    func authenticates(with keys: VaultKeys) throws -> Bool {
+        guard keys.vaultID == vaultID, keys.keyVersion == keyVersion else { return false }
+        let expected = keys.syncKey.withUnsafeBytes { Blake2b.hash(Self.macDomain + body, key: $0) }
+        return try SecureBytes(copying: expected).constantTimeEquals(try SecureBytes(copying: mac))
     }
 }

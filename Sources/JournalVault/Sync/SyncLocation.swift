@@ -76,8 +76,19 @@ public struct SyncLocation: Sendable, Equatable {
             try VaultDatabase.createPrivateFolder(cache)
             var arguments = ["copy", Self.join(remote, "jv-sync/" + vaultID.storageText), cache]
             // This device's own files are already here; nothing of another device is ever changed.
-            if let device { arguments += ["--exclude", "/\(device.storageText)/**"] }
+            if let device { arguments += ["--exclude", "/\(device.storageText)/**", "--exclude", "/keys/\(device.storageText)"] }
             _ = try Self.rclone(arguments, allowMissing: true)
+        }
+    }
+
+    /// For the first device: makes a folder location that is not there yet when the folder it
+    /// goes in is (`jv sync init ~/Sync/journal` in a Syncthing folder). Later syncs never
+    /// make it: a missing folder then means an unmounted disk, not a place to start afresh.
+    func prepareForFirstDevice() throws {
+        guard case .folder(let path) = kind, !FileManager.default.fileExists(atPath: path) else { return }
+        try checkFolder((path as NSString).deletingLastPathComponent)
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            throw VaultError.syncUnavailable("the sync location \(path) cannot be made (\(String(cString: strerror(errno))))")
         }
     }
 
@@ -86,7 +97,21 @@ public struct SyncLocation: Sendable, Equatable {
         guard case .rclone(let remote) = kind else { return }
         let cache = root(vaultID: vaultID)
         _ = try Self.rclone(["copy", cache, Self.join(remote, "jv-sync/" + vaultID.storageText),
-                             "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/keys/\(device.storageText)"], allowMissing: false)
+                             "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/\(device.storageText)/snap-*.jvp",
+                             "--include", "/\(device.storageText)/rotation-*.jvr", "--include", "/\(device.storageText)/\(SyncAcks.fileName)",
+                             "--include", "/keys/\(device.storageText)"], allowMissing: false)
+    }
+
+    /// Removes files of this device's folder (already removed from ``root(vaultID:)``) from a
+    /// remote too, by name.
+    func remove(vaultID: UUID, device: UUID, names: [String]) throws {
+        guard case .rclone(let remote) = kind, !names.isEmpty else { return }
+        let folder = Self.join(remote, "jv-sync/\(vaultID.storageText)/\(device.storageText)")
+        // The names as rclone filter rules, a file of them: there may be thousands.
+        let list = root(vaultID: vaultID) + "/.remove-\(device.storageText).txt"
+        try PrivateFiles.writeWhole(Array(names.map { "/" + $0 }.joined(separator: "\n").utf8), to: list, replace: true)
+        defer { unlink(list) }
+        _ = try Self.rclone(["delete", folder, "--include-from", list], allowMissing: true)
     }
 
     private func checkFolder(_ path: String) throws {

@@ -15,11 +15,32 @@ import VaultCrypto
 enum SyncPack {
     static let magic = Array("JVSYNC\0\0".utf8)
     static let format: UInt16 = 1
-    static let wrapDomain = Array("JVLT-sync-pack".utf8)
+    /// A device's numbered change packs, or a snapshot of the whole vault as it held it
+    /// (FORMAT.md §14.9): the same format, told apart by the domain of the key wrapping, so one
+    /// cannot be renamed to pass for the other.
+    enum Kind: Sendable {
+        case pack
+        case snapshot
+
+        var wrapDomain: [UInt8] { Array((self == .pack ? "JVLT-sync-pack" : "JVLT-sync-snapshot").utf8) }
+
+        /// `pack-NNNNNNNNNNNN.jvp` or `snap-NNNNNNNNNNNN.jvp`: twelve digits.
+        func fileName(_ number: UInt64) -> String {
+            (self == .pack ? "pack-" : "snap-") + String(format: "%012llu", number) + ".jvp"
+        }
+
+        /// The number in a file name of this kind, or nil for any other name.
+        func number(inFileName name: String) -> UInt64? {
+            let prefix = self == .pack ? "pack-" : "snap-"
+            let digits = name.dropFirst(prefix.count).prefix(12)
+            guard name.hasPrefix(prefix), name.hasSuffix(".jvp"), name.count == 21, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return UInt64(digits)
+        }
+    }
     /// Plaintext bytes per stream chunk; the last chunk may be shorter.
     static let chunkLength = 64 * 1024
-    /// The changes are padded to a multiple of this, so that a pack's size tells little of how
-    /// many changes it holds.
+    /// A pack file's size is a multiple of this (zero padding after the end mark), so that it
+    /// tells little of how many changes the pack holds.
     static let paddingBlock = 4096
     static let maximumDependencies = 4096
 
@@ -61,18 +82,34 @@ enum SyncPack {
         private let stream: SecretStream.Writer
         private let output: FileHandle
         private var buffer: [UInt8] = []
+        /// Bytes written to the file so far.
+        private var written = 0
         private(set) var changes = 0
 
-        init(header: Header, syncKey: SecureBytes, to output: FileHandle) throws {
+        init(header: Header, syncKey: SecureBytes, kind: Kind = .pack, to output: FileHandle) throws {
             let packKey = try SecureBytes.random(count: SecretStream.keyLength)
             let prefix = header.encoded
             let wrapped = try syncKey.withUnsafeBytes { key in
-                try packKey.withUnsafeBytes { plain in try AEAD.seal(plain, key: key, associatedData: SyncPack.wrapDomain + prefix) }
+                try packKey.withUnsafeBytes { plain in try AEAD.seal(plain, key: key, associatedData: kind.wrapDomain + prefix) }
             }
             let (stream, streamHeader) = try SecretStream.Writer.start(key: packKey)
             self.stream = stream
             self.output = output
             try output.write(contentsOf: prefix + wrapped + streamHeader)
+            written = prefix.count + wrapped.count + streamHeader.count
+        }
+
+        /// Every whole chunk but the last, which waits: it may turn out to be the final one.
+        private func pushFullChunks() throws {
+            while buffer.count > SyncPack.chunkLength {
+                try push(Array(buffer.prefix(SyncPack.chunkLength)), final: false)
+                buffer.removeFirst(SyncPack.chunkLength)
+            }
+        }
+
+        private func push(_ chunk: [UInt8], final: Bool) throws {
+            try output.write(contentsOf: try stream.push(chunk, final: final))
+            written += chunk.count + SecretStream.overhead
         }
 
         /// `u32 len ‖ change`: the reader takes changes whole, whatever chunk they start in.
@@ -84,31 +121,38 @@ enum SyncPack {
             buffer += length.bytes
             buffer += writer.bytes
             changes += 1
-            while buffer.count > SyncPack.chunkLength {
-                try output.write(contentsOf: try stream.push(Array(buffer.prefix(SyncPack.chunkLength)), final: false))
-                buffer.removeFirst(SyncPack.chunkLength)
-            }
+            try pushFullChunks()
         }
 
-        /// The end mark (a zero length), the padding, and the final chunk.
+        /// The end mark (a zero length), the zero padding that makes the whole file a multiple
+        /// of ``SyncPack/paddingBlock`` bytes, and the final chunk.
         func finish() throws {
             buffer += [0, 0, 0, 0]
-            let total = buffer.count
-            buffer += [UInt8](repeating: 0, count: (SyncPack.paddingBlock - total % SyncPack.paddingBlock) % SyncPack.paddingBlock)
-            while buffer.count > SyncPack.chunkLength {
-                try output.write(contentsOf: try stream.push(Array(buffer.prefix(SyncPack.chunkLength)), final: false))
-                buffer.removeFirst(SyncPack.chunkLength)
+            func fileSize(padding: Int) -> Int {
+                let rest = buffer.count + padding
+                let chunks = max(1, (rest + SyncPack.chunkLength - 1) / SyncPack.chunkLength)
+                return written + rest + chunks * SecretStream.overhead
             }
-            try output.write(contentsOf: try stream.push(buffer, final: true))
+            let padding = (0..<2 * SyncPack.paddingBlock).first { fileSize(padding: $0) % SyncPack.paddingBlock == 0 } ?? 0
+            buffer += [UInt8](repeating: 0, count: padding)
+            try pushFullChunks()
+            try push(buffer, final: true)
         }
     }
 
     /// Reads the header of the pack at `path` and authenticates it by unwrapping its key.
     /// `expected` names what the file's place in the sync location says it is.
     static func open(_ path: String, syncKey: SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws -> Reader {
+        try open(path, kind: .pack, expected: expected) { _ in syncKey }
+    }
+
+    /// The same, with the sync key of the key version the header names (`syncKey` may throw:
+    /// a version whose key is not at hand). The header is authenticated by that key.
+    static func open(_ path: String, kind: Kind, expected: (vaultID: UUID, device: UUID, number: UInt64),
+                     syncKey: (UInt32) throws -> SecureBytes) throws -> Reader {
         guard let input = FileHandle(forReadingAtPath: path) else { throw VaultError.storage("cannot read \(path)") }
         do {
-            return try Reader(input: input, syncKey: syncKey, expected: expected)
+            return try Reader(input: input, kind: kind, syncKey: syncKey, expected: expected)
         } catch {
             try? input.close()
             throw error
@@ -126,7 +170,8 @@ enum SyncPack {
         /// Bytes of the file read so far (for progress).
         private(set) var bytesRead = 0
 
-        fileprivate init(input: FileHandle, syncKey: SecureBytes, expected: (vaultID: UUID, device: UUID, number: UInt64)) throws {
+        fileprivate init(input: FileHandle, kind: Kind, syncKey: (UInt32) throws -> SecureBytes,
+                         expected: (vaultID: UUID, device: UUID, number: UInt64)) throws {
             self.input = input
             func read(_ count: Int) throws -> [UInt8] {
                 let bytes = Array((try? input.read(upToCount: count)) ?? Data())
@@ -155,8 +200,9 @@ enum SyncPack {
             self.header = header
             let keyBlock = try read(SyncPack.keyBlockLength)
             let wrapped = Array(keyBlock.prefix(AEAD.nonceLength + SecretStream.keyLength + AEAD.tagLength))
+            let syncKey = try syncKey(keyVersion)
             guard let packKey = try? syncKey.withUnsafeBytes({ key in
-                try AEAD.openKey(wrapped, length: SecretStream.keyLength, key: key, associatedData: SyncPack.wrapDomain + header.encoded)
+                try AEAD.openKey(wrapped, length: SecretStream.keyLength, key: key, associatedData: kind.wrapDomain + header.encoded)
             }) else {
                 throw VaultError.syncPackRefused("it does not authenticate (damaged, or not of this vault)")
             }

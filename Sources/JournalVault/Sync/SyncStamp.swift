@@ -7,6 +7,9 @@ struct SyncStamp: Hashable, Comparable, Sendable {
     let hlc: UInt64
     let device: UUID
 
+    /// Below every stamp: the rank of a tombstone of a record no other device had seen.
+    static let zero = SyncStamp(hlc: 0, device: UUID(bytes: [UInt8](repeating: 0, count: 16)))
+
     static func < (lhs: SyncStamp, rhs: SyncStamp) -> Bool {
         lhs.hlc != rhs.hlc ? lhs.hlc < rhs.hlc : lhs.device.bytes.lexicographicallyPrecedes(rhs.device.bytes)
     }

@@ -47,22 +47,51 @@ struct SyncState: Sendable {
     }
 }
 
-/// What this device knows of one record's revision: its stamp, and whether it is a tombstone.
+/// What this device knows of one record's revision: its stamp, whether it is a tombstone, and
+/// its rank. Of two concurrent revisions the one of greater rank wins (the greater stamp on a
+/// tie). An edit ranks as its stamp; a tombstone as the revision it deleted, so a delete beats
+/// every edit that revision beat, and an edit made concurrently with it, from that revision or
+/// later, beats the delete.
 struct KnownRevision: Equatable, Sendable {
     let stamp: SyncStamp
     let deleted: Bool
+    let rank: SyncStamp
+
+    init(stamp: SyncStamp, deleted: Bool, rank: SyncStamp) {
+        self.stamp = stamp
+        self.deleted = deleted
+        self.rank = rank
+    }
+
+    /// The revision `change` makes.
+    init(of change: SyncChange) {
+        self.init(stamp: change.stamp, deleted: change.isTombstone, rank: change.isTombstone ? change.base ?? .zero : change.stamp)
+    }
+
+    /// Whether this revision wins against `other`, made concurrently.
+    func beats(_ other: KnownRevision) -> Bool {
+        rank != other.rank ? rank > other.rank : stamp > other.stamp
+    }
 
     static func load(_ table: SealedTable, _ id: String, _ db: Database) throws -> KnownRevision? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT hlc, device, deleted FROM sync_record WHERE tbl = ? AND id = ?"),
-                                         arguments: [table.name, id]) else { return nil }
-        guard let hlc = row[0] as Int64?, let device = row[1] as Data?, device.count == 16, let deleted = row[2] as Int64? else {
+        let sql = "SELECT hlc, device, deleted, rank_hlc, rank_device FROM sync_record WHERE tbl = ? AND id = ?"
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [table.name, id]) else { return nil }
+        guard let stamp = Self.stamp(row[0], row[1]), let rank = Self.stamp(row[3], row[4]), let deleted = row[2] as Int64? else {
             throw VaultError.corruptDatabase("the sync state is malformed")
         }
-        return KnownRevision(stamp: SyncStamp(hlc: UInt64(bitPattern: hlc), device: UUID(bytes: Array(device))), deleted: deleted != 0)
+        return KnownRevision(stamp: stamp, deleted: deleted != 0, rank: rank)
+    }
+
+    private static func stamp(_ hlc: Int64?, _ device: Data?) -> SyncStamp? {
+        guard let hlc, let device, device.count == 16 else { return nil }
+        return SyncStamp(hlc: UInt64(bitPattern: hlc), device: UUID(bytes: Array(device)))
     }
 
     func save(_ table: SealedTable, _ id: String, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_record (tbl, id, hlc, device, deleted) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [table.name, id, Int64(bitPattern: stamp.hlc), Data(stamp.device.bytes), deleted ? 1 : 0])
+        let sql = "INSERT OR REPLACE INTO sync_record (tbl, id, hlc, device, deleted, rank_hlc, rank_device) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        try db.cachedStatement(sql: sql).execute(arguments: [
+            table.name, id, Int64(bitPattern: stamp.hlc), Data(stamp.device.bytes), deleted ? 1 : 0,
+            Int64(bitPattern: rank.hlc), Data(rank.device.bytes),
+        ])
     }
 }

@@ -19,6 +19,13 @@ public struct SyncReport: Sendable {
     public var waiting: [String] = []
     /// Packs refused (damaged, moved, replayed, foreign): one sentence each; nothing of them applied.
     public var refused: [String] = []
+    /// The snapshot written by `compact`, by the number of the newest pack it holds.
+    public var snapshot: UInt64?
+    /// This device's packs removed by `compact`.
+    public var packsRemoved = 0
+    /// The key version this vault moved to, following a `jv rekey` made on another device. The
+    /// vault was re-encrypted: this ``UnlockedVault`` is then out of date; open the vault again.
+    public var rekeyedTo: UInt32?
 }
 
 /// Where a sync is, for a progress bar: bytes of packs written or read, of a known total.
@@ -61,6 +68,7 @@ extension UnlockedVault {
         if let existing = try database.read({ db in try SyncState.load(db) }) {
             throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
         }
+        try place.prepareForFirstDevice()
         try place.fetch(vaultID: keys.vaultID, device: nil)
         // Other devices derive the same ids for the same nodes and relations (FORMAT.md §1.6).
         try deriveGraphIDs()
@@ -76,7 +84,11 @@ extension UnlockedVault {
     /// Sends this device's changes as one new pack, then applies every other device's packs
     /// that can be (FORMAT.md §14.7). With the location unreachable it changes nothing and
     /// throws ``VaultError/syncUnavailable(_:)``. A refused pack stops only its device's pull.
-    public func sync(dryRun: Bool = false, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
+    ///
+    /// `compact`: then also writes a snapshot of the whole vault, from which new devices start,
+    /// and removes this device's packs that every device has applied and every newest snapshot
+    /// holds (FORMAT.md §14.9).
+    public func sync(dryRun: Bool = false, compact: Bool = false, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
         guard var state = try database.read({ db in try SyncState.load(db) }) else {
             throw VaultError.syncSetup("This vault does not sync yet: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
         }
@@ -93,9 +105,33 @@ extension UnlockedVault {
         report.sent = try push(root: root, progress: progress)
         state = try database.read { db in try SyncState.load(db) } ?? state
         try publishKeys(root: root, state: state)
-        try location.publish(vaultID: keys.vaultID, device: state.device)
-        try pull(root: root, device: state.device, report: &report, progress: progress)
+        try publishRotations(root: root, device: state.device)
+        try Self.publish(location, vaultID: keys.vaultID, device: state.device)
+        // Following another device's rekey on the way gives a vault under the new key.
+        let current = try pull(root: root, device: state.device, report: &report, progress: progress)
+        var changed = try current.publishAcks(root: root, device: state.device)
+        if compact {
+            // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
+            if let sent = try current.push(root: root, progress: progress) {
+                report.sent = (sent.pack, (report.sent?.changes ?? 0) + sent.changes)
+            }
+            report.snapshot = try current.writeSnapshot(root: root, device: state.device)
+            let removed = try current.removeCompacted(root: root, device: state.device)
+            report.packsRemoved = removed.filter { $0.hasPrefix("pack-") }.count
+            try location.remove(vaultID: keys.vaultID, device: state.device, names: removed)
+            changed = true
+        }
+        if changed { try Self.publish(location, vaultID: keys.vaultID, device: state.device) }
         return report
+    }
+
+    /// Copies this device's new files up; a failure then is not "nothing changed": the pack is made.
+    private static func publish(_ location: SyncLocation, vaultID: UUID, device: UUID) throws {
+        do {
+            try location.publish(vaultID: vaultID, device: device)
+        } catch VaultError.syncUnavailable(let reason) {
+            throw VaultError.syncNotDelivered(reason)
+        }
     }
 
     /// The set-up and what the local copy of the location shows (nothing is fetched).
@@ -115,10 +151,7 @@ extension UnlockedVault {
 
     // MARK: Sending
 
-    static func packName(_ number: UInt64) -> String {
-        let digits = String(number)
-        return "pack-" + String(repeating: "0", count: max(0, 12 - digits.count)) + digits + ".jvp"
-    }
+    static func packName(_ number: UInt64) -> String { SyncPack.Kind.pack.fileName(number) }
 
     private static func temporaryPackName(_ number: UInt64) -> String { "." + packName(number) + ".tmp" }
 
@@ -126,7 +159,7 @@ extension UnlockedVault {
     /// the pack is complete on disk, under a temporary name, before that commits, and takes its
     /// name after — so a process killed at any point leaves either no pack and the changes still
     /// pending, or the pack and its number recorded (``finishInterruptedPush(root:state:)``).
-    private func push(root: String, progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
+    func push(root: String, progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
         var written: (number: UInt64, temporary: String, final: String, changes: Int)?
         do {
             try write { db in
@@ -157,10 +190,10 @@ extension UnlockedVault {
                     let stamp = SyncStamp(hlc: state.clock.tick(), device: state.device)
                     if let current = try rows.current(table, id) {
                         try writer.append(SyncChange(table: table, id: uuid, stamp: stamp, base: base, body: .row(current.values)))
-                        try KnownRevision(stamp: stamp, deleted: false).save(table, id, db)
-                    } else if base != nil {
+                        try KnownRevision(stamp: stamp, deleted: false, rank: stamp).save(table, id, db)
+                    } else if let base {
                         try writer.append(SyncChange(table: table, id: uuid, stamp: stamp, base: base, body: .tombstone))
-                        try KnownRevision(stamp: stamp, deleted: true).save(table, id, db)
+                        try KnownRevision(stamp: stamp, deleted: true, rank: base).save(table, id, db)
                     }
                     if done % 1024 == 0 { progress?(SyncProgress(phase: .sending, done: done, total: pending.count)) }
                 }
@@ -210,17 +243,7 @@ extension UnlockedVault {
         guard digest != state.keysDigest || !FileManager.default.fileExists(atPath: path) else { return }
         try VaultDatabase.createPrivateFolder("\(root)/keys")
         let file = SyncKeysFile(vaultID: keys.vaultID, device: state.device, keyVersion: keys.keyVersion, slots: slots)
-        let temporary = PrivateFiles.temporaryPath(beside: path, purpose: .writing)
-        let handle = try PrivateFiles.create(temporary)
-        do {
-            try handle.write(contentsOf: file.encoded(syncKey: keys.syncKey))
-            try handle.synchronize()
-            try handle.close()
-            try PrivateFiles.commit(temporary, to: path, replace: true)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
+        try PrivateFiles.writeWhole(file.encoded(syncKey: keys.syncKey), to: path, replace: true)
         try write { db in
             var updated = try SyncState.load(db) ?? state
             updated.keysDigest = digest
@@ -235,10 +258,11 @@ extension UnlockedVault {
     }
 
     static func packNumbers(root: String, device: UUID) -> [UInt64] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(device.storageText)")) ?? []).compactMap { name in
-            guard name.hasPrefix("pack-"), name.hasSuffix(".jvp"), name.count == 21 else { return nil }
-            return UInt64(name.dropFirst(5).prefix(12))
-        }
+        numbers(of: .pack, root: root, device: device)
+    }
+
+    static func numbers(of kind: SyncPack.Kind, root: String, device: UUID) -> [UInt64] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(device.storageText)")) ?? []).compactMap(kind.number(inFileName:))
     }
 
     /// Other devices' packs present and not applied yet, as (device, number, path).
@@ -250,51 +274,67 @@ extension UnlockedVault {
         }
     }
 
+    /// Merges every change of `reader` (sealed under `packKeys`) in one transaction, which also
+    /// records `applied` as the packs now applied of each device named.
+    func apply(_ reader: SyncPack.Reader, keys packKeys: VaultKeys, applied: [UUID: UInt64],
+               progress: (Int) -> Void) throws -> MergeTally {
+        var tally = MergeTally()
+        try database.syncCapture.applyingOtherDevices {
+            try write { db in
+                let rows = SyncRows(db: db)
+                var clock = try SyncState.load(db)?.clock ?? HybridClock(last: 0)
+                var count = 0
+                while var change = try reader.next() {
+                    clock.observe(change.stamp.hlc)
+                    if packKeys.keyVersion != keys.keyVersion { change = try change.resealed(from: packKeys, to: keys) }
+                    try merge(change, rows: rows, tally: &tally)
+                    count += 1
+                    if count % 1024 == 0 { progress(reader.bytesRead) }
+                }
+                for (table, id) in try rows.unparkReady() where table == .entry {
+                    if let uuid = UUID(storageText: id) { try reindexTags(ofEntry: uuid, db) }
+                }
+                for (device, number) in applied { try SyncState.setApplied(number, of: device, db) }
+                if var current = try SyncState.load(db) {
+                    current.clock.observe(clock.last)
+                    try current.save(db)
+                }
+            }
+        }
+        return tally
+    }
+
     /// Applies, in causal order, every other device's next pack that is there and whose
     /// dependencies are met, until none is left; one transaction per pack.
-    private func pull(root: String, device me: UUID, report: inout SyncReport, progress: ((SyncProgress) -> Void)?) throws {
+    /// Returns the vault to go on with: this one, or after following another device's rekey
+    /// the vault under the new key.
+    private func pull(root: String, device me: UUID, report: inout SyncReport, progress: ((SyncProgress) -> Void)?) throws -> UnlockedVault {
         let state = try database.read { db in try SyncState.load(db) }
-        guard let state else { return }
+        guard let state else { return self }
         let available = try unappliedPacks(root: root, state: state)
         var applied = try database.read { db in try SyncState.applied(db) }
         let total = available.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0) }
         var bytesDone = 0
         var refused: Set<UUID> = []
+        // Devices whose next pack is under a key not at hand yet, and why.
+        var blocked: [UUID: String] = [:]
         let devices = Set(available.map(\.device)).sorted { $0.storageText < $1.storageText }
         var progressed = true
         while progressed {
             progressed = false
-            for device in devices where !refused.contains(device) {
+            for device in devices where !refused.contains(device) && blocked[device] == nil {
                 let next = (applied[device] ?? 0) + 1
                 guard let pack = available.first(where: { $0.device == device && $0.number == next }) else { continue }
                 do {
-                    let reader = try SyncPack.open(pack.path, syncKey: keys.syncKey, expected: (keys.vaultID, device, next))
-                    guard reader.header.keyVersion == keys.keyVersion else {
-                        throw VaultError.syncPackRefused("it was made under key version \(reader.header.keyVersion), and this vault is at \(keys.keyVersion)")
+                    var packKeys = keys
+                    let reader = try SyncPack.open(pack.path, kind: .pack, expected: (keys.vaultID, device, next)) { version in
+                        packKeys = try self.keys(forPacksOf: version, root: root)
+                        return packKeys.syncKey
                     }
                     guard reader.header.dependencies.allSatisfy({ $0.key == me || (applied[$0.key] ?? 0) >= $0.value }) else { continue }
-                    var tally = MergeTally()
                     let base = bytesDone
-                    try database.syncCapture.applyingOtherDevices {
-                        try write { db in
-                            let rows = SyncRows(db: db)
-                            var clock = try SyncState.load(db)?.clock ?? HybridClock(last: 0)
-                            var count = 0
-                            while let change = try reader.next() {
-                                clock.observe(change.stamp.hlc)
-                                try merge(change, rows: rows, tally: &tally)
-                                count += 1
-                                if count % 1024 == 0 { progress?(SyncProgress(phase: .receiving, done: base + reader.bytesRead, total: total)) }
-                            }
-                            for (table, id) in try rows.unparkReady() where table == .entry {
-                                if let uuid = UUID(storageText: id) { try reindexTags(ofEntry: uuid, db) }
-                            }
-                            try SyncState.setApplied(next, of: device, db)
-                            if var current = try SyncState.load(db) {
-                                current.clock.observe(clock.last)
-                                try current.save(db)
-                            }
-                        }
+                    let tally = try apply(reader, keys: packKeys, applied: [device: next]) { read in
+                        progress?(SyncProgress(phase: .receiving, done: base + read, total: total))
                     }
                     bytesDone += reader.bytesRead
                     progress?(SyncProgress(phase: .receiving, done: bytesDone, total: total))
@@ -303,6 +343,15 @@ extension UnlockedVault {
                     report.changesReceived += tally.applied
                     report.conflictCopies += tally.conflictCopies
                     progressed = true
+                } catch PackKeyUnavailable.newer(let version) {
+                    // Another device ran `jv rekey`: follow it, then go on under the new key.
+                    if let rekeyed = try followRotation(root: root) {
+                        report.rekeyedTo = rekeyed.keys.keyVersion
+                        return try rekeyed.pull(root: root, device: me, report: &report, progress: progress)
+                    }
+                    blocked[device] = "pack \(next) is under key version \(version) (a jv rekey on another device), whose key files have not all arrived"
+                } catch PackKeyUnavailable.older(let version) {
+                    blocked[device] = "pack \(next) is under the earlier key version \(version), whose rotation file has not arrived"
                 } catch let error as VaultError {
                     switch error {
                     case .syncPackRefused(let reason), .tamperedRecord(_, _, let reason):
@@ -315,6 +364,10 @@ extension UnlockedVault {
             }
         }
         for device in devices where !refused.contains(device) {
+            if let reason = blocked[device] {
+                report.waiting.append("device \(device.storageText.prefix(8)): \(reason)")
+                continue
+            }
             let next = (applied[device] ?? 0) + 1
             let later = available.filter { $0.device == device && $0.number >= next }
             guard let first = later.map(\.number).min() else { continue }
@@ -322,5 +375,6 @@ extension UnlockedVault {
                 ? "device \(device.storageText.prefix(8)): pack \(next) waits for packs of another device that have not arrived"
                 : "device \(device.storageText.prefix(8)): pack \(next) has not arrived yet; \(later.count) later pack\(later.count == 1 ? "" : "s") wait for it")
         }
+        return self
     }
 }

@@ -12,10 +12,10 @@ extension UnlockedVault {
     /// Applies one change from another device to this vault, in the caller's transaction
     /// (FORMAT.md §14.7). Packs arrive in causal order (``SyncPack/Header/dependencies``), so
     /// the revision a change was made from has been applied here before it: a change whose base
-    /// is the revision held here moves the record forward; any other was made concurrently with
-    /// the revision held here, and the same rule picks the same outcome on every device — an
-    /// edit beats a delete, else the greater stamp wins; an entry's or chat message's losing text
-    /// becomes a conflict copy whose id every device derives alike.
+    /// is the revision held here moves the record forward. Any other was made concurrently with
+    /// the revision held here, and the one of greater rank wins (``KnownRevision/beats(_:)``),
+    /// which every device decides alike whatever order the two arrive in; an entry's or chat
+    /// message's losing text becomes a conflict copy whose id every device derives alike.
     func merge(_ change: SyncChange, rows: SyncRows, tally: inout MergeTally) throws {
         let db = rows.db
         let table = change.table
@@ -25,48 +25,46 @@ extension UnlockedVault {
         let pending = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = ? AND id = ?)"),
                                         arguments: [table.name, id]) ?? false
         let local = try rows.current(table, id)
+        let incoming = KnownRevision(of: change)
         tally.applied += 1
         if !pending, known.map({ change.base == $0.stamp }) ?? (local == nil) {
             try adopt(change, rows: rows)
             return
         }
-        // Concurrent: an edit beats a delete; of two edits, or two deletes, the greater stamp wins.
-        let localDeleted = local == nil
+        let incomingValues: [DatabaseValue]? = if case .row(let values) = change.body { values } else { nil }
+        if pending, let local {
+            // Changed here since the last sync: it goes out made from the incoming revision,
+            // with a later stamp than any seen, so it wins on every device as it does here.
+            if let incomingValues {
+                try keepConflictCopy(of: incomingValues, in: table, loser: change.stamp, against: local.values, rows: rows, tally: &tally)
+            }
+            try incoming.save(table, id, db)
+            return
+        }
         if pending {
-            // The change not yet sent from here is the later one: it goes out as made from
-            // this revision (so every device moves straight to it), with a conflict copy of this
-            // revision's text sent beside it as a new record of this device's — unless the
-            // incoming change is an edit and the local one a delete, which it beats.
-            if !change.isTombstone && localDeleted {
+            // Deleted here since the last sync: the tombstone will rank as the revision deleted.
+            let deletion = KnownRevision(stamp: .zero, deleted: true, rank: known?.stamp ?? .zero)
+            if incoming.rank >= deletion.rank {
                 try adopt(change, rows: rows)
                 try db.execute(sql: "DELETE FROM sync_pending WHERE tbl = ? AND id = ?", arguments: [table.name, id])
-                return
-            }
-            if !change.isTombstone, case .row(let values) = change.body,
-               let copy = try keepConflictCopy(of: values, in: table, loser: change.stamp, against: local?.values, rows: rows, tally: &tally) {
-                try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) VALUES (?, ?)", arguments: [table.name, copy.storageText])
-            }
-            try KnownRevision(stamp: change.stamp, deleted: change.isTombstone).save(table, id, db)
-            if change.isTombstone && localDeleted {
-                try db.execute(sql: "DELETE FROM sync_pending WHERE tbl = ? AND id = ?", arguments: [table.name, id])
+            } else if let incomingValues {
+                try keepConflictCopy(of: incomingValues, in: table, loser: change.stamp, against: nil, rows: rows, tally: &tally)
             }
             return
         }
-        // Both revisions were sent: every device sees both and decides alike, the losing text
-        // kept as a conflict copy that each derives itself.
-        if change.isTombstone && localDeleted {
-            try KnownRevision(stamp: max(change.stamp, known?.stamp ?? change.stamp), deleted: true).save(table, id, db)
+        // Both revisions were sent: every device holding one receives the other and decides
+        // alike. Which revisions meet depends on what a device held when, so a losing text's
+        // copy is sent on like a change made here: every device ends up with every copy.
+        if let known, !incoming.beats(known) {
+            if let incomingValues {
+                try keepConflictCopy(of: incomingValues, in: table, loser: change.stamp, against: local?.values, rows: rows, tally: &tally)
+            }
             return
         }
-        let incomingWins = change.isTombstone != localDeleted ? !change.isTombstone : known.map { change.stamp > $0.stamp } ?? true
-        if !change.isTombstone && !localDeleted, let local, case .row(let values) = change.body {
-            let (loser, winner, stamp) = incomingWins ? (local.values, values, known?.stamp) : (values, local.values, change.stamp)
-            if let stamp {
-                let copy = try keepConflictCopy(of: loser, in: table, loser: stamp, against: winner, rows: rows, tally: &tally)
-                if let copy { try KnownRevision(stamp: stamp, deleted: false).save(table, copy.storageText, db) }
-            }
+        if let local, let known {
+            try keepConflictCopy(of: local.values, in: table, loser: known.stamp, against: incomingValues, rows: rows, tally: &tally)
         }
-        if incomingWins { try adopt(change, rows: rows) }
+        try adopt(change, rows: rows)
     }
 
     /// Makes `change` the record's revision here.
@@ -80,22 +78,23 @@ extension UnlockedVault {
             try SealedRow(received: change.table, values: values).open(keys: keys)
             if try rows.write(change.table, id, values), change.table == .entry { try reindexTags(ofEntry: change.id, rows.db) }
         }
-        try KnownRevision(stamp: change.stamp, deleted: change.isTombstone).save(change.table, id, rows.db)
+        try KnownRevision(of: change).save(change.table, id, rows.db)
     }
 
     /// The losing text of a concurrent edit of an entry or chat message, kept as a new record
     /// whose id is derived from the record's id and the losing revision's stamp, and whose text
-    /// begins by naming the record it conflicts with; returns its id, or nil when none was made
-    /// (another kind of record, which merges by last writer; the same text on both sides; a copy
-    /// made already).
+    /// begins by naming the record it conflicts with, and sent on as a change made here (two
+    /// devices that make the same copy make it under the same id, so the two meet as one record).
+    /// None is made for another kind of record, which merges by last writer, when both texts
+    /// are the same, or when the copy was made already.
     private func keepConflictCopy(of values: [DatabaseValue], in table: SealedTable, loser: SyncStamp, against winner: [DatabaseValue]?,
-                                  rows: SyncRows, tally: inout MergeTally) throws -> UUID? {
-        guard table == .entry || table == .chatMessage else { return nil }
+                                  rows: SyncRows, tally: inout MergeTally) throws {
+        guard table == .entry || table == .chatMessage else { return }
         let db = rows.db
         let original = try SealedRow(received: table, values: values).id
         let copyID = conflictCopyID(table: table, id: original, loser: loser)
         // Already made here, or made, changed or deleted elsewhere and received.
-        if try KnownRevision.load(table, copyID.storageText, db) != nil || rows.current(table, copyID.storageText) != nil { return nil }
+        if try KnownRevision.load(table, copyID.storageText, db) != nil || rows.current(table, copyID.storageText) != nil { return }
         func asRow(_ values: [DatabaseValue]) throws -> Row {
             // The values as a row of their own, for the typed readers.
             try Row.fetchOne(db, sql: "SELECT " + values.indices.map { _ in "?" }.joined(separator: ", "), arguments: StatementArguments(values))!
@@ -106,22 +105,22 @@ extension UnlockedVault {
         if table == .entry {
             let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
             // The same text on both sides (a star set on each): nothing would be lost.
-            if let winner, try EncryptedEntryRow(row: asRow(winner)).decrypt(keys: keys).content == entry.content { return nil }
+            if let winner, try EncryptedEntryRow(row: asRow(winner)).decrypt(keys: keys).content == entry.content { return }
             let copy = Entry(id: copyID, content: note + "\n\n" + entry.content, created: entry.created, modifiedAt: entry.modifiedAt,
                              starred: entry.starred, explicitTags: entry.explicitTags, version: entry.version)
             try store(copy, replacing: nil, db)
         } else {
             var message = try MessageRow(row: row).decrypt(keys: keys)
-            if let winner, try MessageRow(row: asRow(winner)).decrypt(keys: keys).content == message.content { return nil }
-            guard try rows.exists(.chatThread, message.threadID.storageText) else { return nil }
+            if let winner, try MessageRow(row: asRow(winner)).decrypt(keys: keys).content == message.content { return }
+            guard try rows.exists(.chatThread, message.threadID.storageText) else { return }
             if let entryID = message.entryID, try !rows.exists(.entry, entryID.storageText) { message.entryID = nil }
             let copy = ChatMessage(id: copyID, threadID: message.threadID, role: message.role, content: note + "\n\n" + message.content,
                                    timestamp: message.timestamp, model: message.model, language: message.language,
                                    entryID: message.entryID, usage: message.usage)
             try MessageRow(copy, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
         }
+        try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) VALUES (?, ?)", arguments: [table.name, copyID.storageText])
         tally.conflictCopies += 1
-        return copyID
     }
 
     /// `UUID(first 16 bytes of BLAKE2b-256(key = K_sync, "JVLT-sync-conflict" ‖ table ‖ id[16] ‖ stamp))`

@@ -34,25 +34,33 @@ extension Vault {
         let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
         // Nodes and relations made here get the ids the other devices derive (FORMAT.md §1.6).
         try vault.deriveGraphIDs()
-        return (vault, try vault.sync(progress: progress))
+        // The newest snapshot first, when there is one: older packs may be gone (compaction).
+        let started = try vault.startFromSnapshot(root: place.root(vaultID: vaultID), progress: progress)
+        var report = try vault.sync(progress: progress)
+        report.changesReceived += started?.applied ?? 0
+        report.conflictCopies += started?.conflictCopies ?? 0
+        return (vault, report)
     }
 
-    /// The first keys file at the location that `credential` opens.
+    /// Of the keys files at the location that `credential` opens, the one of the newest key
+    /// version (a device that has not followed a `jv rekey` yet still shows the older one).
     private static func openKeys(root: String, vaultID: UUID, credential: VaultCredential) throws -> (SyncKeysFile, UnlockedSlot) {
         let folder = root + "/keys"
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { UUID(storageText: $0) != nil }.sorted()
         var refusal: Error = VaultError.syncUnavailable("the location holds no keys file for vault \(vaultID.storageText)")
+        var newest: (SyncKeysFile, UnlockedSlot)?
         for name in names {
             do {
                 guard let data = FileManager.default.contents(atPath: "\(folder)/\(name)") else { continue }
                 let file = try SyncKeysFile(parsing: Array(data))
-                guard file.vaultID == vaultID else { continue }
-                return (file, try file.unlock(with: credential))
+                guard file.vaultID == vaultID, file.keyVersion > newest?.0.keyVersion ?? 0 else { continue }
+                newest = (file, try file.unlock(with: credential))
             } catch let error as VaultError {
                 // A wrong passphrase here may be right for another device's keyslots.
                 refusal = error
             }
         }
-        throw refusal
+        guard let newest else { throw refusal }
+        return newest
     }
 }

@@ -15,9 +15,9 @@ public struct RekeySummary: Sendable {
 extension UnlockedVault {
     /// Rotates the master key (SPEC §3.6, FORMAT.md §12): a new random key of version + 1;
     /// every record of every table re-encrypted under it (new salts, nonces and associated
-    /// data), blind indexes, the knowledge graph's ids (derived from them) and the manifest
-    /// recomputed, the keyslots re-wrapped — all in one transaction, so a process killed at any
-    /// instant leaves the vault entirely under the old key or entirely under the new one. The passphrase stays the same. The recovery key is
+    /// data), blind indexes and the manifest recomputed, the keyslots re-wrapped — all in one
+    /// transaction, so a process killed at any instant leaves the vault entirely under the old
+    /// key or entirely under the new one. The passphrase stays the same. The recovery key is
     /// re-wrapped when it is given (and checked first); otherwise a new one is made, which the
     /// caller shows once, and the old one stops working.
     ///
@@ -35,50 +35,10 @@ extension UnlockedVault {
     /// ```
     public func rekey(keepingRecoveryKey kept: RecoveryKey? = nil, progress: ((Int, Int) -> Void)? = nil,
                       beforeCommit: ((RekeySummary) throws -> Void)? = nil) throws -> (UnlockedVault, RekeySummary) {
-        guard let unlockedSlot, unlockedSlot.slot.kind == .passphrase else { throw VaultError.rekeyNeedsPassphrase }
         let newKeys = try VaultKeys(vaultID: keys.vaultID, keyVersion: keys.keyVersion + 1,
                                     masterKey: try SecureBytes.random(count: SubkeyDerivation.keyLength))
-        let recorder = database.manifestRecorder
-        var counts: [String: Int] = [:]
         let newRecoveryKey = try kept == nil ? RecoveryKey.generate() : nil
-        try database.write { db in
-            defer { _ = recorder.finish() }
-            // A damaged manifest stops the rekey (it would otherwise be rebuilt over the damage);
-            // a vault from before the manifest is upgraded first.
-            var manifest = try manifestForWritingWithTriggers(db)
-            // A vault from before derived graph ids gets them first, under the old key, the
-            // manifest following: relations that are one under them are merged there.
-            recorder.startRecording(key: keys.manifestKey)
-            try deriveGraphIDs(db)
-            manifest = manifest.applying(recorder.finish())
-            recorder.suspend()
-            let total = try ManifestedTable.all.filter { $0.name != "entry_tag" }
-                .reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1.name)") ?? 0) }
-            var done = 0
-            // The rows as found, before they are rewritten, must be the ones the manifest lists:
-            // the new manifest is built from them, and would otherwise take in any damage.
-            var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:])
-            found.tables["entry_tag"] = try Manifest.build(db, keys: keys, counter: 0, only: ["entry_tag"]).tables["entry_tag"]
-            var tagIndexes: [(seq: Int64, tags: Set<Data>)] = []
-            // Node ids follow their name indexes to the new key (FORMAT.md §1.6), and relations
-            // their nodes: until the relations have moved, SQLite checks their references at commit.
-            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            var nodeIDs: [UUID: UUID] = [:]
-            for table in SealedTable.all {
-                let (count, state) = try reseal(table, db, newKeys: newKeys, tagIndexes: &tagIndexes, nodeIDs: &nodeIDs) { count in
-                    done += count
-                    progress?(done, total)
-                }
-                counts[table.name] = count
-                found.tables[table.name] = state
-            }
-            try db.execute(sql: "PRAGMA defer_foreign_keys = OFF")
-            guard found == manifest else { throw VaultError.manifestDamaged("the records do not match it") }
-            try db.execute(sql: "DELETE FROM entry_tag")
-            for (seq, tags) in tagIndexes { try Self.insertTagIndexes(tags, entrySeq: seq, db) }
-            try db.execute(sql: "UPDATE vault_header SET key_version = ?", arguments: [Int64(newKeys.keyVersion)])
-            try unlockedSlot.slot.rewrapped(newKeys.masterKey, kek: unlockedSlot.kek, keyVersion: newKeys.keyVersion,
-                                            vaultID: keys.vaultID).save(db)
+        return try rotate(to: newKeys, progress: progress, recoverySlot: { db in
             let recoverySlot: Keyslot
             if let newRecoveryKey {
                 recoverySlot = try Keyslot.wrap(newKeys.masterKey, recoveryKey: newRecoveryKey, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
@@ -92,10 +52,59 @@ extension UnlockedVault {
                 guard let (stored, kek) = opened else { throw VaultError.wrongRecoveryKey }
                 recoverySlot = try stored.rewrapped(newKeys.masterKey, kek: kek, keyVersion: newKeys.keyVersion, vaultID: keys.vaultID)
             }
-            try recoverySlot.save(db)
-            try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(recoverySlot.slot)])
-            try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1).save(db, keys: newKeys)
-            try beforeCommit?(RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: newRecoveryKey))
+            // Another device of a vault that syncs follows through the rotation's file (FORMAT.md §14.8).
+            if let sync = try SyncState.load(db) { try SyncRotation(device: sync.device, from: keys, to: newKeys).save(db) }
+            return (recoverySlot, newRecoveryKey)
+        }, beforeCommit: beforeCommit)
+    }
+
+    /// Re-encrypts the vault under `newKeys` in one transaction (see ``rekey(keepingRecoveryKey:progress:beforeCommit:)``):
+    /// `recoverySlot` gives the recovery keyslot wrapping the new key (and the new recovery key
+    /// to show, if one was made), in the transaction. Re-encrypting changes no record's content,
+    /// so it is not a change for other devices to receive.
+    func rotate(to newKeys: VaultKeys, progress: ((Int, Int) -> Void)?,
+                recoverySlot: (Database) throws -> (Keyslot, RecoveryKey?),
+                beforeCommit: ((RekeySummary) throws -> Void)? = nil) throws -> (UnlockedVault, RekeySummary) {
+        guard let unlockedSlot, unlockedSlot.slot.kind == .passphrase else { throw VaultError.rekeyNeedsPassphrase }
+        let recorder = database.manifestRecorder
+        var counts: [String: Int] = [:]
+        var newRecoveryKey: RecoveryKey?
+        try database.syncCapture.applyingOtherDevices {
+            try database.write { db in
+                defer { _ = recorder.finish() }
+                // A damaged manifest stops the rekey (it would otherwise be rebuilt over the damage);
+                // a vault from before the manifest is upgraded first.
+                let manifest = try manifestForWritingWithTriggers(db)
+                recorder.suspend()
+                let total = try ManifestedTable.all.filter { $0.name != "entry_tag" }
+                    .reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1.name)") ?? 0) }
+                var done = 0
+                // The rows as found, before they are rewritten, must be the ones the manifest lists:
+                // the new manifest is built from them, and would otherwise take in any damage.
+                var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:])
+                found.tables["entry_tag"] = try Manifest.build(db, keys: keys, counter: 0, only: ["entry_tag"]).tables["entry_tag"]
+                var tagIndexes: [(seq: Int64, tags: Set<Data>)] = []
+                for table in SealedTable.all {
+                    let (count, state) = try reseal(table, db, newKeys: newKeys, tagIndexes: &tagIndexes) { count in
+                        done += count
+                        progress?(done, total)
+                    }
+                    counts[table.name] = count
+                    found.tables[table.name] = state
+                }
+                guard found == manifest else { throw VaultError.manifestDamaged("the records do not match it") }
+                try db.execute(sql: "DELETE FROM entry_tag")
+                for (seq, tags) in tagIndexes { try Self.insertTagIndexes(tags, entrySeq: seq, db) }
+                try db.execute(sql: "UPDATE vault_header SET key_version = ?", arguments: [Int64(newKeys.keyVersion)])
+                try unlockedSlot.slot.rewrapped(newKeys.masterKey, kek: unlockedSlot.kek, keyVersion: newKeys.keyVersion,
+                                                vaultID: keys.vaultID).save(db)
+                let (recovery, shown) = try recoverySlot(db)
+                newRecoveryKey = shown
+                try recovery.save(db)
+                try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(recovery.slot)])
+                try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1).save(db, keys: newKeys)
+                try beforeCommit?(RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: newRecoveryKey))
+            }
         }
         let rekeyed = UnlockedVault(vault: vault, keys: newKeys, unlockedSlot: UnlockedSlot(
             slot: try vault.headerAndSlots().1.first { $0.kind == .passphrase } ?? unlockedSlot.slot,
@@ -106,27 +115,23 @@ extension UnlockedVault {
     /// Re-encrypts every row of `table` under `newKeys`, a batch at a time (rows are taken in
     /// row-id order, which rewriting them does not change); returns how many, and the manifest
     /// state of the rows as they were found. Entries' tag indexes under the new key are added to
-    /// `tagIndexes` (each entry is decrypted once, here); knowledge nodes' moves to new ids to
-    /// `nodeIDs` (old → new), which the relations, resealed after the nodes, follow.
+    /// `tagIndexes` (each entry is decrypted once, here).
     private func reseal(_ table: SealedTable, _ db: Database, newKeys: VaultKeys, tagIndexes: inout [(seq: Int64, tags: Set<Data>)],
-                        nodeIDs: inout [UUID: UUID], done: @escaping (Int) -> Void) throws -> (Int, Manifest.TableState) {
+                        done: @escaping (Int) -> Void) throws -> (Int, Manifest.TableState) {
         let keys = self.keys
         var state = Manifest.TableState()
         var newTagIndexes: [(seq: Int64, tags: Set<Data>)] = []
-        var newNodeIDs: [UUID: UUID] = [:]
-        let movedNodes = nodeIDs
         // An entry's digest starts with its row key, `seq`, which is its rowid.
         let manifested = ManifestedTable(table)
         let digestsRowID = manifested.columns.first == "seq"
         let pipeline = BatchPipeline(transform: { (item: (row: SealedRow, rowID: DatabaseValue)) -> (DigestSum, Resealed, DatabaseValue) in
             let values = digestsRowID ? [item.rowID] + item.row.values : item.row.values
-            return (try RowDigest.of(values, in: manifested, key: keys.manifestKey),
-                    try Self.resealed(item.row, from: keys, to: newKeys, nodeIDs: movedNodes), item.rowID)
+            return (try RowDigest.of(values, in: manifested, key: keys.manifestKey), try Self.resealed(item.row, from: keys, to: newKeys),
+                    item.rowID)
         }, deliver: { results in
             for (digest, resealed, rowID) in results {
                 state.add(digest)
-                try resealed.row.update(db, previousID: resealed.previousID)
-                if table == .knowledgeNode { newNodeIDs[resealed.previousID] = resealed.row.id }
+                try resealed.row.update(db)
                 // An entry's rowid is its `seq`, which its tag rows name.
                 if let tags = resealed.tagIndexes, let seq = Int64.fromDatabaseValue(rowID) { newTagIndexes.append((seq, tags)) }
             }
@@ -135,22 +140,18 @@ extension UnlockedVault {
         try SealedRow.forEachBatch(of: table, db) { batch in try pipeline.submit(batch) }
         try pipeline.finish()
         tagIndexes += newTagIndexes
-        nodeIDs.merge(newNodeIDs) { _, new in new }
         return (Int(state.count), state)
     }
 
-    /// A row sealed under the new key, with an entry's tag indexes under it, and the id it was
-    /// stored under (a knowledge node's or relation's id changes with the key: FORMAT.md §1.6).
-    private struct Resealed: Sendable {
+    /// A row sealed under the new key, with an entry's tag indexes under it.
+    struct Resealed: Sendable {
         var row: SealedRow
-        var previousID: UUID
         var tagIndexes: Set<Data>?
     }
 
     /// One row opened under `old` and sealed under `new`: next revision, new salt, new nonces,
-    /// and the blind-index columns recomputed under the new blind-index key — with a knowledge
-    /// node's or relation's id derived again from them (a relation's nodes moved by `nodeIDs`).
-    private static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys, nodeIDs: [UUID: UUID]) throws -> Resealed {
+    /// and the blind-index columns recomputed under the new blind-index key.
+    static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> Resealed {
         let plaintexts = try row.openedFields(keys: old)
         var resealed = row
         var tagIndexes: Set<Data>?
@@ -164,16 +165,16 @@ extension UnlockedVault {
         case .knowledgeNode:
             guard let type = String.fromDatabaseValue(row["type"]) else { throw row.tampered("its type is not text") }
             let name = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
-            resealed = try resealed.set("node_key", nodeKey(storedType: type, name: name, keys: new)).withDerivedGraphID()
+            resealed = resealed.set("node_key", nodeKey(storedType: type, name: name, keys: new))
         case .knowledgeRelation:
             guard let type = try JSONValue(decrypted: plaintexts[0], table: row.table.name, id: row.id)["type"]?.stringValue else {
                 throw row.tampered("the sealed relation has no type")
             }
-            resealed = try resealed.set("relation_key", relationKey(type, keys: new)).withDerivedGraphID(nodeIDs: nodeIDs)
+            resealed = resealed.set("relation_key", relationKey(type, keys: new))
         default:
             break
         }
         try resealed.seal(plaintexts, meta: try row.meta().next(keyVersion: new.keyVersion), keys: new)
-        return Resealed(row: resealed, previousID: row.id, tagIndexes: tagIndexes)
+        return Resealed(row: resealed, tagIndexes: tagIndexes)
     }
 }

@@ -36,6 +36,9 @@ extension UnlockedVault {
         guard Manifest.triggerNames.isSubset(of: triggers) else {
             throw VaultError.manifestDamaged("the triggers that keep it up to date were removed from the file")
         }
+        if try SyncCapture.triggersMissing(among: triggers, db) {
+            throw VaultError.corruptDatabase("the triggers that note changes for jv sync were removed from the file")
+        }
         if let manifest = try Manifest.load(db, keys: keys) { return manifest }
         if try Keyslot.readAll(db).contains(where: { $0.format >= Keyslot.format }) {
             throw VaultError.manifestDamaged("the manifest is missing")

@@ -71,6 +71,10 @@ extension UnlockedVault {
             }
             let activeThreads = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_thread WHERE is_active = 1") ?? 0
             if activeThreads > 1 { report.problems.append("\(activeThreads) chat threads are marked active; at most one may be.") }
+            let triggers = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
+            if try SyncCapture.triggersMissing(among: triggers, db) {
+                report.problems.append("The triggers that note changes for jv sync were removed: changes made since would not reach the other devices.")
+            }
             try compareManifest(found, requiresManifest: requiresManifest, db, into: &report)
         }
         return report

@@ -77,6 +77,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case syncUnavailable(String)
     /// `jv sync` on a vault that was never set up for it, or `jv sync init` on one that was.
     case syncSetup(String)
+    /// This device's new pack was made and kept, but could not be copied up to the sync
+    /// location; the next `jv sync` sends it.
+    case syncNotDelivered(String)
 
     public var description: String {
         switch self {
@@ -144,6 +147,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "A sync pack was refused: \(reason); nothing of it was applied."
         case .syncUnavailable(let reason):
             "Cannot sync: \(reason); nothing was changed."
+        case .syncNotDelivered(let reason):
+            "Cannot reach the sync location: \(reason). This machine's changes are kept and go out at the next 'jv sync'."
         case .syncSetup(let reason):
             "\(reason)."
         }

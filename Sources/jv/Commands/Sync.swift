@@ -27,11 +27,19 @@ struct SyncRun: VaultCommand {
     @Flag(help: "Say what would be sent and received, and change nothing.")
     var dryRun = false
 
+    @Flag(help: ArgumentHelp("Also write a snapshot of the whole vault, from which new machines start, and remove this machine's packs that every machine has applied.",
+                             discussion: "A machine that never syncs again holds its packs back: all the others' must show them applied."))
+    var compact = false
+
+    func validate() throws {
+        if dryRun && compact { throw ValidationError("--dry-run and --compact cannot go together: a dry run changes nothing.") }
+    }
+
     func execute() throws {
         let journal = try options.unlockedVault()
         let bar = Progress("Syncing")
         defer { bar.finish() }
-        let report = try journal.sync(dryRun: dryRun, progress: bar.update)
+        let report = try journal.sync(dryRun: dryRun, compact: compact, progress: bar.update)
         bar.finish()
         options.output.printSyncReport(report, dryRun: dryRun)
         if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
@@ -141,6 +149,9 @@ extension Output {
                 ("conflict_copies", .integer(Int64(report.conflictCopies))),
                 ("waiting", .array(report.waiting.map { .string($0) })),
                 ("refused", .array(report.refused.map { .string($0) })),
+                ("rekeyed_to", report.rekeyedTo.map { .integer(Int64($0)) } ?? .null),
+                ("snapshot", report.snapshot.map { .integer(Int64($0)) } ?? .null),
+                ("packs_removed", .integer(Int64(report.packsRemoved))),
             ]))
             return
         }
@@ -150,6 +161,13 @@ extension Output {
             let sent = report.sent.map { "Sent \(Output.count($0.changes, of: "changes")) (pack \($0.pack))" } ?? "Nothing to send"
             let copies = report.conflictCopies > 0 ? "; kept \(Output.count(report.conflictCopies, of: "conflict copies")) of texts changed on two machines at once" : ""
             Console.out("\(sent); received \(Output.count(report.changesReceived, of: "changes")) in \(Output.count(report.packsReceived, of: "packs"))\(copies).")
+        }
+        if let snapshot = report.snapshot {
+            Console.out("Wrote a snapshot of the whole vault (as of pack \(snapshot)); removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")
+        }
+        if let version = report.rekeyedTo {
+            Console.out("Another machine rotated the master key (jv rekey): this vault is now re-encrypted under key version \(version), "
+                        + "and the recovery key shown there opens it.")
         }
         for line in report.waiting { Console.error("Waiting: \(line).") }
         for line in report.refused { Console.error("Refused: \(line).") }

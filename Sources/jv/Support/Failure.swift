@@ -41,7 +41,7 @@ enum Failure {
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .manifestDamaged,
                  .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: 65
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: 64
-            case .storage, .readOnly, .diskFull, .sessionUnavailable, .syncUnavailable, .syncSetup: 1
+            case .storage, .readOnly, .diskFull, .sessionUnavailable, .syncUnavailable, .syncSetup, .syncNotDelivered: 1
             }
         case is DateExpressionError: 64
         case is ImportError, is AgeError, is EntryEditError: 65

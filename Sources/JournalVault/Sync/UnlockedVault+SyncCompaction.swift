@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// Compaction (FORMAT.md §14.9): a snapshot of the whole vault as a device holds it, from which
+/// a new device starts instead of every pack; acks, by which each device learns which of its
+/// own packs every other has applied; and the removal of a device's own packs once every
+/// device has applied them and every device's newest snapshot holds what they said.
+extension UnlockedVault {
+    /// Writes `acks.jva` when what this device has applied changed since it was written.
+    /// Returns whether it was written.
+    func publishAcks(root: String, device: UUID) throws -> Bool {
+        let applied = try database.read { db in try SyncState.applied(db) }
+        let acks = SyncAcks(vaultID: keys.vaultID, device: device, keyVersion: keys.keyVersion, applied: applied)
+        let path = "\(root)/\(device.storageText)/\(SyncAcks.fileName)"
+        if let data = FileManager.default.contents(atPath: path),
+           let written = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }), written == acks { return false }
+        try VaultDatabase.createPrivateFolder("\(root)/\(device.storageText)")
+        try PrivateFiles.writeWhole(acks.encoded(syncKey: keys.syncKey), to: path, replace: true)
+        return true
+    }
+
+    /// Writes `snap-N.jvp`, N being this device's newest pack: every record as this device
+    /// holds it (tombstones too, so a late concurrent edit is decided as everywhere else), under
+    /// the stamp of the revision held, with what it has applied of every other device. Every
+    /// change made here must have been sent first. Returns N, or nil when it has sent nothing.
+    func writeSnapshot(root: String, device: UUID) throws -> UInt64? {
+        var written: UInt64?
+        try database.read { db in
+            guard let state = try SyncState.load(db), state.lastPack > 0, try SyncState.pendingCount(db) == 0 else { return }
+            let folder = "\(root)/\(device.storageText)"
+            let path = "\(folder)/\(SyncPack.Kind.snapshot.fileName(state.lastPack))"
+            guard !FileManager.default.fileExists(atPath: path) else { return }
+            try VaultDatabase.createPrivateFolder(folder)
+            let temporary = PrivateFiles.temporaryPath(beside: path, purpose: .writing)
+            let handle = try PrivateFiles.create(temporary)
+            do {
+                let header = SyncPack.Header(vaultID: keys.vaultID, device: device, number: state.lastPack, keyVersion: keys.keyVersion,
+                                             createdAt: Instant.now().millis, dependencies: try SyncState.applied(db))
+                let writer = try SyncPack.Writer(header: header, syncKey: keys.syncKey, kind: .snapshot, to: handle)
+                try Self.everyRecord(db) { try writer.append($0) }
+                try writer.finish()
+                try handle.synchronize()
+                try handle.close()
+                try PrivateFiles.commit(temporary, to: path, replace: false)
+            } catch {
+                try? handle.close()
+                unlink(temporary)
+                throw error
+            }
+            written = state.lastPack
+        }
+        return written
+    }
+
+    /// Every record this device knows, as the change that would bring an empty vault to it.
+    private static func everyRecord(_ db: Database, _ body: (SyncChange) throws -> Void) throws {
+        func stampAt(_ row: Row, _ hlc: Int, _ device: Int) -> SyncStamp? {
+            guard let value = row[hlc] as Int64?, let bytes = row[device] as Data?, bytes.count == 16 else { return nil }
+            return SyncStamp(hlc: UInt64(bitPattern: value), device: UUID(bytes: Array(bytes)))
+        }
+        for table in SealedTable.all {
+            let columns = table.columns.map { "t.\($0)" }.joined(separator: ", ")
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT r.hlc, r.device, \(columns) FROM sync_record r JOIN \(table.name) t ON t.id = r.id
+                WHERE r.tbl = ? AND r.deleted = 0
+                """, arguments: [table.name])
+            while let row = try rows.next() {
+                guard let stamp = stampAt(row, 0, 1), let id = UUID(storageText: row[2 + table.idIndex]) else { continue }
+                try body(SyncChange(table: table, id: id, stamp: stamp, base: nil, body: .row((0..<table.columns.count).map { row[2 + $0] })))
+            }
+        }
+        let parked = try Row.fetchCursor(db, sql: """
+            SELECT r.hlc, r.device, p.change FROM sync_parked p JOIN sync_record r ON r.tbl = p.tbl AND r.id = p.id WHERE r.deleted = 0
+            """)
+        while let row = try parked.next() {
+            guard let stamp = stampAt(row, 0, 1), let data = row[2] as Data? else { continue }
+            let change = try SyncChange.decode(Array(data))
+            try body(SyncChange(table: change.table, id: change.id, stamp: stamp, base: nil, body: change.body))
+        }
+        let tombstones = try Row.fetchCursor(db, sql: "SELECT tbl, id, hlc, device, rank_hlc, rank_device FROM sync_record WHERE deleted = 1")
+        while let row = try tombstones.next() {
+            guard let name = row[0] as String?, let table = SealedTable.all.first(where: { $0.name == name }),
+                  let id = UUID(storageText: row[1]), let stamp = stampAt(row, 2, 3), let rank = stampAt(row, 4, 5) else { continue }
+            // A tombstone ranks as its base: the revision it deleted.
+            try body(SyncChange(table: table, id: id, stamp: stamp, base: rank, body: .tombstone))
+        }
+    }
+
+    /// The newest snapshot of each device in the location, authenticated (its header is what
+    /// its device wrote): (device, number, what it holds of each device, path).
+    func newestSnapshots(root: String) -> [(device: UUID, number: UInt64, covers: [UUID: UInt64], path: String)] {
+        Self.deviceFolders(root: root).compactMap { device in
+            for number in Self.numbers(of: .snapshot, root: root, device: device).sorted(by: >) {
+                let path = "\(root)/\(device.storageText)/\(SyncPack.Kind.snapshot.fileName(number))"
+                guard let reader = try? SyncPack.open(path, kind: .snapshot, expected: (keys.vaultID, device, number), syncKey: {
+                    try self.keys(forPacksOf: $0, root: root).syncKey
+                }) else { continue }
+                var covers = reader.header.dependencies
+                covers[device] = number
+                return (device, number, covers, path)
+            }
+            return nil
+        }
+    }
+
+    /// Removes this device's own packs that every other device (each with a keys file in the
+    /// location) has applied and that every device's newest snapshot holds, and its own older
+    /// snapshots. Returns the names removed, relative to its folder.
+    func removeCompacted(root: String, device: UUID) throws -> [String] {
+        let others = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/keys")) ?? []).compactMap(UUID.init(storageText:))
+            .filter { $0 != device }
+        let acked = others.map { other -> UInt64 in
+            let path = "\(root)/\(other.storageText)/\(SyncAcks.fileName)"
+            guard let data = FileManager.default.contents(atPath: path),
+                  let acks = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }),
+                  acks.vaultID == keys.vaultID, acks.device == other else { return 0 }
+            return acks.applied[device] ?? 0
+        }.min() ?? UInt64.max
+        let snapshots = newestSnapshots(root: root)
+        guard let own = snapshots.first(where: { $0.device == device }) else { return [] }
+        let held = snapshots.map { $0.covers[device] ?? 0 }.min() ?? 0
+        let limit = min(acked, held)
+        let folder = "\(root)/\(device.storageText)"
+        let packs = Self.numbers(of: .pack, root: root, device: device).filter { $0 <= limit }.map(SyncPack.Kind.pack.fileName)
+        let olderSnapshots = Self.numbers(of: .snapshot, root: root, device: device).filter { $0 < own.number }.map(SyncPack.Kind.snapshot.fileName)
+        for name in olderSnapshots + packs { unlink("\(folder)/\(name)") }
+        return olderSnapshots + packs
+    }
+
+    /// A new device's start: the newest snapshot there is, applied in one transaction with
+    /// what it holds of every device marked applied, so that only later packs remain to apply.
+    /// Returns the changes it held; nil when the location has no snapshot.
+    func startFromSnapshot(root: String, progress: ((SyncProgress) -> Void)?) throws -> MergeTally? {
+        // Of the devices' newest snapshots, the one that holds the most.
+        guard let best = newestSnapshots(root: root).max(by: { $0.covers.values.reduce(0, +) < $1.covers.values.reduce(0, +) }) else { return nil }
+        var packKeys = keys
+        let reader = try SyncPack.open(best.path, kind: .snapshot, expected: (keys.vaultID, best.device, best.number)) { version in
+            packKeys = try self.keys(forPacksOf: version, root: root)
+            return packKeys.syncKey
+        }
+        let total = (try? FileManager.default.attributesOfItem(atPath: best.path)[.size] as? Int) ?? 0
+        return try apply(reader, keys: packKeys, applied: best.covers) { read in
+            progress?(SyncProgress(phase: .receiving, done: read, total: total))
+        }
+    }
+}
