@@ -7,6 +7,13 @@ import VaultCrypto
 // so their copies meet as one record — with random ids they collided on `node_key`, or on the
 // relations' uniqueness, when one device received the other's.
 //
+// An id is derived once, when its node or relation is first stored, under the key of that time,
+// and kept from then on: `jv rekey` (and a device following it) recomputes `node_key` and
+// `relation_key` but keeps the ids, since packs made before the rotation, which other devices
+// may still send, name the records by them. Two devices can therefore still hold the same node
+// under two ids (one made it before a rekey, the other after); sync keeps the smaller and parks
+// the other (SyncRows.write, FORMAT.md §14.7).
+//
 // The hashes are not keyed, and need not be: a node's id is derived from its `node_key`, which is
 // stored in plaintext beside it and is itself a keyed blind index (§5), so the id tells a reader
 // of the file nothing the `node_key` column does not; a relation's id from columns of its own row
@@ -39,8 +46,7 @@ extension KnowledgeRelation {
 
 /// Whether the derivation is in force in a vault: the one row of `graph_ids_derived` (migration
 /// 0007), present in every vault made since and added to an older one by the write that derived
-/// its ids (``UnlockedVault/deriveGraphIDs(_:)``). Until then `jv check` does not hold the ids to
-/// the derivation (they were random when written).
+/// its ids (``UnlockedVault/deriveGraphIDs(_:)``), once.
 enum DerivedGraphIDs {
     static func inForce(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM graph_ids_derived)") ?? false

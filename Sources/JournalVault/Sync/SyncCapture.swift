@@ -33,7 +33,8 @@ final class SyncCapture: @unchecked Sendable {
         })
     }
 
-    private var captures: Bool { lock.withLock { !applying } }
+    /// False while ``applyingOtherDevices(_:)`` runs.
+    var captures: Bool { lock.withLock { !applying } }
 
     func applyingOtherDevices<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock.withLock { applying = true }

@@ -49,11 +49,44 @@ struct SyncRows {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE id = ?)"), arguments: [id]) ?? false
     }
 
+    /// The record of `table`, under another id, that is the same knowledge node (the same
+    /// `node_key`, which is unique) or relation (the same from, to, `relation_key` and entry,
+    /// unique when there is an entry; taken as one when there is none too, as jv's own writes
+    /// do) — made by two devices under two ids: one at an earlier key version, or before ids were
+    /// derived (FORMAT.md §1.6, §1.7).
+    func rival(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws -> String? {
+        switch table {
+        case .knowledgeNode:
+            return try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM knowledge_node WHERE node_key = ? AND id <> ?"),
+                                       arguments: [values[table.index(of: "node_key")], id])
+        case .knowledgeRelation:
+            return try String.fetchOne(db.cachedStatement(sql: """
+                SELECT id FROM knowledge_relation WHERE from_node = ? AND to_node = ? AND relation_key = ? AND entry_id IS ? AND id <> ?
+                """), arguments: [values[table.index(of: "from_node")], values[table.index(of: "to_node")],
+                                  values[table.index(of: "relation_key")], values[table.index(of: "entry_id")], id])
+        default:
+            return nil
+        }
+    }
+
     /// Stores `values` as the record's revision: in its table when every record it refers to is
     /// there, else parked. Returns whether it went to its table.
+    ///
+    /// Of two records that are the same node or relation under two ids (``rival(_:_:_:)``), the
+    /// one of the smaller id — in byte order of the UUIDs, which is also the order of their
+    /// lower-case text — is in the table and the other parked (with its relations: nothing is
+    /// lost, nothing shown twice). Every device decides alike whatever order the two arrive in.
     @discardableResult
     func write(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws -> Bool {
         let ready = try Self.parents(of: table, values).allSatisfy { try exists($0.table, $0.id) }
+        let rival = ready ? try self.rival(table, id, values) : nil
+        if let rival, rival < id {
+            // The record in the table stays; this one waits, parked, for it to go.
+            if try exists(table, id) { try remove(table, id) }
+            try park(table, id, values)
+            return false
+        }
+        if let rival { try displace(table, rival) }
         guard ready else {
             if try exists(table, id) { try remove(table, id) }
             try park(table, id, values)
@@ -93,6 +126,13 @@ struct SyncRows {
         try db.cachedStatement(sql: "DELETE FROM sync_parked WHERE tbl = ? AND id = ?").execute(arguments: [table.name, id])
     }
 
+    /// Moves the record from its table to the parked ones (its children too).
+    private func displace(_ table: SealedTable, _ id: String) throws {
+        guard let (values, parked) = try current(table, id), !parked else { return }
+        try remove(table, id)
+        try park(table, id, values)
+    }
+
     private func park(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws {
         guard let uuid = UUID(storageText: id) else { throw VaultError.corruptDatabase("a record id is malformed") }
         var writer = ByteWriter()
@@ -101,18 +141,33 @@ struct SyncRows {
                        arguments: [table.name, id, Data(writer.bytes)])
     }
 
-    /// Moves back to their tables the parked records whose every parent is there again; returns their (table, id)s.
+    /// Re-encrypts every parked record through `reseal` (a rotation of the master key: a parked
+    /// record must open under the vault's key when it goes back to its table, and its blind
+    /// indexes must be the ones its rivals are compared by).
+    func resealParked(_ reseal: (SyncChange) throws -> SyncChange) throws {
+        for row in try Row.fetchAll(db, sql: "SELECT change FROM sync_parked") {
+            guard let data = row[0] as Data? else { continue }
+            let change = try reseal(try SyncChange.decode(Array(data)))
+            guard case .row(let values) = change.body else { continue }
+            try park(change.table, change.id.storageText, values)
+        }
+    }
+
+    /// Moves back to their tables the parked records whose every parent is there again, and
+    /// that no record of a smaller id holds the place of (``rival(_:_:_:)``: a node or relation
+    /// parked as the same as another comes back only once that one is gone, deleted or changed);
+    /// returns their (table, id)s. Records are taken in order of table and id: a smaller id
+    /// first, so that of two parked rivals the one that stays is the one unparked.
     func unparkReady() throws -> [(table: SealedTable, id: String)] {
         var moved: [(table: SealedTable, id: String)] = []
-        for row in try Row.fetchAll(db, sql: "SELECT change FROM sync_parked") {
+        for row in try Row.fetchAll(db, sql: "SELECT change FROM sync_parked ORDER BY tbl, id") {
             guard let data = row[0] as Data? else { continue }
             let change = try SyncChange.decode(Array(data))
             guard case .row(let values) = change.body else { continue }
             let id = change.id.storageText
-            if try Self.parents(of: change.table, values).allSatisfy({ try exists($0.table, $0.id) }) {
-                try write(change.table, id, values)
-                moved.append((change.table, id))
-            }
+            guard try Self.parents(of: change.table, values).allSatisfy({ try exists($0.table, $0.id) }) else { continue }
+            if let rival = try rival(change.table, id, values), rival < id { continue }
+            if try write(change.table, id, values) { moved.append((change.table, id)) }
         }
         return moved
     }

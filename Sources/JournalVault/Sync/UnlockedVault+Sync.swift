@@ -109,6 +109,9 @@ extension UnlockedVault {
         try Self.publish(location, vaultID: keys.vaultID, device: state.device)
         // Following another device's rekey on the way gives a vault under the new key.
         let current = try pull(root: root, device: state.device, report: &report, progress: progress)
+        // A node or relation parked as the same as another comes back once that one is gone,
+        // which a change made here may have done (applying a pack looks at them too).
+        if report.sent != nil { try current.unparkReady() }
         var changed = try current.publishAcks(root: root, device: state.device)
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
@@ -302,6 +305,19 @@ extension UnlockedVault {
             }
         }
         return tally
+    }
+
+    /// Moves back to their tables the parked records that can be (``SyncRows/unparkReady()``),
+    /// in a transaction of its own, made only when records are parked.
+    private func unparkReady() throws {
+        guard try database.read({ db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_parked)") }) == true else { return }
+        try database.syncCapture.applyingOtherDevices {
+            try write { db in
+                for (table, id) in try SyncRows(db: db).unparkReady() where table == .entry {
+                    if let uuid = UUID(storageText: id) { try reindexTags(ofEntry: uuid, db) }
+                }
+            }
+        }
     }
 
     /// Applies, in causal order, every other device's next pack that is there and whose

@@ -131,10 +131,7 @@ extension UnlockedVault {
         writer.shortString(table.name)
         writer.raw(id.bytes)
         loser.encode(into: &writer)
-        var bytes = Array(keys.syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) }.prefix(16))
-        bytes[6] = bytes[6] & 0x0F | 0x80
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        return UUID(bytes: bytes)
+        return UUID(version8From: keys.syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) })
     }
 
     /// Recomputes one entry's tag index from its decrypted tags, in the caller's transaction.

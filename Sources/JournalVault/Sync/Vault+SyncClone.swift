@@ -30,10 +30,11 @@ extension Vault {
             for slot in file.slots { try slot.save(db) }
             try Manifest.empty(keyVersion: header.keyVersion).save(db, keys: keys)
             try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
+            // Empty yet: nodes and relations made here get the ids the other devices derive
+            // (FORMAT.md §1.6); those received keep the ids they came with.
+            try DerivedGraphIDs.markInForce(db)
         }
         let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
-        // Nodes and relations made here get the ids the other devices derive (FORMAT.md §1.6).
-        try vault.deriveGraphIDs()
         // The newest snapshot first, when there is one: older packs may be gone (compaction).
         let started = try vault.startFromSnapshot(root: place.root(vaultID: vaultID), progress: progress)
         var report = try vault.sync(progress: progress)

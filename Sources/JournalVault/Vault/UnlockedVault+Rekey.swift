@@ -93,6 +93,8 @@ extension UnlockedVault {
                     found.tables[table.name] = state
                 }
                 guard found == manifest else { throw VaultError.manifestDamaged("the records do not match it") }
+                // Records parked by sync (FORMAT.md §14.7) go back to their tables under the new key.
+                try SyncRows(db: db).resealParked { try $0.resealed(from: keys, to: newKeys) }
                 try db.execute(sql: "DELETE FROM entry_tag")
                 for (seq, tags) in tagIndexes { try Self.insertTagIndexes(tags, entrySeq: seq, db) }
                 try db.execute(sql: "UPDATE vault_header SET key_version = ?", arguments: [Int64(newKeys.keyVersion)])
@@ -150,7 +152,9 @@ extension UnlockedVault {
     }
 
     /// One row opened under `old` and sealed under `new`: next revision, new salt, new nonces,
-    /// and the blind-index columns recomputed under the new blind-index key.
+    /// and the blind-index columns recomputed under the new blind-index key. The id stays, a
+    /// knowledge node's or relation's too, though it was derived from them under the old key
+    /// (FORMAT.md §1.6): other devices, and their packs made before the rotation, name it so.
     static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> Resealed {
         let plaintexts = try row.openedFields(keys: old)
         var resealed = row

@@ -18,8 +18,10 @@ extension UnlockedVault {
             defer { _ = recorder.finish() }
             let manifest = try manifestForWritingWithTriggers(db)
             recorder.startRecording(key: keys.manifestKey)
-            // Before `body`, which may add nodes and relations under derived ids beside them.
-            try deriveGraphIDs(db)
+            // Before `body`, which may add nodes and relations under derived ids beside them;
+            // not while applying other devices' changes, which would not send the new ids on
+            // (`jv sync` writes its own pack, through here, before it applies any).
+            if database.syncCapture.captures { try deriveGraphIDs(db) }
             let result = try body(db)
             var next = manifest.applying(recorder.finish())
             next.counter += 1

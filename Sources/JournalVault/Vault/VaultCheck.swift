@@ -16,9 +16,10 @@ public struct CheckReport: Sendable {
 extension UnlockedVault {
     /// Verifies everything that can be verified with the keys: SQLite's own integrity and
     /// foreign-key checks, every keyslot's form, every record — it must authenticate, its local
-    /// day must match its time of writing, its tag index must match its tags, a knowledge node's
-    /// or relation's id must be the one derived from it (once that is in force) — and, in the
-    /// same pass, the row-set manifest: no record missing, rolled back or added (FORMAT.md §11).
+    /// day must match its time of writing, its tag index must match its tags — and, in the same
+    /// pass, the row-set manifest: no record missing, rolled back or added (FORMAT.md §11).
+    /// A knowledge node's or relation's id is not held to its derivation (FORMAT.md §1.6): it was
+    /// derived under the key of its time, and a rekey keeps it.
     /// Reads only: nothing is written, even to a vault that has no manifest yet.
     public func check() throws -> CheckReport {
         var report = CheckReport()
@@ -41,15 +42,12 @@ extension UnlockedVault {
             try checkRows(.analysis, db, into: &report, manifest: &found) { row in
                 _ = try AnalysisRow(row: row).decrypt(keys: keys)
             }
-            let graphIDsDerived = try DerivedGraphIDs.inForce(db)
-            var underivedGraphIDs = 0
             try checkRows(.knowledgeNode, db, into: &report, manifest: &found) { row in
                 let stored = try NodeRow(row: row)
                 let node = try stored.decrypt(keys: keys)
                 guard Self.nodeKey(storedType: node.type, name: node.name, keys: keys) == stored.nodeKey else {
                     throw VaultError.tamperedRecord(table: NodeRow.table, id: node.id.storageText, detail: "its name index does not match its name")
                 }
-                try checkGraphID(SealedRow(.knowledgeNode, row: row), inForce: graphIDsDerived, underived: &underivedGraphIDs)
             }
             try checkRows(.knowledgeRelation, db, into: &report, manifest: &found) { row in
                 let stored = try RelationRow(row: row)
@@ -57,11 +55,6 @@ extension UnlockedVault {
                 guard relationKey(relation.type) == Data.fromDatabaseValue(stored.row["relation_key"]) else {
                     throw stored.row.tampered("its type index does not match its type")
                 }
-                try checkGraphID(stored.row, inForce: graphIDsDerived, underived: &underivedGraphIDs)
-            }
-            if underivedGraphIDs > 0 {
-                report.notes.append("\(underivedGraphIDs) knowledge nodes and relations have ids from before ids were derived from them; "
-                                    + "the next change to the vault derives them.")
             }
             try checkRows(.chatThread, db, into: &report, manifest: &found) { row in
                 _ = try ThreadRow(row: row).decrypt(keys: keys, db: db)
@@ -78,20 +71,6 @@ extension UnlockedVault {
             try compareManifest(found, requiresManifest: requiresManifest, db, into: &report)
         }
         return report
-    }
-
-    /// A knowledge node's or relation's id must be the one derived from it (FORMAT.md §1.6,
-    /// §1.7) once the derivation is in force (``DerivedGraphIDs``). Before, ids were random:
-    /// those not derived yet are only counted, for a note.
-    private func checkGraphID(_ row: SealedRow, inForce: Bool, underived: inout Int) throws {
-        let derived = try row.withDerivedGraphID().id
-        guard derived != row.id else { return }
-        guard inForce else {
-            underived += 1
-            return
-        }
-        let source = row.table == .knowledgeNode ? "its name index" : "its nodes, type index and entry"
-        throw row.tampered("its id is not the one derived from \(source), \(derived.storageText)")
     }
 
     /// Compares the manifest of the rows found with the stored one, naming per table what differs.
