@@ -220,7 +220,9 @@ import VaultCrypto
         let packs = { UnlockedVault.numbers(of: .pack, root: devices.root(0), device: aDevice).sorted() }
         #expect(packs() == Array(1...5))
 
-        // b has applied none of the packs after the clone: none is removed, but the snapshot is written.
+        // b has applied none of the packs after the clone, as its acks say: none is removed, but the snapshot is written.
+        _ = try b.sync()
+        devices.deliverAll(to: 0)
         let first = try a.sync(compact: true)
         #expect(first.snapshot == 5 && first.packsRemoved == 0, "\(first)")
         devices.deliverAll(to: 1)

@@ -67,6 +67,28 @@ extension UnlockedVault {
         try adopt(change, rows: rows)
     }
 
+    /// Applies one record of a snapshot (FORMAT.md §14.9), whose `clocks` say which revisions
+    /// it holds, to a vault that may hold some of them already (`held`: likewise of this vault).
+    /// A revision held here that the snapshot holds too is in the past of the snapshot's, which
+    /// then replaces it as a pack's change based on it would; one the snapshot's is in the past
+    /// of stays; any other pair was made concurrently and merges as packs do.
+    func mergeFromSnapshot(_ change: SyncChange, clocks: [UUID: UInt64], held: [UUID: UInt64], rows: SyncRows,
+                           tally: inout MergeTally) throws {
+        let db = rows.db
+        let id = change.id.storageText
+        guard let known = try KnownRevision.load(change.table, id, db), known.stamp != change.stamp,
+              try !(Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = ? AND id = ?)"),
+                                  arguments: [change.table.name, id]) ?? false) else {
+            return try merge(change, rows: rows, tally: &tally)
+        }
+        if change.stamp.hlc <= held[change.stamp.device] ?? 0 { return }
+        if known.stamp.hlc <= clocks[known.stamp.device] ?? 0 {
+            tally.applied += 1
+            return try adopt(change, rows: rows)
+        }
+        try merge(change, rows: rows, tally: &tally)
+    }
+
     /// Makes `change` the record's revision here.
     private func adopt(_ change: SyncChange, rows: SyncRows) throws {
         let id = change.id.storageText
