@@ -148,12 +148,17 @@ extension UnlockedVault {
     /// `UUID(first 16 bytes of BLAKE2b-256(key = K_sync, "JVLT-sync-conflict" ‖ table ‖ id[16] ‖ stamp))`
     /// with the RFC 9562 version 8 and variant bits set.
     func conflictCopyID(table: SealedTable, id: UUID, loser: SyncStamp) -> UUID {
+        Self.conflictCopyID(table: table, id: id, loser: loser, syncKey: keys.syncKey)
+    }
+
+    /// The same under `syncKey` (FORMAT.md §14.10's vector checks it).
+    static func conflictCopyID(table: SealedTable, id: UUID, loser: SyncStamp, syncKey: SecureBytes) -> UUID {
         var writer = ByteWriter(capacity: 80)
         writer.raw("JVLT-sync-conflict".utf8)
         writer.shortString(table.name)
         writer.raw(id.bytes)
         loser.encode(into: &writer)
-        var bytes = Array(keys.syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) }.prefix(16))
+        var bytes = Array(syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) }.prefix(16))
         bytes[6] = bytes[6] & 0x0F | 0x80
         bytes[8] = bytes[8] & 0x3F | 0x80
         return UUID(bytes: bytes)
