@@ -210,7 +210,7 @@ import VaultCrypto
         #expect(Self.encoded(Self.tombstone).hex == Self.packChange)
         let packKey = Array(UInt8(0xc0)...UInt8(0xdf))
         let wrapped = try keys.syncKey.withUnsafeBytes { key in
-            try AEAD.seal(packKey, key: key, nonce: Array(UInt8(0xe0)...UInt8(0xf7)), associatedData: SyncPack.wrapDomain + Self.packFields.encoded)
+            try AEAD.seal(packKey, key: key, nonce: Array(UInt8(0xe0)...UInt8(0xf7)), associatedData: SyncPack.Kind.pack.wrapDomain + Self.packFields.encoded)
         }
         #expect(wrapped.hex == Self.packWrappedKey)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-golden-\(UUID().uuidString)")

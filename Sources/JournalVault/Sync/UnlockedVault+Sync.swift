@@ -4,7 +4,8 @@ import VaultCrypto
 
 /// What one `jv sync` did (or, with `dryRun`, would do).
 public struct SyncReport: Sendable {
-    /// This device's new pack and the changes in it; nil when there was nothing to send.
+    /// This device's new pack and the changes in it; nil when there was nothing to send. (With
+    /// `compact`, conflict copies made while applying go in one more pack, counted here too.)
     public var sent: (pack: UInt64, changes: Int)?
     /// Changes waiting to be sent (a dry run sends nothing).
     public var pending = 0
@@ -111,7 +112,7 @@ extension UnlockedVault {
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
             if let sent = try current.push(root: root, progress: progress) {
-                report.sent = (sent.pack, (report.sent?.changes ?? 0) + sent.changes)
+                report.sent = (report.sent?.pack ?? sent.pack, (report.sent?.changes ?? 0) + sent.changes)
             }
             report.snapshot = try current.writeSnapshot(root: root, device: state.device)
             let removed = try current.removeCompacted(root: root, device: state.device)
