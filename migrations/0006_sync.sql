@@ -22,9 +22,12 @@ CREATE TABLE sync_device (
 );
 
 -- Every other device's packs applied here, 1 to `applied` with no gap.
+-- Of every other device: its packs applied here (1...applied), and the greatest clock among
+-- the stamps of its revisions held here (which snapshots compare with, FORMAT.md §14.9).
 CREATE TABLE sync_peer (
     device_id BLOB    NOT NULL PRIMARY KEY CHECK (length(device_id) = 16),
-    applied   INTEGER NOT NULL
+    applied   INTEGER NOT NULL,
+    clock     INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 
 -- The stamp of each record's revision as last sent or received; `deleted`: a tombstone; its

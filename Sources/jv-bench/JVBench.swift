@@ -82,6 +82,7 @@ struct JVBench {
             rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
             rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
                 .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
+            rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
             return rows.filter { $0.workload.contains(only) }
         }
 
@@ -207,6 +208,8 @@ struct JVBench {
         }
         rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
             .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
+        // Last, as sync's capture triggers would add to every write timed above once it is set up.
+        rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
         return rows
     }
 

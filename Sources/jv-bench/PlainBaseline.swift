@@ -122,6 +122,65 @@ final class PlainBaseline {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
     }
 
+    /// Every entry written to one file and synced to disk: the plain counterpart of `jv sync`'s
+    /// first pack (each row read and written out as a change, without the encryption, the
+    /// stamps and the padding). Returns the file's size and the rows in it.
+    func dump(to path: String) throws -> (bytes: Int, rows: Int) {
+        var bytes: [UInt8] = []
+        var rows = 0
+        func integer(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func text(_ value: String) { integer(Int64(value.utf8.count)); bytes += value.utf8 }
+        // Not the rows the `sqlite3` shell added for "process: jv add" (ids without dashes).
+        for entry in try entries(where: "length(id) = 36") {
+            text(entry.id.uuidString.lowercased())
+            integer(entry.created.millis)
+            integer(Int64(entry.created.utcOffsetSeconds))
+            integer(entry.modifiedAt)
+            integer(Int64(entry.version))
+            integer(entry.starred ? 1 : 0)
+            text(entry.content)
+            text(JSONValue.strings(entry.explicitTags).serialized())
+            rows += 1
+        }
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchError.wrongResult("cannot create \(path)") }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: bytes)
+        try handle.synchronize()
+        try handle.close()
+        return (bytes.count, rows)
+    }
+
+    /// The entries of a ``dump(to:)`` file, inserted into this (new) database in one
+    /// transaction with their tag index: the plain counterpart of applying a first pack.
+    /// Returns the entries inserted.
+    func load(dump path: String) throws -> Int {
+        guard let data = FileManager.default.contents(atPath: path) else { throw BenchError.wrongResult("cannot read \(path)") }
+        let bytes = [UInt8](data)
+        var offset = 0
+        func integer() -> Int64 {
+            defer { offset += 8 }
+            return bytes.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int64.self)) }
+        }
+        func text() -> String {
+            let count = Int(integer())
+            defer { offset += count }
+            return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+        }
+        var entries: [Entry] = []
+        while offset < bytes.count {
+            let id = text()
+            let created = Instant(millis: integer(), utcOffsetSeconds: Int(integer()))
+            let modifiedAt = integer(), version = Int(integer()), starred = integer() != 0
+            let content = text()
+            let tags = (try JSONParser.parse(Array(text().utf8))).arrayValue?.compactMap(\.stringValue) ?? []
+            guard let uuid = UUID(uuidString: id) else { throw BenchError.wrongResult("dump: malformed id") }
+            entries.append(Entry(id: uuid, content: content, created: created, modifiedAt: modifiedAt, starred: starred,
+                                 explicitTags: tags, version: version))
+        }
+        try add(entries)
+        return entries.count
+    }
+
     static func parallelFilter<Item: Sendable>(_ items: [Item], _ keep: (Item) -> Bool) -> [Item] {
         let workers = ProcessInfo.processInfo.activeProcessorCount
         let slice = (items.count + workers - 1) / max(workers, 1)

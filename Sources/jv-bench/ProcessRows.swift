@@ -92,7 +92,7 @@ struct ProcessRows {
 
     /// `executable` run `runs` times through posix_spawn and waitpid (Foundation's Process adds
     /// tens of milliseconds of its own), standard output to /dev/null; a failure is an error.
-    private func time(_ executable: String, _ arguments: [String], environment: [String], runs: Int) throws -> Timings {
+    func time(_ executable: String, _ arguments: [String], environment: [String], runs: Int) throws -> Timings {
         let words = [executable] + arguments
         let variables = ["PATH=/usr/bin:/bin", "TZ=UTC"] + environment
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]

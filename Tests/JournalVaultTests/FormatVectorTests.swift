@@ -1,3 +1,4 @@
+import CSodium
 import Foundation
 import GRDB
 import Testing
@@ -150,6 +151,118 @@ import VaultCrypto
             #expect(try restored.entry(id: Self.entryID).content == "Tokyo night. #travel")
         }
     }
+
+    // MARK: Sync (§14.10)
+
+    static let syncKey = "533506b0a2dca55d883765c0389d5ca4fea6cdff512815aac6b658904fc7ea1e"
+    static let device1 = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!
+    static let device2 = UUID(uuidString: "00000000-0000-4000-8000-000000000002")!
+    static let conflictMessage = "4a564c542d73796e632d636f6e666c69637405656e7472793f2504e04f8941d39a0c0305e82c33010000019b8e909a4000000000000040008000000000000001"
+    static let conflictHash = "09d02c7b92ccf716ba50763a108264b972473b4bb51ce8ef09553aa8274e29a7"
+    static let conflictCopyID = UUID(uuidString: "09d02c7b-92cc-8716-ba50-763a108264b9")!
+    static let packHeader = "4a5653594e430000000100112233445566778899aabbccddeeff000000000000400080000000000000010000000000000001000000010000019b8e909a400001000000000000400080000000000000020000000000000003"
+    /// `wrap_nonce ‖ wrapped_pack_key`, with `pack_key` = `c0 c1 … df` and `wrap_nonce` = `e0 e1 … f7`.
+    static let packWrappedKey = "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7a86e73b169732b7d171950ba9e1b1618d8486855ca75abca55e2ff5465f17ddf590bbed3adc1a35d228571c99698357e"
+    static let packChange = "02003f2504e04f8941d39a0c0305e82c33010000019b8e909a4100000000000040008000000000000001010000019b8e909a4000000000000040008000000000000002"
+    /// 160 + 24 (one dependency) + 3,912 (one `TAG_FINAL` chunk: 4 + 67 + 4 + 3,820 zero bytes + 17).
+    static let packSize = 4096
+    static let packSHA256 = "235e4c17d3bbca0fb6462f8e3e041cbefe00ee3176506ed8d8bd8e66ce46e485"
+    static let keysFileSize = 295
+    static let keysFileMAC = "3d28343ed3f3d9c9802cbc606073e72692907777551c538e803ee703d1d51b11"
+    static let keysFileSHA256 = "4b237d9e1b2641ddacd2543481dc23f845e65196e0b2802ce75a3a3dd0d2389c"
+
+    /// Device …0001's pack 1, kv 1, written at `t`, after applying 3 packs of device …0002.
+    static let packFields = SyncPack.Header(vaultID: vaultID, device: device1, number: 1, keyVersion: 1, createdAt: createdAt,
+                                            dependencies: [device2: 3])
+    /// The pack's one change: a tombstone of the entry, stamp `(t + 1, …0001)`, base `(t, …0002)`.
+    static let tombstone = SyncChange(table: .entry, id: entryID, stamp: SyncStamp(hlc: UInt64(createdAt) + 1, device: device1),
+                                      base: SyncStamp(hlc: UInt64(createdAt), device: device2), body: .tombstone)
+
+    static func encoded(_ change: SyncChange) -> [UInt8] {
+        var writer = ByteWriter()
+        change.encode(into: &writer)
+        return writer.bytes
+    }
+
+    /// The pack at `path` opens with the document's `K_sync` where §14.10 puts it, and holds its one change.
+    static func expectThePackOfTheDocument(at path: String, keys: VaultKeys) throws {
+        let reader = try SyncPack.open(path, syncKey: keys.syncKey, expected: (Self.vaultID, Self.device1, 1))
+        #expect(reader.header == Self.packFields)
+        let change = try #require(try reader.next())
+        #expect(Self.encoded(change).hex == Self.packChange)
+        #expect(try reader.next() == nil)
+    }
+
+    @Test func syncKeyAndConflictCopyIDMatchTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        #expect(keys.syncKey.withUnsafeBytes { Array($0) }.hex == Self.syncKey)
+        #expect(keys.syncKey.withUnsafeBytes { Blake2b.hash(Array(Data(hex: Self.conflictMessage)), key: $0) }.hex == Self.conflictHash)
+        let loser = SyncStamp(hlc: UInt64(Self.createdAt), device: Self.device1)
+        #expect(UnlockedVault.conflictCopyID(table: .entry, id: Self.entryID, loser: loser, syncKey: keys.syncKey) == Self.conflictCopyID)
+    }
+
+    /// The pack jv writes from §14.10's inputs: its header and change are the document's bytes, and
+    /// the whole file is padded to the document's size. Its pack key, wrap nonce and stream header
+    /// are random, so the bytes they make are checked on the document's pack (the test below).
+    @Test func syncPackWrittenByJvMatchesTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        #expect(Self.packFields.encoded.hex == Self.packHeader)
+        #expect(Self.encoded(Self.tombstone).hex == Self.packChange)
+        let packKey = Array(UInt8(0xc0)...UInt8(0xdf))
+        let wrapped = try keys.syncKey.withUnsafeBytes { key in
+            try AEAD.seal(packKey, key: key, nonce: Array(UInt8(0xe0)...UInt8(0xf7)), associatedData: SyncPack.Kind.pack.wrapDomain + Self.packFields.encoded)
+        }
+        #expect(wrapped.hex == Self.packWrappedKey)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-golden-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("pack-000000000001.jvp").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let writer = try SyncPack.Writer(header: Self.packFields, syncKey: keys.syncKey, to: handle)
+        try writer.append(Self.tombstone)
+        try writer.finish()
+        try handle.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.count == Self.packSize)
+        #expect(bytes.prefix(Self.packHeader.count / 2) == Data(hex: Self.packHeader))
+        try Self.expectThePackOfTheDocument(at: path, keys: keys)
+    }
+
+    /// §14.10's pack: `Fixtures/golden.jvp`, written by `format_vectors.py` with the document's
+    /// pack key, wrap nonce and stream header, is the documented file, and jv reads its change.
+    @Test func syncPackWrittenByAnotherImplementationOpens() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let path = fixtures.appendingPathComponent("golden.jvp").path
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.count == Self.packSize)
+        #expect(sha256(bytes).hex == Self.packSHA256)
+        #expect(bytes.prefix(Self.packHeader.count / 2) == Data(hex: Self.packHeader))
+        #expect(bytes.dropFirst(Self.packHeader.count / 2).prefix(SyncPack.keyBlockLength) ==
+            Data(hex: Self.packWrappedKey) + Data(UInt8(0x30)...UInt8(0x47)))
+        try Self.expectThePackOfTheDocument(at: path, keys: keys)
+    }
+
+    /// Device …0001's keys file, kv 1, holding the two keyslots of §6.
+    @Test func syncKeysFileMatchesTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        let slots = try [Self.passphraseKeyslot, Self.recoveryKeyslot].map { try #require(Keyslot(encoded: Data(hex: $0))) }
+        let file = SyncKeysFile(vaultID: Self.vaultID, device: Self.device1, keyVersion: 1, slots: slots).encoded(syncKey: keys.syncKey)
+        #expect(file.count == Self.keysFileSize)
+        #expect(file.suffix(32).hex == Self.keysFileMAC)
+        #expect(sha256(file).hex == Self.keysFileSHA256)
+        #expect(try SyncKeysFile(parsing: file).authenticates(with: keys))
+    }
+}
+
+/// SHA-256, as the document states a file's digest (libsodium's `crypto_hash_sha256`).
+private func sha256<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+    Sodium.ready()
+    let message = Array(bytes)
+    var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+    _ = crypto_hash_sha256(&digest, message, UInt64(message.count))
+    return digest
 }
 
 extension Sequence where Element == UInt8 {

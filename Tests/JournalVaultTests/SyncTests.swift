@@ -220,7 +220,9 @@ import VaultCrypto
         let packs = { UnlockedVault.numbers(of: .pack, root: devices.root(0), device: aDevice).sorted() }
         #expect(packs() == Array(1...5))
 
-        // b has applied none of the packs after the clone: none is removed, but the snapshot is written.
+        // b has applied none of the packs after the clone, as its acks say: none is removed, but the snapshot is written.
+        _ = try b.sync()
+        devices.deliverAll(to: 0)
         let first = try a.sync(compact: true)
         #expect(first.snapshot == 5 && first.packsRemoved == 0, "\(first)")
         devices.deliverAll(to: 1)
@@ -503,11 +505,20 @@ import VaultCrypto
             let report = try journal.check()
             #expect(report.isClean, "\(report.problems)")
         }
-        // A device that joins now starts from a snapshot (older packs may be gone) and holds the same.
+        // A device that joins now starts from a snapshot (older packs may be gone). Applying the
+        // packs after it, it may meet pairs of revisions the others never met side by side (they
+        // skipped one through a snapshot) and keep conflict copies they did not: once it has
+        // synced until quiet with them, all four hold the same.
         let late = try Vault.cloneSync(from: devices.location(0), to: devices.folder.path("late.vault"),
                                        credential: .passphrase(secret(TemporaryVault.passphrase)))
         #expect(late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
-        #expect(try Self.comparable(late.vault) == states[0], "seed \(seed)")
+        devices.journals.append(late.vault)
+        for _ in 0..<4 {
+            for device in 0..<3 { devices.deliverAll(to: device) }
+            for journal in devices.journals { _ = try journal.sync() }
+        }
+        let all = try devices.journals.map(Self.comparable)
+        #expect(all.allSatisfy { $0 == all[0] }, "seed \(seed): the late clone differs in \(Set(all[3]).symmetricDifference(all[0]).sorted())")
         // No text lost: every revision not replaced by an edit or delete made after seeing it is
         // the entry's text, or in a conflict copy of it.
         let finalEntries = try devices.journals[0].entries()

@@ -165,5 +165,58 @@ out["backup_snapshot_sha256"] = hashlib.sha256(snapshot).hexdigest()
 out["backup_header"] = h(header)
 out["backup_file_sha256"] = hashlib.sha256(header + body).hexdigest()
 
+# Sync (§14.10): K_sync, a conflict copy's id, a pack of one change and a keys file. Devices …0001
+# and …0002. The pack is written to `Fixtures/golden.jvp`, deterministic as the backup is above:
+# pack key `c0 … df`, and the backup's wrap nonce and stream header.
+k_sync = kdf_subkey(master, 6, "JVLTSYNC")
+out["sync_key"] = h(k_sync)
+device1 = uuid.UUID("00000000-0000-4000-8000-000000000001").bytes
+device2 = uuid.UUID("00000000-0000-4000-8000-000000000002").bytes
+def stamp(hlc, device): return struct.pack(">Q", hlc) + device
+conflict = b"JVLT-sync-conflict" + lp8("entry") + entry_id.bytes + stamp(created_at, device1)
+conflict_hash = hashlib.blake2b(conflict, digest_size=32, key=k_sync).digest()
+copy_id = bytearray(conflict_hash[:16])
+copy_id[6] = copy_id[6] & 0x0F | 0x80
+copy_id[8] = copy_id[8] & 0x3F | 0x80
+out["sync_conflict_message"] = h(conflict)
+out["sync_conflict_blake2b"] = h(conflict_hash)
+out["sync_conflict_copy_id"] = str(uuid.UUID(bytes=bytes(copy_id)))
+# Device …0001's pack 1, kv 1, one dependency (…0002, 3); one tombstone of the entry, stamp
+# (t + 1, …0001), base (t, …0002).
+pack_header = (b"JVSYNC\x00\x00" + struct.pack(">H", 1) + vault_id + device1
+               + struct.pack(">QIqH", 1, 1, created_at, 1) + device2 + struct.pack(">Q", 3))
+pack_key = bytes(range(0xC0, 0xE0))
+wrapped_pack_key = xchacha_seal(k_sync, wrap_nonce, pack_key, b"JVLT-sync-pack" + pack_header)
+change = bytes([2, 0]) + entry_id.bytes + stamp(created_at + 1, device1) + b"\x01" + stamp(created_at, device2)
+records = struct.pack(">I", len(change)) + change + bytes(4)
+def pack_size(padding):
+    plaintext = len(records) + padding
+    return len(pack_header) + len(wrapped_pack_key) + len(stream_header) + plaintext + 17 * -(-plaintext // 65536)
+padding = next(n for n in range(8192) if pack_size(n) % 4096 == 0)
+plaintext = records + bytes(padding)
+stream = bindings.crypto_secretstream_xchacha20poly1305_state()
+bindings.crypto_secretstream_xchacha20poly1305_init_pull(stream, stream_header, pack_key)
+pack_body = b""
+for start in range(0, len(plaintext), 65536):
+    final = start + 65536 >= len(plaintext)
+    pack_body += bindings.crypto_secretstream_xchacha20poly1305_push(
+        stream, plaintext[start:start + 65536], None,
+        bindings.crypto_secretstream_xchacha20poly1305_TAG_FINAL if final else bindings.crypto_secretstream_xchacha20poly1305_TAG_MESSAGE)
+pack = pack_header + wrapped_pack_key + stream_header + pack_body
+(fixtures / "golden.jvp").write_bytes(pack)
+out["sync_pack_header"] = h(pack_header)
+out["sync_pack_wrapped_key"] = h(wrapped_pack_key)
+out["sync_pack_change"] = h(change)
+out["sync_pack_padding"] = str(padding)
+out["sync_pack_size"] = str(len(pack))
+out["sync_pack_sha256"] = hashlib.sha256(pack).hexdigest()
+# Device …0001's keys file, kv 1, the two keyslots above (passphrase first).
+keys_body = (b"JVSYNCK\x00" + struct.pack(">H", 1) + vault_id + device1 + struct.pack(">IB", 1, 2)
+             + slot + bytes.fromhex(out["recovery_keyslot"]))
+keys_file = keys_body + hashlib.blake2b(b"JVLT-sync-keys" + keys_body, digest_size=32, key=k_sync).digest()
+out["sync_keys_file_size"] = str(len(keys_file))
+out["sync_keys_file_mac"] = h(keys_file[-32:])
+out["sync_keys_file_sha256"] = hashlib.sha256(keys_file).hexdigest()
+
 for key, value in out.items():
     print(f"{key} = {value}")

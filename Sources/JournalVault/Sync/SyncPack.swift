@@ -53,11 +53,15 @@ enum SyncPack {
         /// What the writing device had applied of every other device's packs (1...n, no gap)
         /// when it wrote this one: a device applies the pack only once it has applied as much.
         var dependencies: [UUID: UInt64]
+        /// A snapshot's only: for every device, the greatest clock among the stamps of that
+        /// device's revisions it holds (so a revision held elsewhere is known to be in it or not).
+        var clocks: [UUID: UInt64]? = nil
 
         /// `magic ‖ format u16 ‖ vault[16] ‖ device[16] ‖ number u64 ‖ key_version u32 ‖
-        /// created_at i64 ‖ n u16 ‖ n × (device[16] ‖ applied u64)`, dependencies in byte order.
+        /// created_at i64 ‖ n u16 ‖ n × (device[16] ‖ applied u64)`, dependencies in byte order;
+        /// a snapshot's then `m u16 ‖ m × (device[16] ‖ clock u64)`.
         var encoded: [UInt8] {
-            var writer = ByteWriter(capacity: 64 + dependencies.count * 24)
+            var writer = ByteWriter(capacity: 64 + (dependencies.count + (clocks?.count ?? 0)) * 24)
             writer.raw(SyncPack.magic)
             writer.u16(SyncPack.format)
             writer.raw(vaultID.bytes)
@@ -65,10 +69,12 @@ enum SyncPack {
             writer.u64(number)
             writer.u32(keyVersion)
             writer.i64(createdAt)
-            writer.u16(UInt16(dependencies.count))
-            for (device, applied) in dependencies.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
-                writer.raw(device.bytes)
-                writer.u64(applied)
+            for map in [dependencies] + (clocks.map { [$0] } ?? []) {
+                writer.u16(UInt16(map.count))
+                for (device, value) in map.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+                    writer.raw(device.bytes)
+                    writer.u64(value)
+                }
             }
             return writer.bytes
         }
@@ -187,16 +193,26 @@ enum SyncPack {
                   let createdAt = fixed.u64(), let countHigh = fixed.u8(), let countLow = fixed.u8() else {
                 throw VaultError.syncPackRefused("its header is malformed")
             }
-            let count = Int(countHigh) << 8 | Int(countLow)
-            guard count <= SyncPack.maximumDependencies else { throw VaultError.syncPackRefused("its header is malformed") }
-            var dependencyBytes = ByteReader(try read(count * 24))
-            var dependencies: [UUID: UInt64] = [:]
-            for _ in 0..<count {
-                guard let other = dependencyBytes.raw(16), let applied = dependencyBytes.u64() else { throw VaultError.syncPackRefused("its header is malformed") }
-                dependencies[UUID(bytes: other)] = applied
+            /// `count` entries of `device[16] ‖ u64`.
+            func readMap(count: Int) throws -> [UUID: UInt64] {
+                guard count <= SyncPack.maximumDependencies else { throw VaultError.syncPackRefused("its header is malformed") }
+                var bytes = ByteReader(try read(count * 24))
+                var map: [UUID: UInt64] = [:]
+                for _ in 0..<count {
+                    guard let other = bytes.raw(16), let value = bytes.u64() else { throw VaultError.syncPackRefused("its header is malformed") }
+                    map[UUID(bytes: other)] = value
+                }
+                return map
+            }
+            let dependencies = try readMap(count: Int(countHigh) << 8 | Int(countLow))
+            var clocks: [UUID: UInt64]?
+            if kind == .snapshot {
+                var count = ByteReader(try read(2))
+                guard let high = count.u8(), let low = count.u8() else { throw VaultError.syncPackRefused("its header is malformed") }
+                clocks = try readMap(count: Int(high) << 8 | Int(low))
             }
             let header = Header(vaultID: UUID(bytes: vault), device: UUID(bytes: device), number: number, keyVersion: keyVersion,
-                                createdAt: Int64(bitPattern: createdAt), dependencies: dependencies)
+                                createdAt: Int64(bitPattern: createdAt), dependencies: dependencies, clocks: clocks)
             self.header = header
             let keyBlock = try read(SyncPack.keyBlockLength)
             let wrapped = Array(keyBlock.prefix(AEAD.nonceLength + SecretStream.keyLength + AEAD.tagLength))

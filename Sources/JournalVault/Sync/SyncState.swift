@@ -39,7 +39,30 @@ struct SyncState: Sendable {
     }
 
     static func setApplied(_ number: UInt64, of device: UUID, _ db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_peer (device_id, applied) VALUES (?, ?)", arguments: [Data(device.bytes), Int64(number)])
+        try db.execute(sql: "INSERT INTO sync_peer (device_id, applied) VALUES (?1, ?2) ON CONFLICT (device_id) DO UPDATE SET applied = ?2",
+                       arguments: [Data(device.bytes), Int64(number)])
+    }
+
+    /// For every device, the greatest clock among the stamps of its revisions held here: other
+    /// devices' as applied, and this device's own clock for its own.
+    static func clocks(_ db: Database) throws -> [UUID: UInt64] {
+        var clocks: [UUID: UInt64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT device_id, clock FROM sync_peer") {
+            guard let device = row[0] as Data?, device.count == 16, let clock = row[1] as Int64? else {
+                throw VaultError.corruptDatabase("the sync state is malformed")
+            }
+            clocks[UUID(bytes: Array(device))] = UInt64(bitPattern: clock)
+        }
+        if let state = try load(db) { clocks[state.device] = state.clock.last }
+        return clocks
+    }
+
+    /// Raises the clock held of `device`'s revisions to `clock`.
+    static func raiseClock(_ clock: UInt64, of device: UUID, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO sync_peer (device_id, applied, clock) VALUES (?1, 0, ?2)
+            ON CONFLICT (device_id) DO UPDATE SET clock = max(clock, ?2)
+            """, arguments: [Data(device.bytes), Int64(bitPattern: clock)])
     }
 
     static func pendingCount(_ db: Database) throws -> Int {

@@ -4,7 +4,8 @@ import VaultCrypto
 
 /// What one `jv sync` did (or, with `dryRun`, would do).
 public struct SyncReport: Sendable {
-    /// This device's new pack and the changes in it; nil when there was nothing to send.
+    /// This device's new pack and the changes in it; nil when there was nothing to send. (With
+    /// `compact`, conflict copies made while applying go in one more pack, counted here too.)
     public var sent: (pack: UInt64, changes: Int)?
     /// Changes waiting to be sent (a dry run sends nothing).
     public var pending = 0
@@ -116,7 +117,7 @@ extension UnlockedVault {
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
             if let sent = try current.push(root: root, progress: progress) {
-                report.sent = (sent.pack, (report.sent?.changes ?? 0) + sent.changes)
+                report.sent = (report.sent?.pack ?? sent.pack, (report.sent?.changes ?? 0) + sent.changes)
             }
             report.snapshot = try current.writeSnapshot(root: root, device: state.device)
             let removed = try current.removeCompacted(root: root, device: state.device)
@@ -278,30 +279,42 @@ extension UnlockedVault {
     }
 
     /// Merges every change of `reader` (sealed under `packKeys`) in one transaction, which also
-    /// records `applied` as the packs now applied of each device named.
+    /// records what is then applied of each device: `applied` for a pack, and for a snapshot
+    /// what it holds, where that is more than was applied here.
     func apply(_ reader: SyncPack.Reader, keys packKeys: VaultKeys, applied: [UUID: UInt64],
                progress: (Int) -> Void) throws -> MergeTally {
         var tally = MergeTally()
+        let snapshot = reader.header.clocks
         try database.syncCapture.applyingOtherDevices {
             try write { db in
                 let rows = SyncRows(db: db)
-                var clock = try SyncState.load(db)?.clock ?? HybridClock(last: 0)
+                guard var state = try SyncState.load(db) else { return }
+                let held = try SyncState.clocks(db)
+                var seen: [UUID: UInt64] = [:]
                 var count = 0
                 while var change = try reader.next() {
-                    clock.observe(change.stamp.hlc)
+                    state.clock.observe(change.stamp.hlc)
+                    seen[change.stamp.device] = max(seen[change.stamp.device] ?? 0, change.stamp.hlc)
                     if packKeys.keyVersion != keys.keyVersion { change = try change.resealed(from: packKeys, to: keys) }
-                    try merge(change, rows: rows, tally: &tally)
+                    if let snapshot {
+                        try mergeFromSnapshot(change, clocks: snapshot, held: held, rows: rows, tally: &tally)
+                    } else {
+                        try merge(change, rows: rows, tally: &tally)
+                    }
                     count += 1
                     if count % 1024 == 0 { progress(reader.bytesRead) }
                 }
                 for (table, id) in try rows.unparkReady() where table == .entry {
                     if let uuid = UUID(storageText: id) { try reindexTags(ofEntry: uuid, db) }
                 }
-                for (device, number) in applied { try SyncState.setApplied(number, of: device, db) }
-                if var current = try SyncState.load(db) {
-                    current.clock.observe(clock.last)
-                    try current.save(db)
+                let before = try SyncState.applied(db)
+                for (device, number) in applied where device != state.device && number > before[device] ?? 0 {
+                    try SyncState.setApplied(number, of: device, db)
                 }
+                for (device, clock) in seen.merging(snapshot ?? [:], uniquingKeysWith: max) where device != state.device {
+                    try SyncState.raiseClock(clock, of: device, db)
+                }
+                try state.save(db)
             }
         }
         return tally
@@ -334,13 +347,21 @@ extension UnlockedVault {
         var refused: Set<UUID> = []
         // Devices whose next pack is under a key not at hand yet, and why.
         var blocked: [UUID: String] = [:]
-        let devices = Set(available.map(\.device)).sorted { $0.storageText < $1.storageText }
+        let devices = Self.deviceFolders(root: root).filter { $0 != me }.sorted { $0.storageText < $1.storageText }
         var progressed = true
         while progressed {
             progressed = false
             for device in devices where !refused.contains(device) && blocked[device] == nil {
                 let next = (applied[device] ?? 0) + 1
-                guard let pack = available.first(where: { $0.device == device && $0.number == next }) else { continue }
+                guard let pack = available.first(where: { $0.device == device && $0.number == next }) else {
+                    // Removed by that device's compaction: its snapshot holds it.
+                    if try recoverFromSnapshot(of: device, root: root, after: next - 1, progress: progress) {
+                        applied = try database.read { db in try SyncState.applied(db) }
+                        report.packsReceived += 1
+                        progressed = true
+                    }
+                    continue
+                }
                 do {
                     var packKeys = keys
                     let reader = try SyncPack.open(pack.path, kind: .pack, expected: (keys.vaultID, device, next)) { version in

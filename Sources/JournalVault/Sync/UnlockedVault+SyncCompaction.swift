@@ -36,7 +36,8 @@ extension UnlockedVault {
             let handle = try PrivateFiles.create(temporary)
             do {
                 let header = SyncPack.Header(vaultID: keys.vaultID, device: device, number: state.lastPack, keyVersion: keys.keyVersion,
-                                             createdAt: Instant.now().millis, dependencies: try SyncState.applied(db))
+                                             createdAt: Instant.now().millis, dependencies: try SyncState.applied(db),
+                                             clocks: try SyncState.clocks(db))
                 let writer = try SyncPack.Writer(header: header, syncKey: keys.syncKey, kind: .snapshot, to: handle)
                 try Self.everyRecord(db) { try writer.append($0) }
                 try writer.finish()
@@ -104,9 +105,11 @@ extension UnlockedVault {
         }
     }
 
-    /// Removes this device's own packs that every other device (each with a keys file in the
-    /// location) has applied and that every device's newest snapshot holds, and its own older
-    /// snapshots. Returns the names removed, relative to its folder.
+    /// Removes this device's own packs that its newest snapshot holds and every other device
+    /// (each with a keys file in the location) has applied, and its own older snapshots. A
+    /// device the removal did not know of (one that joined meanwhile) finds the packs it lacks
+    /// in that snapshot (``recoverFromSnapshot(of:root:after:progress:)``). Returns the names
+    /// removed, relative to its folder.
     func removeCompacted(root: String, device: UUID) throws -> [String] {
         let others = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/keys")) ?? []).compactMap(UUID.init(storageText:))
             .filter { $0 != device }
@@ -117,15 +120,36 @@ extension UnlockedVault {
                   acks.vaultID == keys.vaultID, acks.device == other else { return 0 }
             return acks.applied[device] ?? 0
         }.min() ?? UInt64.max
-        let snapshots = newestSnapshots(root: root)
-        guard let own = snapshots.first(where: { $0.device == device }) else { return [] }
-        let held = snapshots.map { $0.covers[device] ?? 0 }.min() ?? 0
-        let limit = min(acked, held)
+        guard let own = newestSnapshots(root: root).first(where: { $0.device == device }) else { return [] }
+        let limit = min(acked, own.number)
         let folder = "\(root)/\(device.storageText)"
         let packs = Self.numbers(of: .pack, root: root, device: device).filter { $0 <= limit }.map(SyncPack.Kind.pack.fileName)
         let olderSnapshots = Self.numbers(of: .snapshot, root: root, device: device).filter { $0 < own.number }.map(SyncPack.Kind.snapshot.fileName)
         for name in olderSnapshots + packs { unlink("\(folder)/\(name)") }
         return olderSnapshots + packs
+    }
+
+    /// When `device`'s pack after `applied` is gone (removed by compaction before this device
+    /// acknowledged it), applies that device's newest snapshot if it holds that pack. Returns
+    /// whether it did.
+    func recoverFromSnapshot(of device: UUID, root: String, after applied: UInt64, progress: ((SyncProgress) -> Void)?) throws -> Bool {
+        let present = Self.numbers(of: .pack, root: root, device: device)
+        guard !present.contains(applied + 1),
+              let snapshot = newestSnapshots(root: root).first(where: { $0.device == device && $0.number > applied }) else { return false }
+        return try applySnapshot(snapshot, root: root, progress: progress) != nil
+    }
+
+    private func applySnapshot(_ snapshot: (device: UUID, number: UInt64, covers: [UUID: UInt64], path: String), root: String,
+                               progress: ((SyncProgress) -> Void)?) throws -> MergeTally? {
+        var packKeys = keys
+        let reader = try SyncPack.open(snapshot.path, kind: .snapshot, expected: (keys.vaultID, snapshot.device, snapshot.number)) { version in
+            packKeys = try self.keys(forPacksOf: version, root: root)
+            return packKeys.syncKey
+        }
+        let total = (try? FileManager.default.attributesOfItem(atPath: snapshot.path)[.size] as? Int) ?? 0
+        return try apply(reader, keys: packKeys, applied: snapshot.covers) { read in
+            progress?(SyncProgress(phase: .receiving, done: read, total: total))
+        }
     }
 
     /// A new device's start: the newest snapshot there is, applied in one transaction with
@@ -134,14 +158,6 @@ extension UnlockedVault {
     func startFromSnapshot(root: String, progress: ((SyncProgress) -> Void)?) throws -> MergeTally? {
         // Of the devices' newest snapshots, the one that holds the most.
         guard let best = newestSnapshots(root: root).max(by: { $0.covers.values.reduce(0, +) < $1.covers.values.reduce(0, +) }) else { return nil }
-        var packKeys = keys
-        let reader = try SyncPack.open(best.path, kind: .snapshot, expected: (keys.vaultID, best.device, best.number)) { version in
-            packKeys = try self.keys(forPacksOf: version, root: root)
-            return packKeys.syncKey
-        }
-        let total = (try? FileManager.default.attributesOfItem(atPath: best.path)[.size] as? Int) ?? 0
-        return try apply(reader, keys: packKeys, applied: best.covers) { read in
-            progress?(SyncProgress(phase: .receiving, done: read, total: total))
-        }
+        return try applySnapshot(best, root: root, progress: progress)
     }
 }

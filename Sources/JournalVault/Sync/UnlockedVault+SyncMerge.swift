@@ -67,6 +67,28 @@ extension UnlockedVault {
         try adopt(change, rows: rows)
     }
 
+    /// Applies one record of a snapshot (FORMAT.md §14.9), whose `clocks` say which revisions
+    /// it holds, to a vault that may hold some of them already (`held`: likewise of this vault).
+    /// A revision held here that the snapshot holds too is in the past of the snapshot's, which
+    /// then replaces it as a pack's change based on it would; one the snapshot's is in the past
+    /// of stays; any other pair was made concurrently and merges as packs do.
+    func mergeFromSnapshot(_ change: SyncChange, clocks: [UUID: UInt64], held: [UUID: UInt64], rows: SyncRows,
+                           tally: inout MergeTally) throws {
+        let db = rows.db
+        let id = change.id.storageText
+        guard let known = try KnownRevision.load(change.table, id, db), known.stamp != change.stamp,
+              try !(Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = ? AND id = ?)"),
+                                  arguments: [change.table.name, id]) ?? false) else {
+            return try merge(change, rows: rows, tally: &tally)
+        }
+        if change.stamp.hlc <= held[change.stamp.device] ?? 0 { return }
+        if known.stamp.hlc <= clocks[known.stamp.device] ?? 0 {
+            tally.applied += 1
+            return try adopt(change, rows: rows)
+        }
+        try merge(change, rows: rows, tally: &tally)
+    }
+
     /// Makes `change` the record's revision here.
     private func adopt(_ change: SyncChange, rows: SyncRows) throws {
         let id = change.id.storageText
@@ -74,9 +96,13 @@ extension UnlockedVault {
         case .tombstone:
             try rows.remove(change.table, id)
         case .row(let values):
-            // Authentic to its pack, and must open under this vault's key as stored.
-            try SealedRow(received: change.table, values: values).open(keys: keys)
-            if try rows.write(change.table, id, values), change.table == .entry { try reindexTags(ofEntry: change.id, rows.db) }
+            // Authentic to its pack, and must open under this vault's key as stored; an entry's
+            // tag index is made from the text opened here (opening it twice was half a clone's time).
+            let row = try SealedRow(received: change.table, values: values)
+            let plaintexts = try row.openedFields(keys: keys)
+            if try rows.write(change.table, id, values), change.table == .entry {
+                try setTagIndexes(Self.entryTagIndexes(of: row, plaintexts: plaintexts, keys: keys), ofEntry: id, rows.db)
+            }
         }
         try KnownRevision(of: change).save(change.table, id, rows.db)
     }
@@ -126,20 +152,28 @@ extension UnlockedVault {
     /// `UUID(first 16 bytes of BLAKE2b-256(key = K_sync, "JVLT-sync-conflict" ‖ table ‖ id[16] ‖ stamp))`
     /// with the RFC 9562 version 8 and variant bits set.
     func conflictCopyID(table: SealedTable, id: UUID, loser: SyncStamp) -> UUID {
+        Self.conflictCopyID(table: table, id: id, loser: loser, syncKey: keys.syncKey)
+    }
+
+    /// The same under `syncKey` (FORMAT.md §14.10's vector checks it).
+    static func conflictCopyID(table: SealedTable, id: UUID, loser: SyncStamp, syncKey: SecureBytes) -> UUID {
         var writer = ByteWriter(capacity: 80)
         writer.raw("JVLT-sync-conflict".utf8)
         writer.shortString(table.name)
         writer.raw(id.bytes)
         loser.encode(into: &writer)
-        return UUID(version8From: keys.syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) })
+        return UUID(version8From: syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) })
     }
 
     /// Recomputes one entry's tag index from its decrypted tags, in the caller's transaction.
     func reindexTags(ofEntry id: UUID, _ db: Database) throws {
-        let entry = try fetchEntry(id: id, db)
-        guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM entry WHERE id = ?", arguments: [id.storageText]) else { return }
-        try db.execute(sql: "DELETE FROM entry_tag WHERE entry_seq = ?", arguments: [seq])
-        try Self.insertTagIndexes(tagIndexes(of: entry), entrySeq: seq, db)
+        try setTagIndexes(tagIndexes(of: fetchEntry(id: id, db)), ofEntry: id.storageText, db)
+    }
+
+    private func setTagIndexes(_ indexes: Set<Data>, ofEntry id: String, _ db: Database) throws {
+        guard let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM entry WHERE id = ?"), arguments: [id]) else { return }
+        try db.cachedStatement(sql: "DELETE FROM entry_tag WHERE entry_seq = ?").execute(arguments: [seq])
+        try Self.insertTagIndexes(indexes, entrySeq: seq, db)
     }
 }
 

@@ -145,6 +145,15 @@ extension UnlockedVault {
         return (Int(state.count), state)
     }
 
+    /// An entry's tag indexes under `keys`, from its opened fields (text, then explicit tags).
+    static func entryTagIndexes(of row: SealedRow, plaintexts: [[UInt8]], keys: VaultKeys) throws -> Set<Data> {
+        let content = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
+        guard let explicit = try JSONValue(decrypted: plaintexts[1], table: row.table.name, id: row.id).arrayValue?.compactMap(\.stringValue) else {
+            throw row.tampered("the tags field is not a list")
+        }
+        return tagIndexes(content: content, explicitTags: explicit, keys: keys)
+    }
+
     /// A row sealed under the new key, with an entry's tag indexes under it.
     struct Resealed: Sendable {
         var row: SealedRow
@@ -161,11 +170,7 @@ extension UnlockedVault {
         var tagIndexes: Set<Data>?
         switch row.table {
         case .entry:
-            let content = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
-            guard let explicit = try JSONValue(decrypted: plaintexts[1], table: row.table.name, id: row.id).arrayValue?.compactMap(\.stringValue) else {
-                throw row.tampered("the tags field is not a list")
-            }
-            tagIndexes = UnlockedVault.tagIndexes(content: content, explicitTags: explicit, keys: new)
+            tagIndexes = try entryTagIndexes(of: row, plaintexts: plaintexts, keys: new)
         case .knowledgeNode:
             guard let type = String.fromDatabaseValue(row["type"]) else { throw row.tampered("its type is not text") }
             let name = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
