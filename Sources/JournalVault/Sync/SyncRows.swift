@@ -49,45 +49,42 @@ struct SyncRows {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE id = ?)"), arguments: [id]) ?? false
     }
 
-    /// The record of `table`, under another id, that is the same knowledge node (the same
+    /// The records of `table` in it, under other ids, that are the same knowledge node (the same
     /// `node_key`, which is unique) or relation (the same from, to, `relation_key` and entry,
     /// unique when there is an entry; taken as one when there is none too, as jv's own writes
     /// do) — made by two devices under two ids: one at an earlier key version, or before ids were
-    /// derived (FORMAT.md §1.6, §1.7).
-    func rival(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws -> String? {
+    /// derived (FORMAT.md §1.6, §1.7). At most one, but for relations of no entry written before.
+    func rivals(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws -> [String] {
         switch table {
         case .knowledgeNode:
-            return try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM knowledge_node WHERE node_key = ? AND id <> ?"),
+            return try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM knowledge_node WHERE node_key = ? AND id <> ?"),
                                        arguments: [values[table.index(of: "node_key")], id])
         case .knowledgeRelation:
-            return try String.fetchOne(db.cachedStatement(sql: """
+            return try String.fetchAll(db.cachedStatement(sql: """
                 SELECT id FROM knowledge_relation WHERE from_node = ? AND to_node = ? AND relation_key = ? AND entry_id IS ? AND id <> ?
                 """), arguments: [values[table.index(of: "from_node")], values[table.index(of: "to_node")],
                                   values[table.index(of: "relation_key")], values[table.index(of: "entry_id")], id])
         default:
-            return nil
+            return []
         }
     }
 
     /// Stores `values` as the record's revision: in its table when every record it refers to is
     /// there, else parked. Returns whether it went to its table.
     ///
-    /// Of two records that are the same node or relation under two ids (``rival(_:_:_:)``), the
-    /// one of the smaller id — in byte order of the UUIDs, which is also the order of their
-    /// lower-case text — is in the table and the other parked (with its relations: nothing is
-    /// lost, nothing shown twice). Every device decides alike whatever order the two arrive in.
+    /// Of records that are the same node or relation under several ids (``rivals(_:_:_:)``), the
+    /// one of the smallest id — in byte order of the UUIDs, which is also the order of their
+    /// lower-case text — is in the table and the others parked (with their relations: nothing is
+    /// lost, nothing shown twice). Every device decides alike whatever order they arrive in.
     @discardableResult
     func write(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws -> Bool {
         let ready = try Self.parents(of: table, values).allSatisfy { try exists($0.table, $0.id) }
-        let rival = ready ? try self.rival(table, id, values) : nil
-        if let rival, rival < id {
-            // The record in the table stays; this one waits, parked, for it to go.
-            if try exists(table, id) { try remove(table, id) }
-            try park(table, id, values)
-            return false
+        let rivals = ready ? try self.rivals(table, id, values) : []
+        let first = rivals.allSatisfy { $0 > id }
+        if first {
+            for rival in rivals { try displace(table, rival) }
         }
-        if let rival { try displace(table, rival) }
-        guard ready else {
+        guard ready, first else {
             if try exists(table, id) { try remove(table, id) }
             try park(table, id, values)
             return false
@@ -154,7 +151,7 @@ struct SyncRows {
     }
 
     /// Moves back to their tables the parked records whose every parent is there again, and
-    /// that no record of a smaller id holds the place of (``rival(_:_:_:)``: a node or relation
+    /// that no record of a smaller id holds the place of (``rivals(_:_:_:)``: a node or relation
     /// parked as the same as another comes back only once that one is gone, deleted or changed);
     /// returns their (table, id)s. Records are taken in order of table and id: a smaller id
     /// first, so that of two parked rivals the one that stays is the one unparked.
@@ -166,7 +163,7 @@ struct SyncRows {
             guard case .row(let values) = change.body else { continue }
             let id = change.id.storageText
             guard try Self.parents(of: change.table, values).allSatisfy({ try exists($0.table, $0.id) }) else { continue }
-            if let rival = try rival(change.table, id, values), rival < id { continue }
+            guard try rivals(change.table, id, values).allSatisfy({ $0 > id }) else { continue }
             if try write(change.table, id, values) { moved.append((change.table, id)) }
         }
         return moved
