@@ -203,6 +203,35 @@ import VaultCrypto
         #expect(throws: VaultError.self) { try journal.addEntry("would never reach the other devices") }
     }
 
+    @Test func aVaultRestoredFromAnOlderBackupGoesOnAsANewDeviceAndLosesNothing() throws {
+        let devices = try Devices(count: 2)
+        let before = try devices.journals[0].addEntry("sent before the backup").id
+        _ = try devices.journals[0].sync()
+        let backup = devices.folder.path("0.jvbak")
+        _ = try devices.journals[0].backup(to: backup)
+        let after = try devices.journals[0].addEntry("sent after the backup, then the vault was restored").id
+        _ = try devices.journals[0].sync()
+        let oldDevice = try devices.device(0)
+
+        let path = devices.folder.path("0.vault")
+        _ = try BackupFile.restore(backup, to: path, credential: .passphrase(secret(TemporaryVault.passphrase)), replace: true)
+        devices.journals[0] = try Vault.open(at: path).unlock(passphrase: secret(TemporaryVault.passphrase))
+        let restored = devices.journals[0]
+        let new = try restored.addEntry("written after the restore").id
+        let report = try restored.sync()
+        #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report)")
+        #expect(try devices.device(0) != oldDevice, "it goes on as a new device")
+        #expect(try restored.entry(id: after).content == "sent after the backup, then the vault was restored", "its own later pack applied")
+        #expect(!FileManager.default.fileExists(atPath: "\(devices.root(0))/keys/\(oldDevice.storageText)"))
+
+        for _ in 0..<2 {
+            for device in 0..<2 { devices.deliverAll(to: device); _ = try devices.journals[device].sync() }
+        }
+        for id in [before, after, new] { #expect(try devices.journals[1].entry(id: id).content.isEmpty == false) }
+        #expect(try Self.comparable(devices.journals[0]) == Self.comparable(devices.journals[1]))
+        for journal in devices.journals { #expect(try journal.check().isClean) }
+    }
+
     // MARK: Compaction
 
     @Test func compactionRemovesOnlyWhatEveryDeviceHoldsAndNewDevicesStartFromTheSnapshot() throws {

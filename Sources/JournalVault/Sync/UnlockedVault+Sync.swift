@@ -29,7 +29,8 @@ public struct SyncReport: Sendable {
     public var rekeyedTo: UInt32?
 }
 
-/// Where a sync is, for a progress bar: bytes of packs written or read, of a known total.
+/// Where a sync is, for a progress bar: changes written into this device's pack while sending,
+/// bytes of packs read while receiving, of a known total.
 public struct SyncProgress: Sendable {
     public enum Phase: String, Sendable { case sending, receiving }
     public let phase: Phase
@@ -100,6 +101,7 @@ extension UnlockedVault {
             report.packsAvailable = try unappliedPacks(root: root, state: state).count
             return report
         }
+        state = try continueAfterRollback(root: root, location: location, state: state)
         try finishInterruptedPush(root: root, state: state)
         report.sent = try push(root: root, progress: progress)
         state = try database.read { db in try SyncState.load(db) } ?? state
@@ -218,6 +220,26 @@ extension UnlockedVault {
         guard let written else { return nil }
         try PrivateFiles.commit(written.temporary, to: written.final, replace: false)
         return (written.number, written.changes)
+    }
+
+    /// A vault restored from an older copy of itself (a backup, a copied file) has sent fewer
+    /// packs than its folder in the location holds: those after were sent by a later state of
+    /// it, whose changes it lacks. It goes on as a new device, and applies those packs as
+    /// another device's; its old keys file goes (a device that never acknowledges anything
+    /// would hold back every other device's compaction). Returns the state to go on with.
+    private func continueAfterRollback(root: String, location: SyncLocation, state: SyncState) throws -> SyncState {
+        guard Self.packNumbers(root: root, device: state.device).max() ?? 0 > state.lastPack else { return state }
+        let reborn = try write { db -> SyncState in
+            var reborn = try SyncState.load(db) ?? state
+            try SyncState.setApplied(reborn.lastPack, of: reborn.device, db)
+            reborn.device = UUID()
+            reborn.lastPack = 0
+            reborn.keysDigest = nil
+            try reborn.save(db)
+            return reborn
+        }
+        try location.removeKeysFile(vaultID: keys.vaultID, device: state.device)
+        return reborn
     }
 
     /// A pack whose number was recorded but that was killed before taking its name takes it
