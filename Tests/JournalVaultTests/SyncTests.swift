@@ -331,6 +331,23 @@ import VaultCrypto
         #expect(try Self.comparable(late.vault) == states[0])
     }
 
+    @Test func aDeviceTwoRotationsBehindFollowsBothAtOnce() throws {
+        let devices = try Devices(count: 2)
+        _ = try devices.journals[0].addEntry("under key version 1")
+        _ = try devices.journals[0].sync()
+        for _ in 0..<2 {
+            (devices.journals[0], _) = try devices.journals[0].rekey()
+            _ = try devices.journals[0].addEntry("under key version \(devices.journals[0].keys.keyVersion)")
+            _ = try devices.journals[0].sync()
+        }
+        devices.deliverAll(to: 1)
+        let followed = try devices.journals[1].sync()
+        #expect(followed.rekeyedTo == 3 && followed.waiting.isEmpty && followed.refused.isEmpty, "\(followed)")
+        let reopened = try Vault.open(at: devices.folder.path("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
+        #expect(try Self.comparable(reopened) == Self.comparable(devices.journals[0]))
+        #expect(try reopened.check().isClean)
+    }
+
     @Test func followingARotationNeedsThePassphrase() throws {
         let devices = try Devices(count: 2)
         let recovery = try devices.journals[1].database.read { db in try Keyslot.readAll(db) }.contains { $0.kind == .recovery }

@@ -110,7 +110,7 @@ extension UnlockedVault {
         try Self.publish(location, vaultID: keys.vaultID, device: state.device)
         // Following another device's rekey on the way gives a vault under the new key.
         let current = try pull(root: root, device: state.device, report: &report, progress: progress)
-        var changed = try current.publishAcks(root: root, device: state.device)
+        let changed = try current.publishAcks(root: root, device: state.device)
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
             if let sent = try current.push(root: root, progress: progress) {
@@ -119,10 +119,16 @@ extension UnlockedVault {
             report.snapshot = try current.writeSnapshot(root: root, device: state.device)
             let removed = try current.removeCompacted(root: root, device: state.device)
             report.packsRemoved = removed.filter { $0.hasPrefix("pack-") }.count
-            try location.remove(vaultID: keys.vaultID, device: state.device, names: removed)
-            changed = true
+            // The snapshot is up before any pack it holds goes.
+            try Self.publish(location, vaultID: keys.vaultID, device: state.device)
+            do {
+                try location.remove(vaultID: keys.vaultID, device: state.device, names: removed)
+            } catch VaultError.syncUnavailable(let reason) {
+                throw VaultError.syncNotDelivered(reason)
+            }
+        } else if changed {
+            try Self.publish(location, vaultID: keys.vaultID, device: state.device)
         }
-        if changed { try Self.publish(location, vaultID: keys.vaultID, device: state.device) }
         return report
     }
 
@@ -359,10 +365,15 @@ extension UnlockedVault {
                 let next = (applied[device] ?? 0) + 1
                 guard let pack = available.first(where: { $0.device == device && $0.number == next }) else {
                     // Removed by that device's compaction: its snapshot holds it.
-                    if try recoverFromSnapshot(of: device, root: root, after: next - 1, progress: progress) {
-                        applied = try database.read { db in try SyncState.applied(db) }
-                        report.packsReceived += 1
-                        progressed = true
+                    do {
+                        if try recoverFromSnapshot(of: device, root: root, after: next - 1, progress: progress) {
+                            applied = try database.read { db in try SyncState.applied(db) }
+                            report.packsReceived += 1
+                            progressed = true
+                        }
+                    } catch VaultError.syncPackRefused(let reason) {
+                        refused.insert(device)
+                        report.refused.append("the snapshot of device \(device.storageText.prefix(8)): \(reason)")
                     }
                     continue
                 }

@@ -166,6 +166,8 @@ extension Output {
         }
         if let snapshot = report.snapshot {
             Console.out("Wrote a snapshot of the whole vault (as of pack \(snapshot)); removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")
+        } else if report.packsRemoved > 0 {
+            Console.out("Removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")
         }
         if let version = report.rekeyedTo {
             Console.out("Another machine rotated the master key (jv rekey): this vault is now re-encrypted under key version \(version), "
