@@ -193,6 +193,16 @@ import VaultCrypto
         #expect(try Set(a.entries().map(\.content)) == Set(b.entries().map(\.content)))
     }
 
+    @Test func filesHalfWrittenByAKilledSyncAreRemovedByTheNext() throws {
+        let devices = try Devices(count: 1)
+        let device = try devices.device(0).storageText
+        let leftovers = ["\(devices.root(0))/\(device)/.acks.jva.writing-0badc0de", "\(devices.root(0))/\(device)/.snap-000000000001.jvp.writing-0badc0de",
+                         "\(devices.root(0))/keys/.\(device).writing-0badc0de"]
+        for path in leftovers { FileManager.default.createFile(atPath: path, contents: Data("half".utf8)) }
+        _ = try devices.journals[0].sync()
+        for path in leftovers { #expect(!FileManager.default.fileExists(atPath: path), "\(path)") }
+    }
+
     @Test func droppedCaptureTriggersAreCaughtByCheckAndStopWrites() throws {
         let devices = try Devices(count: 1)
         let journal = devices.journals[0]

@@ -252,6 +252,9 @@ extension UnlockedVault {
     /// now; temporary packs of numbers never recorded are removed.
     private func finishInterruptedPush(root: String, state: SyncState) throws {
         let folder = "\(root)/\(state.device.storageText)"
+        // Snapshots, acks, rotation and keys files half written by a killed sync.
+        PrivateFiles.removeAbandoned(in: folder) { $0.hasPrefix(".") && $0.contains(".\(PrivateFiles.Purpose.writing.rawValue)-") }
+        PrivateFiles.removeAbandoned(beside: "\(root)/keys/\(state.device.storageText)", purposes: .writing)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".pack-") && name.hasSuffix(".jvp.tmp") {
             if name == Self.temporaryPackName(state.lastPack), !FileManager.default.fileExists(atPath: "\(folder)/\(Self.packName(state.lastPack))") {
                 try PrivateFiles.commit("\(folder)/\(name)", to: "\(folder)/\(Self.packName(state.lastPack))", replace: false)
