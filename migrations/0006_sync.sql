@@ -21,7 +21,6 @@ CREATE TABLE sync_device (
     keys_digest BLOB
 );
 
--- Every other device's packs applied here, 1 to `applied` with no gap.
 -- Of every other device: its packs applied here (1...applied), and the greatest clock among
 -- the stamps of its revisions held here (which snapshots compare with, FORMAT.md §14.9).
 CREATE TABLE sync_peer (

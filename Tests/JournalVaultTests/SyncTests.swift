@@ -193,6 +193,16 @@ import VaultCrypto
         #expect(try Set(a.entries().map(\.content)) == Set(b.entries().map(\.content)))
     }
 
+    @Test func filesHalfWrittenByAKilledSyncAreRemovedByTheNext() throws {
+        let devices = try Devices(count: 1)
+        let device = try devices.device(0).storageText
+        let leftovers = ["\(devices.root(0))/\(device)/.acks.jva.writing-0badc0de", "\(devices.root(0))/\(device)/.snap-000000000001.jvp.writing-0badc0de",
+                         "\(devices.root(0))/keys/.\(device).writing-0badc0de"]
+        for path in leftovers { FileManager.default.createFile(atPath: path, contents: Data("half".utf8)) }
+        _ = try devices.journals[0].sync()
+        for path in leftovers { #expect(!FileManager.default.fileExists(atPath: path), "\(path)") }
+    }
+
     @Test func droppedCaptureTriggersAreCaughtByCheckAndStopWrites() throws {
         let devices = try Devices(count: 1)
         let journal = devices.journals[0]
@@ -201,6 +211,35 @@ import VaultCrypto
         let report = try journal.check()
         #expect(report.problems.contains { $0.contains("jv sync") }, "\(report.problems)")
         #expect(throws: VaultError.self) { try journal.addEntry("would never reach the other devices") }
+    }
+
+    @Test func aVaultRestoredFromAnOlderBackupGoesOnAsANewDeviceAndLosesNothing() throws {
+        let devices = try Devices(count: 2)
+        let before = try devices.journals[0].addEntry("sent before the backup").id
+        _ = try devices.journals[0].sync()
+        let backup = devices.folder.path("0.jvbak")
+        _ = try devices.journals[0].backup(to: backup)
+        let after = try devices.journals[0].addEntry("sent after the backup, then the vault was restored").id
+        _ = try devices.journals[0].sync()
+        let oldDevice = try devices.device(0)
+
+        let path = devices.folder.path("0.vault")
+        _ = try BackupFile.restore(backup, to: path, credential: .passphrase(secret(TemporaryVault.passphrase)), replace: true)
+        devices.journals[0] = try Vault.open(at: path).unlock(passphrase: secret(TemporaryVault.passphrase))
+        let restored = devices.journals[0]
+        let new = try restored.addEntry("written after the restore").id
+        let report = try restored.sync()
+        #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report)")
+        #expect(try devices.device(0) != oldDevice, "it goes on as a new device")
+        #expect(try restored.entry(id: after).content == "sent after the backup, then the vault was restored", "its own later pack applied")
+        #expect(!FileManager.default.fileExists(atPath: "\(devices.root(0))/keys/\(oldDevice.storageText)"))
+
+        for _ in 0..<2 {
+            for device in 0..<2 { devices.deliverAll(to: device); _ = try devices.journals[device].sync() }
+        }
+        for id in [before, after, new] { #expect(try devices.journals[1].entry(id: id).content.isEmpty == false) }
+        #expect(try Self.comparable(devices.journals[0]) == Self.comparable(devices.journals[1]))
+        for journal in devices.journals { #expect(try journal.check().isClean) }
     }
 
     // MARK: Compaction
@@ -300,6 +339,23 @@ import VaultCrypto
         let late = try Vault.cloneSync(from: devices.location(0), to: devices.folder.path("late.vault"), credential: .recoveryKey(recoveryKey))
         #expect(late.vault.keys.keyVersion == 2 && late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
         #expect(try Self.comparable(late.vault) == states[0])
+    }
+
+    @Test func aDeviceTwoRotationsBehindFollowsBothAtOnce() throws {
+        let devices = try Devices(count: 2)
+        _ = try devices.journals[0].addEntry("under key version 1")
+        _ = try devices.journals[0].sync()
+        for _ in 0..<2 {
+            (devices.journals[0], _) = try devices.journals[0].rekey()
+            _ = try devices.journals[0].addEntry("under key version \(devices.journals[0].keys.keyVersion)")
+            _ = try devices.journals[0].sync()
+        }
+        devices.deliverAll(to: 1)
+        let followed = try devices.journals[1].sync()
+        #expect(followed.rekeyedTo == 3 && followed.waiting.isEmpty && followed.refused.isEmpty, "\(followed)")
+        let reopened = try Vault.open(at: devices.folder.path("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
+        #expect(try Self.comparable(reopened) == Self.comparable(devices.journals[0]))
+        #expect(try reopened.check().isClean)
     }
 
     @Test func followingARotationNeedsThePassphrase() throws {

@@ -112,6 +112,18 @@ import Testing
         let machines = try Machines(location: { _ in "rclone:here:\(remoteFolder.path)/journal" },
                                     environment: ["RCLONE_CONFIG_HERE_TYPE": "local"], prepare: Self.writeBeforeFirstSync)
         try Self.roundTrip(machines) { try Self.files(under: remoteFolder.path) + Self.files(under: machines.first.folder.file("cache")) }
+        // Compaction removes the packs on the remote too, and a clone then starts from the snapshot there.
+        let packs = { try FileManager.default.subpathsOfDirectory(atPath: remoteFolder.path).filter { ($0 as NSString).lastPathComponent.hasPrefix("pack-") } }
+        let before = try packs().count
+        try Sandbox.requireSuccess(try machines.second.run(["sync", "--compact"]))
+        try Sandbox.requireSuccess(try machines.first.run(["sync", "--compact"]))
+        let after = try packs()
+        #expect(after.count < before, "before: \(before), after: \(after)")
+        let third = try Sandbox()
+        third.environment["XDG_CACHE_HOME"] = third.folder.file("cache")
+        third.environment["RCLONE_CONFIG_HERE_TYPE"] = "local"
+        try Sandbox.requireSuccess(try third.run(["sync", "clone", machines.location]))
+        #expect(try Machines.entries(third) == Machines.entries(machines.first))
     }
 
     @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing")
@@ -191,6 +203,53 @@ import Testing
             try machines.converge()
             #expect(try machines.first.run(["list", "--tag", "round\(round)", "--json"]).array().count == 60, "round \(round)")
         }
+    }
+
+    @Test("jv rekey on one machine: the other follows at its next jv sync, and the recovery key printed opens both")
+    func rekeyReachesTheOtherMachine() throws {
+        let machines = try Machines(location: { $0.folder.file("location") }, prepare: Self.writeBeforeFirstSync)
+        let beforeOnSecond = try machines.second.add("Written on the second machine before the rotation.")
+        try Sandbox.requireSuccess(try machines.second.run(["sync"]))
+        let rotated = try machines.first.run(["rekey", "--json"])
+        try Sandbox.requireSuccess(rotated)
+        let recoveryKey = try #require(try rotated.object()["recovery_key"] as? String)
+        let afterOnFirst = try machines.first.add("Written on the first machine under the new key.")
+        try Sandbox.requireSuccess(try machines.first.run(["sync"]))
+        #expect(try machines.first.show(beforeOnSecond)["content"] as? String == "Written on the second machine before the rotation.",
+                "a pack made under the old key still applies")
+
+        let followed = try machines.second.run(["sync", "--json"])
+        #expect(followed.status == 0, "\(followed)")
+        #expect(try followed.object()["rekeyed_to"] as? Int == 2, "\(followed)")
+        #expect(try machines.second.sqlite("SELECT key_version FROM vault_header") == "2")
+        #expect(try machines.second.show(afterOnFirst)["content"] as? String == "Written on the first machine under the new key.")
+        let keyFile = try machines.second.folder.write("recovery.key", recoveryKey + "\n")
+        #expect(try machines.second.run(["list", "--recovery-key-file", keyFile], env: ["JV_PASSPHRASE_FILE": nil]).status == 0,
+                "the recovery key printed on the first machine opens the second")
+        try machines.converge()
+    }
+
+    @Test("jv sync --compact: a snapshot replaces the packs both machines hold; a machine cloned afterwards holds everything")
+    func compactionFromTheCommandLine() throws {
+        let machines = try Machines(location: { $0.folder.file("location") }, prepare: Self.writeBeforeFirstSync)
+        for round in 0..<3 {
+            _ = try machines.first.add("Round \(round) on the first machine. #round")
+            try machines.converge()
+        }
+        let compacted = try machines.first.run(["sync", "--compact", "--json"])
+        try Sandbox.requireSuccess(compacted)
+        let report = try compacted.object()
+        #expect(report["snapshot"] as? Int != nil && (report["packs_removed"] as? Int ?? 0) > 0, "\(report)")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: machines.location)
+        #expect(files.contains { $0.hasSuffix(".jvp") && ($0 as NSString).lastPathComponent.hasPrefix("snap-") }, "\(files)")
+        #expect(try machines.first.run(["sync", "--compact", "--dry-run"]).status == 64)
+
+        let third = try Sandbox()
+        third.environment["XDG_CACHE_HOME"] = third.folder.file("cache")
+        try Sandbox.requireSuccess(try third.run(["sync", "clone", machines.location]))
+        #expect(try Machines.entries(third) == Machines.entries(machines.first))
+        #expect(try third.run(["list", "--tag", "round", "--json"]).array().count == 3)
+        #expect(try third.run(["check"]).status == 0)
     }
 
     /// A TCP port nothing listens on now.

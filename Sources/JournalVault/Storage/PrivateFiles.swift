@@ -92,9 +92,13 @@ enum PrivateFiles {
     static func removeAbandoned(beside path: String, purposes: Purpose...) {
         let url = URL(fileURLWithPath: path)
         let prefixes = purposes.map { "." + url.lastPathComponent + "." + $0.rawValue + "-" }
-        let folder = url.deletingLastPathComponent().path
+        removeAbandoned(in: url.deletingLastPathComponent().path) { name in prefixes.contains(where: name.hasPrefix) }
+    }
+
+    /// The same for the temporary files in `folder` whose names `matches` accepts.
+    static func removeAbandoned(in folder: String, where matches: (String) -> Bool) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where prefixes.contains(where: name.hasPrefix) {
+        for name in names where matches(name) {
             let candidate = folder + "/" + name
             if name.hasSuffix("-wal") || name.hasSuffix("-shm") {
                 // SQLite makes these only once the database exists, and the database goes first
@@ -117,8 +121,7 @@ enum PrivateFiles {
     /// Writes `bytes` to a new private file at `path` through a temporary file beside it,
     /// flushed before it takes the name: readers see the whole file or none.
     static func writeWhole(_ bytes: [UInt8], to path: String, replace: Bool) throws {
-        let temporary = temporaryPath(beside: path, purpose: .writing)
-        let handle = try create(temporary)
+        let (temporary, handle) = try createLockedTemporary(beside: path, purpose: .writing)
         do {
             try handle.write(contentsOf: bytes)
             try handle.synchronize()

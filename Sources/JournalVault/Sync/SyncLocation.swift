@@ -75,8 +75,12 @@ public struct SyncLocation: Sendable, Equatable {
             let cache = root(vaultID: vaultID)
             try VaultDatabase.createPrivateFolder(cache)
             var arguments = ["copy", Self.join(remote, "jv-sync/" + vaultID.storageText), cache]
-            // This device's own files are already here; nothing of another device is ever changed.
-            if let device { arguments += ["--exclude", "/\(device.storageText)/**", "--exclude", "/keys/\(device.storageText)"] }
+            // This device's packs are here already, but for those of a later state of its vault
+            // than the one restored here, which come down like the others'. Its keys and acks
+            // files are written only here: an older copy on the remote must not come back.
+            if let device {
+                arguments += ["--exclude", "/keys/\(device.storageText)", "--exclude", "/\(device.storageText)/\(SyncAcks.fileName)"]
+            }
             _ = try Self.rclone(arguments, allowMissing: true)
         }
     }
@@ -100,6 +104,14 @@ public struct SyncLocation: Sendable, Equatable {
                              "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/\(device.storageText)/snap-*.jvp",
                              "--include", "/\(device.storageText)/rotation-*.jvr", "--include", "/\(device.storageText)/\(SyncAcks.fileName)",
                              "--include", "/keys/\(device.storageText)"], allowMissing: false)
+    }
+
+    /// Removes a keys file of this vault's (of a device id a restored vault no longer uses),
+    /// here and on a remote.
+    func removeKeysFile(vaultID: UUID, device: UUID) throws {
+        unlink("\(root(vaultID: vaultID))/keys/\(device.storageText)")
+        guard case .rclone(let remote) = kind else { return }
+        _ = try Self.rclone(["deletefile", Self.join(remote, "jv-sync/\(vaultID.storageText)/keys/\(device.storageText)")], allowMissing: true)
     }
 
     /// Removes files of this device's folder (already removed from ``root(vaultID:)``) from a

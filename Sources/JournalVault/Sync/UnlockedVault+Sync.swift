@@ -29,7 +29,8 @@ public struct SyncReport: Sendable {
     public var rekeyedTo: UInt32?
 }
 
-/// Where a sync is, for a progress bar: bytes of packs written or read, of a known total.
+/// Where a sync is, for a progress bar: changes written into this device's pack while sending,
+/// bytes of packs read while receiving, of a known total.
 public struct SyncProgress: Sendable {
     public enum Phase: String, Sendable { case sending, receiving }
     public let phase: Phase
@@ -102,6 +103,7 @@ extension UnlockedVault {
             report.packsAvailable = try unappliedPacks(root: root, state: state).count
             return report
         }
+        state = try continueAfterRollback(root: root, location: location, state: state)
         try finishInterruptedPush(root: root, state: state)
         report.sent = try push(root: root, progress: progress)
         state = try database.read { db in try SyncState.load(db) } ?? state
@@ -113,7 +115,7 @@ extension UnlockedVault {
         // A node or relation parked as the same as another comes back once that one is gone,
         // which a change made here may have done (applying a pack looks at them too).
         if report.sent != nil { try current.unparkReady() }
-        var changed = try current.publishAcks(root: root, device: state.device)
+        let changed = try current.publishAcks(root: root, device: state.device)
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
             if let sent = try current.push(root: root, progress: progress) {
@@ -122,10 +124,16 @@ extension UnlockedVault {
             report.snapshot = try current.writeSnapshot(root: root, device: state.device)
             let removed = try current.removeCompacted(root: root, device: state.device)
             report.packsRemoved = removed.filter { $0.hasPrefix("pack-") }.count
-            try location.remove(vaultID: keys.vaultID, device: state.device, names: removed)
-            changed = true
+            // The snapshot is up before any pack it holds goes.
+            try Self.publish(location, vaultID: keys.vaultID, device: state.device)
+            do {
+                try location.remove(vaultID: keys.vaultID, device: state.device, names: removed)
+            } catch VaultError.syncUnavailable(let reason) {
+                throw VaultError.syncNotDelivered(reason)
+            }
+        } else if changed {
+            try Self.publish(location, vaultID: keys.vaultID, device: state.device)
         }
-        if changed { try Self.publish(location, vaultID: keys.vaultID, device: state.device) }
         return report
     }
 
@@ -225,10 +233,33 @@ extension UnlockedVault {
         return (written.number, written.changes)
     }
 
+    /// A vault restored from an older copy of itself (a backup, a copied file) has sent fewer
+    /// packs than its folder in the location holds: those after were sent by a later state of
+    /// it, whose changes it lacks. It goes on as a new device, and applies those packs as
+    /// another device's; its old keys file goes (a device that never acknowledges anything
+    /// would hold back every other device's compaction). Returns the state to go on with.
+    private func continueAfterRollback(root: String, location: SyncLocation, state: SyncState) throws -> SyncState {
+        guard Self.packNumbers(root: root, device: state.device).max() ?? 0 > state.lastPack else { return state }
+        let reborn = try write { db -> SyncState in
+            var reborn = try SyncState.load(db) ?? state
+            try SyncState.setApplied(reborn.lastPack, of: reborn.device, db)
+            reborn.device = UUID()
+            reborn.lastPack = 0
+            reborn.keysDigest = nil
+            try reborn.save(db)
+            return reborn
+        }
+        try location.removeKeysFile(vaultID: keys.vaultID, device: state.device)
+        return reborn
+    }
+
     /// A pack whose number was recorded but that was killed before taking its name takes it
     /// now; temporary packs of numbers never recorded are removed.
     private func finishInterruptedPush(root: String, state: SyncState) throws {
         let folder = "\(root)/\(state.device.storageText)"
+        // Snapshots, acks, rotation and keys files half written by a killed sync.
+        PrivateFiles.removeAbandoned(in: folder) { $0.hasPrefix(".") && $0.contains(".\(PrivateFiles.Purpose.writing.rawValue)-") }
+        PrivateFiles.removeAbandoned(beside: "\(root)/keys/\(state.device.storageText)", purposes: .writing)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".pack-") && name.hasSuffix(".jvp.tmp") {
             if name == Self.temporaryPackName(state.lastPack), !FileManager.default.fileExists(atPath: "\(folder)/\(Self.packName(state.lastPack))") {
                 try PrivateFiles.commit("\(folder)/\(name)", to: "\(folder)/\(Self.packName(state.lastPack))", replace: false)
@@ -355,10 +386,15 @@ extension UnlockedVault {
                 let next = (applied[device] ?? 0) + 1
                 guard let pack = available.first(where: { $0.device == device && $0.number == next }) else {
                     // Removed by that device's compaction: its snapshot holds it.
-                    if try recoverFromSnapshot(of: device, root: root, after: next - 1, progress: progress) {
-                        applied = try database.read { db in try SyncState.applied(db) }
-                        report.packsReceived += 1
-                        progressed = true
+                    do {
+                        if try recoverFromSnapshot(of: device, root: root, after: next - 1, progress: progress) {
+                            applied = try database.read { db in try SyncState.applied(db) }
+                            report.packsReceived += 1
+                            progressed = true
+                        }
+                    } catch VaultError.syncPackRefused(let reason) {
+                        refused.insert(device)
+                        report.refused.append("the snapshot of device \(device.storageText.prefix(8)): \(reason)")
                     }
                     continue
                 }

@@ -32,8 +32,7 @@ extension UnlockedVault {
             let path = "\(folder)/\(SyncPack.Kind.snapshot.fileName(state.lastPack))"
             guard !FileManager.default.fileExists(atPath: path) else { return }
             try VaultDatabase.createPrivateFolder(folder)
-            let temporary = PrivateFiles.temporaryPath(beside: path, purpose: .writing)
-            let handle = try PrivateFiles.create(temporary)
+            let (temporary, handle) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
             do {
                 let header = SyncPack.Header(vaultID: keys.vaultID, device: device, number: state.lastPack, keyVersion: keys.keyVersion,
                                              createdAt: Instant.now().millis, dependencies: try SyncState.applied(db),

@@ -26,18 +26,30 @@ extension UnlockedVault {
         return current
     }
 
-    /// Follows the rotation another device made (`jv rekey`) to the next key version: this
-    /// vault is re-encrypted under the new key in one transaction, its passphrase keyslot
-    /// re-wrapped, and the rotating device's recovery keyslot taken, so the recovery key shown
-    /// there opens this vault too. Returns the vault under the new key; nil while the rotation's
-    /// file or the rotating device's keys file of the new version has not arrived.
+    /// Follows the rotations other devices made (`jv rekey`), through every rotation file there
+    /// is, to the newest key version a device's keys file shows: this vault is re-encrypted
+    /// under that key in one transaction, its passphrase keyslot re-wrapped, and that keys
+    /// file's recovery keyslot taken, so the recovery key shown on the rotating device opens
+    /// this vault too. Returns the vault under the new key; nil while the files it needs have
+    /// not arrived.
     func followRotation(root: String) throws -> UnlockedVault? {
-        let target = keys.keyVersion + 1
-        let current = keys
-        guard let (rotation, newKeys) = SyncRotation.find(root: root, to: target, { try $0.newKeys(opening: current) }) else { return nil }
-        guard let data = FileManager.default.contents(atPath: "\(root)/keys/\(rotation.device.storageText)"),
-              let file = try? SyncKeysFile(parsing: Array(data)), try file.authenticates(with: newKeys),
-              let recovery = file.slots.first(where: { $0.kind == .recovery }) else { return nil }
+        var chain: [VaultKeys] = []
+        while true {
+            let at = chain.last ?? keys
+            guard let (_, next) = SyncRotation.find(root: root, to: at.keyVersion + 1, { try $0.newKeys(opening: at) }) else { break }
+            chain.append(next)
+        }
+        let keysFiles = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/keys")) ?? []).sorted().compactMap { name in
+            FileManager.default.contents(atPath: "\(root)/keys/\(name)").flatMap { try? SyncKeysFile(parsing: Array($0)) }
+        }
+        // The newest version reached whose keys some device's keys file holds, with its recovery keyslot.
+        let reached = chain.reversed().lazy.compactMap { newKeys in
+            keysFiles.lazy.compactMap { file -> (VaultKeys, Keyslot)? in
+                guard (try? file.authenticates(with: newKeys)) == true, let recovery = file.slots.first(where: { $0.kind == .recovery }) else { return nil }
+                return (newKeys, recovery)
+            }.first
+        }.first
+        guard let (newKeys, recovery) = reached else { return nil }
         guard unlockedSlot?.slot.kind == .passphrase else {
             throw VaultError.syncSetup("Another device rotated this vault's master key (jv rekey); to follow it, run jv sync "
                                        + "with this device's passphrase (not the recovery key, and not through a session: add --no-agent)")

@@ -34,13 +34,20 @@ extension Vault {
             // (FORMAT.md §1.6); those received keep the ids they came with.
             try DerivedGraphIDs.markInForce(db)
         }
-        let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
-        // The newest snapshot first, when there is one: older packs may be gone (compaction).
-        let started = try vault.startFromSnapshot(root: place.root(vaultID: vaultID), progress: progress)
-        var report = try vault.sync(progress: progress)
-        report.changesReceived += started?.applied ?? 0
-        report.conflictCopies += started?.conflictCopies ?? 0
-        return (vault, report)
+        do {
+            let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
+            // The newest snapshot first, when there is one: older packs may be gone (compaction).
+            let started = try vault.startFromSnapshot(root: place.root(vaultID: vaultID), progress: progress)
+            var report = try vault.sync(progress: progress)
+            report.changesReceived += started?.applied ?? 0
+            report.conflictCopies += started?.conflictCopies ?? 0
+            return (vault, report)
+        } catch {
+            // A clone that failed leaves no half-made vault behind.
+            try? database.pool.close()
+            PrivateFiles.removeDatabase(path)
+            throw error
+        }
     }
 
     /// Of the keys files at the location that `credential` opens, the one of the newest key

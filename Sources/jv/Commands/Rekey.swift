@@ -20,6 +20,11 @@ struct Rekey: VaultCommand {
             recovery key that was valid for it, or the old master key itself, can read that old copy but \
             nothing written after the rotation. Backups made before it still restore with the secrets \
             they were made with.
+
+            A vault that syncs (jv sync): the other machines follow at their next jv sync, with their \
+            passphrase, through a rotation file in the sync location that holds the new key under the old \
+            one — so there, someone with the old key who can also read the sync location learns the new \
+            key (SECURITY.md). Rotate on one machine at a time.
             """)
 
     @OptionGroup var options: GlobalOptions

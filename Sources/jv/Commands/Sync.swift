@@ -37,12 +37,7 @@ struct SyncRun: VaultCommand {
 
     func execute() throws {
         let journal = try options.unlockedVault()
-        let bar = Progress("Syncing")
-        defer { bar.finish() }
-        let report = try journal.sync(dryRun: dryRun, compact: compact, progress: bar.update)
-        bar.finish()
-        options.output.printSyncReport(report, dryRun: dryRun)
-        if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
+        try options.output.syncing("Syncing", dryRun: dryRun) { try journal.sync(dryRun: dryRun, compact: compact, progress: $0) }
     }
 }
 
@@ -60,13 +55,7 @@ struct SyncInit: VaultCommand {
 
     func execute() throws {
         let journal = try options.unlockedVault()
-        let bar = Progress("Syncing")
-        defer { bar.finish() }
-        let report = try journal.setUpSync(at: location, progress: bar.update)
-        bar.finish()
-        if !options.json { Console.out("This vault now syncs through \(location).") }
-        options.output.printSyncReport(report, dryRun: false)
-        if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
+        try options.output.syncing("Syncing", note: "This vault now syncs through \(location).") { try journal.setUpSync(at: location, progress: $0) }
     }
 }
 
@@ -89,13 +78,9 @@ struct SyncClone: VaultCommand {
         let target = try to ?? options.vaultPath
         if FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
         let credential = try Credentials(options: options).forUnlocking()
-        let bar = Progress("Cloning")
-        defer { bar.finish() }
-        let (_, report) = try Vault.cloneSync(from: location, to: target, credential: credential, progress: bar.update)
-        bar.finish()
-        if !options.json { Console.out("Made \(target), which syncs through \(location).") }
-        options.output.printSyncReport(report, dryRun: false)
-        if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
+        try options.output.syncing("Cloning", note: "Made \(target), which syncs through \(location).") {
+            try Vault.cloneSync(from: location, to: target, credential: credential, progress: $0).report
+        }
     }
 }
 
@@ -131,13 +116,30 @@ struct SyncStatusCommand: VaultCommand {
 }
 
 extension Progress {
+    /// Changes written while sending; KiB of packs read while receiving.
     func update(_ progress: SyncProgress) {
-        update(progress.done, of: progress.total, phase: " " + progress.phase.rawValue)
+        switch progress.phase {
+        case .sending: update(progress.done, of: progress.total, unit: "changes", phase: " sent")
+        case .receiving: update(progress.done / 1024, of: progress.total / 1024, unit: "KiB of packs", phase: " applied")
+        }
     }
 }
 
 extension Output {
-    func printSyncReport(_ report: SyncReport, dryRun: Bool) {
+    /// Runs a sync behind a progress bar (on a terminal), then prints `note` and its report;
+    /// a refused pack makes the exit 65, after the rest was applied.
+    func syncing(_ title: String, note: String? = nil, dryRun: Bool = false,
+                 _ body: (@escaping (SyncProgress) -> Void) throws -> SyncReport) throws {
+        let bar = Progress(title)
+        defer { bar.finish() }
+        let report = try body(bar.update)
+        bar.finish()
+        if let note, !json { Console.out(note) }
+        printSyncReport(report, dryRun: dryRun)
+        if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
+    }
+
+    private func printSyncReport(_ report: SyncReport, dryRun: Bool) {
         if json {
             printJSON(.object([
                 ("dry_run", .bool(dryRun)),
@@ -164,6 +166,8 @@ extension Output {
         }
         if let snapshot = report.snapshot {
             Console.out("Wrote a snapshot of the whole vault (as of pack \(snapshot)); removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")
+        } else if report.packsRemoved > 0 {
+            Console.out("Removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")
         }
         if let version = report.rekeyedTo {
             Console.out("Another machine rotated the master key (jv rekey): this vault is now re-encrypted under key version \(version), "

@@ -13,14 +13,14 @@ final class Progress {
         self.verb = verb
     }
 
-    /// Reports `done` of `total` (or a phase description), at most five times a second.
-    func update(_ done: Int, of total: Int, phase: String = "") {
+    /// Reports `done` of `total` `unit` (and a phase description), at most five times a second.
+    func update(_ done: Int, of total: Int, unit: String = "records", phase: String = "") {
         let now = ContinuousClock.now
         guard enabled, now - start > .seconds(1), !shown || now - lastShown > .milliseconds(200) || done == total else { return }
         lastShown = now
         shown = true
         let percent = total > 0 ? " (\(done * 100 / total)%)" : ""
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(verb) \(done) of \(total) records\(percent)\(phase)".utf8))
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(verb) \(done) of \(total) \(unit)\(percent)\(phase)".utf8))
     }
 
     func finish() {
