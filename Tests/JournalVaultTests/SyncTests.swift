@@ -515,7 +515,7 @@ import VaultCrypto
                 _ = try journal.addMessage(ChatMessageDraft(threadID: thread, role: counter % 2 == 0 ? .user : .assistant,
                                                             content: "message \(counter) on \(device)",
                                                             entryID: here.isEmpty || counter % 4 != 0 ? nil : here.randomElement(using: &random)))
-            case 56..<62 where false:
+            case 56..<62 where !here.isEmpty:
                 let id = here.randomElement(using: &random)!
                 let person = people.randomElement(using: &random)!
                 _ = try journal.addAnalysis(
