@@ -88,8 +88,8 @@ extension UnlockedVault {
     /// throws ``VaultError/syncUnavailable(_:)``. A refused pack stops only its device's pull.
     ///
     /// `compact`: then also writes a snapshot of the whole vault, from which new devices start,
-    /// and removes this device's packs that every device has applied and every newest snapshot
-    /// holds (FORMAT.md §14.9).
+    /// and removes this device's packs that snapshot holds and every other device has applied
+    /// (FORMAT.md §14.9).
     public func sync(dryRun: Bool = false, compact: Bool = false, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
         guard var state = try database.read({ db in try SyncState.load(db) }) else {
             throw VaultError.syncSetup("This vault does not sync yet: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
@@ -109,7 +109,7 @@ extension UnlockedVault {
         state = try database.read { db in try SyncState.load(db) } ?? state
         try publishKeys(root: root, state: state)
         try publishRotations(root: root, device: state.device)
-        try Self.publish(location, vaultID: keys.vaultID, device: state.device)
+        try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         // Following another device's rekey on the way gives a vault under the new key.
         let current = try pull(root: root, device: state.device, report: &report, progress: progress)
         // A node or relation parked as the same as another comes back once that one is gone,
@@ -125,22 +125,19 @@ extension UnlockedVault {
             let removed = try current.removeCompacted(root: root, device: state.device)
             report.packsRemoved = removed.filter { $0.hasPrefix("pack-") }.count
             // The snapshot is up before any pack it holds goes.
-            try Self.publish(location, vaultID: keys.vaultID, device: state.device)
-            do {
-                try location.remove(vaultID: keys.vaultID, device: state.device, names: removed)
-            } catch VaultError.syncUnavailable(let reason) {
-                throw VaultError.syncNotDelivered(reason)
-            }
+            try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
+            try Self.delivering { try location.remove(vaultID: keys.vaultID, device: state.device, names: removed) }
         } else if changed {
-            try Self.publish(location, vaultID: keys.vaultID, device: state.device)
+            try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         }
         return report
     }
 
-    /// Copies this device's new files up; a failure then is not "nothing changed": the pack is made.
-    private static func publish(_ location: SyncLocation, vaultID: UUID, device: UUID) throws {
+    /// Runs an upload to the location, or a removal there: once this device's pack is made, a
+    /// failure is not "nothing changed" — the pack is kept, and the next sync delivers it.
+    private static func delivering(_ body: () throws -> Void) throws {
         do {
-            try location.publish(vaultID: vaultID, device: device)
+            try body()
         } catch VaultError.syncUnavailable(let reason) {
             throw VaultError.syncNotDelivered(reason)
         }
