@@ -62,9 +62,17 @@ import Testing
         #expect(try second.show(fromSecond)["content"] as? String == "Changed on the first machine.")
         #expect(try first.run(["show", doomed]).status != 0, "the delete reached the first machine")
 
-        let secrets = ["Written before the first sync", "harbour", "lighthouse", "second machine", "Changed on the first", "A question asked"]
+        var secrets = ["Written before the first sync", "harbour", "lighthouse", "second machine", "Changed on the first", "A question asked"]
+            .map { Data($0.utf8) }
+        // Nor the entry's time: as jv shows it, in milliseconds as text, or as the 8 bytes stored.
+        let created = try #require(try first.show(fromSecond)["created_at"] as? String)
+        secrets.append(Data(created.utf8))
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let millis = Int64((try #require(formatter.date(from: created)).timeIntervalSince1970 * 1000).rounded())
+        secrets += [Data(String(millis).utf8), withUnsafeBytes(of: millis.bigEndian) { Data($0) }, withUnsafeBytes(of: millis.littleEndian) { Data($0) }]
         for file in try files() {
-            for secret in secrets { #expect(!containsBytes(file, Data(secret.utf8)), "a file in the sync location holds \(secret)") }
+            for secret in secrets { #expect(!containsBytes(file, secret), "a file in the sync location holds \(secret.count) bytes of a secret") }
         }
     }
 
@@ -203,6 +211,22 @@ import Testing
             try machines.converge()
             #expect(try machines.first.run(["list", "--tag", "round\(round)", "--json"]).array().count == 60, "round \(round)")
         }
+    }
+
+    @Test("jv passwd on a synced machine reaches the location at its next jv sync: a new machine then joins with the new passphrase only")
+    func passwdReachesTheLocation() throws {
+        let machines = try Machines(location: { $0.folder.file("location") }, prepare: Self.writeBeforeFirstSync)
+        let newPassphrase = try machines.first.folder.write("new.txt", "an entirely new passphrase\n")
+        try Sandbox.requireSuccess(try machines.first.run(["passwd", "--new-passphrase-file", newPassphrase]))
+        machines.first.environment["JV_PASSPHRASE_FILE"] = newPassphrase
+        try Sandbox.requireSuccess(try machines.first.run(["sync"]))
+        // The second machine still has (and keys file still shows) the old one; the first's shows the new one.
+        let third = try Sandbox()
+        third.environment["XDG_CACHE_HOME"] = third.folder.file("cache")
+        third.environment["JV_PASSPHRASE_FILE"] = newPassphrase
+        let joined = try third.run(["sync", "clone", machines.location])
+        #expect(joined.status == 0, "\(joined)")
+        #expect(try Machines.entries(third) == Machines.entries(machines.first))
     }
 
     @Test("jv rekey on one machine: the other follows at its next jv sync, and the recovery key printed opens both")
