@@ -557,6 +557,16 @@ import VaultCrypto
         for other in 1..<3 {
             #expect(states[0] == states[other], "device 0 and \(other) differ in: \(Set(states[0]).symmetricDifference(states[other]).sorted())")
         }
+        // And as a user would compare them: the same `jv export --format json` on each, but for
+        // which thread is active, which is each device's own.
+        let exports = try devices.journals.map { journal in
+            try journal.snapshot().export(.json, exportedAt: Instant(millis: 0, utcOffsetSeconds: 0))
+                .split(separator: "\n").filter { !$0.contains("\"is_active\":") }
+        }
+        for other in 1..<3 {
+            let differing = zip(exports[0], exports[other]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(exports[0] == exports[other], "seed \(seed): the JSON exports of devices 0 and \(other) differ from line \(differing ?? -1)")
+        }
         for journal in devices.journals {
             let report = try journal.check()
             #expect(report.isClean, "\(report.problems)")
