@@ -26,9 +26,15 @@ import VaultCrypto
         let folder = try TemporaryFolder()
         let path = folder.path("\(label).vault")
         try contents.write(to: URL(fileURLWithPath: path))
-        expectVaultError(Comment(rawValue: label), where: \.isNotAVault) { try Vault.open(at: path) }
-        // Refused without being changed.
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
+        // SQLite itself refuses all but the empty file (SQLITE_NOTADB), which it would take for
+        // a new database: opening looks at no byte of the file itself (see ReopenLockTests).
+        let reason = contents.isEmpty ? "the file is empty" : "not an SQLite database"
+        for access in [Vault.Access.readWrite, .readOnly] {
+            #expect(throws: VaultError.notAVault(path: path, reason: reason), "\(label), \(access)") { try Vault.open(at: path, access: access) }
+            // Refused without being changed, and nothing left beside it.
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents, "\(label), \(access)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["\(label).vault"], "\(label), \(access)")
+        }
     }
 
     @Test func sqliteDatabaseWithoutTheVaultSchemaIsNotAVault() throws {

@@ -94,6 +94,24 @@ struct ExitCodeTests {
     }
 }
 
+extension ExitCodeTests {
+    @Test("a file that is not a vault (empty, text, random bytes) exits 65 for reading and writing commands, and is left as it was",
+          arguments: [("empty", Data()), ("text", Data("Dear diary, not a database.\n".utf8)),
+                      ("random", Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }))])
+    func notAVaultFile(label: String, contents: Data) throws {
+        let sandbox = try Sandbox()
+        let path = try sandbox.folder.write("other/\(label).vault", contents)
+        for arguments in [["list"], ["info"], ["add", "an entry"], ["check"]] {
+            let result = try sandbox.run(arguments + ["--vault", path])
+            #expect(result.status == 65, "\(label): \(result)")
+            #expect(result.errorLines.count == 1, "\(label): \(result)")
+            #expect(result.err.contains(contents.isEmpty ? "the file is empty" : "not an SQLite database"), "\(label): \(result)")
+            #expect(FileManager.default.contents(atPath: path) == contents, "\(label): \(arguments)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.folder.file("other")) == ["\(label).vault"], "\(label): \(arguments)")
+        }
+    }
+}
+
 @Suite("Global options and colour")
 struct GlobalOptionTests {
     @Test("global options before the command work like after it")

@@ -72,7 +72,7 @@ final class VaultDatabase: Sendable {
         guard !isFolder.boolValue else {
             throw VaultError.notAVault(path: path, reason: "it is a folder; name the vault file itself, such as \(path)/journal.vault")
         }
-        try checkSQLiteMagic(path: path)
+        try refuseUnreadableOrEmpty(path: path)
         let writable = isWritable(path)
         guard access == .readWrite else { return try openForReading(path: path, writable: writable) }
         guard writable else { throw VaultError.readOnly(path: path) }
@@ -317,15 +317,22 @@ final class VaultDatabase: Sendable {
         return configuration
     }
 
-    private static func checkSQLiteMagic(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw VaultError.storage("cannot read \(path)")
-        }
-        defer { try? handle.close() }
-        let magic = (try? handle.read(upToCount: 16)) ?? Data()
-        guard magic == Data("SQLite format 3\0".utf8) else {
-            throw VaultError.notAVault(path: path, reason: magic.isEmpty ? "the file is empty" : "not an SQLite database")
-        }
+    /// Refuses, before SQLite opens it, a file SQLite would take for a new database and write:
+    /// an empty one. Anything else that is not an SQLite database SQLite refuses itself with
+    /// `SQLITE_NOTADB` (``translatingErrors(path:_:)``: ``VaultError/notAVault(path:reason:)``)
+    /// on its first read of the header, before any write.
+    ///
+    /// Only `stat` and `access`: no descriptor of the file is opened here. On Linux, closing any
+    /// descriptor of a file drops all of the process's POSIX record locks on it — SQLite's own
+    /// included, held by connections this process already has open to the same vault (SQLite
+    /// guards only against closing descriptors it opened itself). Without them, another process
+    /// closing the vault would think itself the last connection and remove the `-wal` and
+    /// `-shm` from under this one.
+    private static func refuseUnreadableOrEmpty(path: String) throws {
+        guard Glibc.access(path, R_OK) == 0 else { throw VaultError.storage("cannot read \(path)") }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw VaultError.storage("cannot read \(path)") }
+        guard status.st_size > 0 else { throw VaultError.notAVault(path: path, reason: "the file is empty") }
     }
 
     static func createPrivateFolder(_ folder: String) throws {

@@ -1,0 +1,53 @@
+import Foundation
+import JournalVault
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A process that holds a vault open and opens it again (the benchmark does; so may any program
+/// using the library) keeps SQLite's locks on it. On Linux, closing *any* descriptor of a file
+/// drops *all* the process's POSIX record locks on it, SQLite's included; opening must therefore
+/// never open and close a descriptor of its own on the vault file. Without its locks the first
+/// process looks gone: a `jv` command closing the vault believes it is the last connection,
+/// folds the write-ahead log in and removes the `-wal` and `-shm` files from under it, and the
+/// first process's next read may fail with "database disk image is malformed", or its next
+/// write go to a log nobody else can see.
+@Suite("Opening a vault again in the same process")
+struct ReopenLockTests {
+    @Test("a vault held open and opened again keeps its -wal/-shm while a jv command writes and exits; both see each other's writes",
+          arguments: [false, true])
+    func reopenKeepsLocks(keepSecondOpen: Bool) throws {
+        let sandbox = try Sandbox()
+        let recoveryKey = try sandbox.installEmptyVault()
+        try sandbox.add("before")
+
+        let journal = try Vault.open(at: sandbox.vault).unlock(recoveryKey: try RecoveryKey(text: recoveryKey))
+        // Reads on the pool: its connections now hold SQLite's locks on the file and its -shm.
+        #expect(try journal.entries().map(\.content) == ["before"])
+        #expect(FileManager.default.fileExists(atPath: sandbox.vault + "-wal"))
+        #expect(FileManager.default.fileExists(atPath: sandbox.vault + "-shm"))
+
+        for round in 1...3 {
+            // Opening the same file again (the open that used to drop this process's locks).
+            var again: Vault? = try Vault.open(at: sandbox.vault)
+            if !keepSecondOpen { again = nil }
+
+            let added = try sandbox.run(["add", "from jv, round \(round)"])
+            #expect(added.status == 0, "\(added)")
+            // Another connection (this process's) is open: the closing `jv` is not the last one,
+            // and must leave the log and its index in place.
+            #expect(FileManager.default.fileExists(atPath: sandbox.vault + "-wal"), "round \(round): the -wal was removed under an open connection")
+            #expect(FileManager.default.fileExists(atPath: sandbox.vault + "-shm"), "round \(round): the -shm was removed under an open connection")
+
+            // The first connection reads the child's write, and its own write reaches the next child.
+            let seen = try journal.entries().map(\.content)
+            #expect(seen.contains("from jv, round \(round)"), "round \(round): \(seen)")
+            _ = try journal.addEntry("from the library, round \(round)")
+            let listed = try sandbox.list().contents
+            #expect(listed.contains("from the library, round \(round)"), "round \(round): \(listed)")
+            withExtendedLifetime(again) {}
+        }
+        #expect(try sandbox.run(["check"]).status == 0)
+    }
+}
