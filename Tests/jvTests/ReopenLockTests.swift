@@ -1,5 +1,6 @@
 import Foundation
 import JournalVault
+import VaultCrypto
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +49,31 @@ struct ReopenLockTests {
             #expect(listed.contains("from the library, round \(round)"), "round \(round): \(listed)")
             withExtendedLifetime(again) {}
         }
+        #expect(try sandbox.run(["check"]).status == 0)
+    }
+
+    /// `Vault.create` builds the vault on a locked temporary file that then takes the vault's
+    /// name: the same file. Its lock descriptor, closed after the new vault was opened on the
+    /// file, dropped the new pool's SQLite locks, so a vault kept open after `create` (the
+    /// benchmark's; any program's) lost its `-wal`/`-shm` to the next `jv` command that wrote.
+    @Test("a vault kept open after Vault.create keeps its -wal/-shm while a jv command writes and exits")
+    func createKeepsLocks() throws {
+        let sandbox = try Sandbox()
+        let (journal, recoveryKey) = try Vault.create(at: sandbox.vault, passphrase: try SecureBytes(copying: Array(Sandbox.passphrase.utf8)),
+                                                      kdf: .profile(.interactive))
+        _ = try journal.addEntry("from the library")
+        #expect(try journal.entries().map(\.content) == ["from the library"])
+
+        try sandbox.add("from jv")
+        #expect(FileManager.default.fileExists(atPath: sandbox.vault + "-wal"), "the -wal was removed under the created vault's connection")
+        #expect(FileManager.default.fileExists(atPath: sandbox.vault + "-shm"), "the -shm was removed under the created vault's connection")
+        #expect(try journal.entries().map(\.content).sorted() == ["from jv", "from the library"])
+        // A new open in this process sees the file as the other processes do.
+        let again = try Vault.open(at: sandbox.vault).unlock(recoveryKey: recoveryKey)
+        #expect(try again.check().isClean)
+        #expect(try again.entries().map(\.content).sorted() == ["from jv", "from the library"])
+        _ = try journal.addEntry("from the library, again")
+        #expect(try sandbox.list().count == 3)
         #expect(try sandbox.run(["check"]).status == 0)
     }
 }

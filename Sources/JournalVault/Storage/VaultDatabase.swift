@@ -198,18 +198,25 @@ final class VaultDatabase: Sendable {
         // temporary name as a second name of the vault.
         PrivateFiles.removeAbandoned(beside: path, purposes: .creating)
         guard !FileManager.default.fileExists(atPath: path) else { throw VaultError.vaultExists(path: path) }
-        let (temporary, inUse) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .creating)
-        defer { try? inUse.close() }
-        // Removed before the lock goes: the file is never there unlocked while this create lives.
-        defer { PrivateFiles.removeDatabase(temporary) }
-        try translatingErrors(path: temporary) {
-            let pool = try openPool(path: temporary)
-            try migrator().migrate(pool)
-            try pool.write(initialise)
-            try pool.close()
+        // The temporary file becomes the vault (the same inode, under its new name), so its
+        // lock descriptor is closed before the vault is opened: on Linux, closing any descriptor
+        // of a file drops all of the process's POSIX record locks on it, and closed after the
+        // open it took the new connections' SQLite locks with it (another process closing the
+        // vault then removed the `-wal` and `-shm` from under the returned vault).
+        do {
+            let (temporary, inUse) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .creating)
+            defer { try? inUse.close() }
+            // Removed before the lock goes: the file is never there unlocked while this create lives.
+            defer { PrivateFiles.removeDatabase(temporary) }
+            try translatingErrors(path: temporary) {
+                let pool = try openPool(path: temporary)
+                try migrator().migrate(pool)
+                try pool.write(initialise)
+                try pool.close()
+            }
+            // Without replacing: two concurrent `init`s cannot overwrite each other.
+            try PrivateFiles.commit(temporary, to: path, replace: false)
         }
-        // Without replacing: two concurrent `init`s cannot overwrite each other.
-        try PrivateFiles.commit(temporary, to: path, replace: false)
         return try open(path: path)
     }
 
