@@ -40,16 +40,9 @@ struct SyncBenchRows {
         let haveJV = FileManager.default.isExecutableFile(atPath: jv)
         var rows: [ReportRow] = []
 
-        // The vault's file copied, and the copy set up. Opened again here after the rows before,
-        // the benchmark's own vault reports "database disk image is malformed" — also since
-        // `Vault.open` stopped reading the file through a descriptor of its own, whose close
-        // dropped the process's SQLite locks (issue 13's note: not understood yet). The copy,
-        // taken while the benchmark's connections are idle, is opened once.
-        let vaultPath = bench.folder + "/sync-source.vault"
-        try FileManager.default.copyItem(atPath: self.vaultPath, toPath: vaultPath)
-        if FileManager.default.fileExists(atPath: self.vaultPath + "-wal") {
-            try FileManager.default.copyItem(atPath: self.vaultPath + "-wal", toPath: vaultPath + "-wal")
-        }
+        // Sync set up on the benchmark's own vault: these rows come last, so what they change
+        // is measured by nothing else.
+        let vaultPath = self.vaultPath
 
         // Set-up: every record marked and sent as this device's first pack.
         let journal = try Vault.open(at: vaultPath).unlock(recoveryKey: recoveryKey)
