@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// When and where a revision of a record was made (FORMAT.md §14.4): a hybrid-logical-clock
 /// time in milliseconds and the device that made it. Of two concurrent revisions the greater
@@ -43,5 +44,13 @@ struct HybridClock: Sendable {
     /// Takes in a stamp that came from another device.
     mutating func observe(_ hlc: UInt64) {
         last = max(last, hlc)
+    }
+}
+
+extension SyncStamp {
+    /// A stamp as stored: `hlc` and `device` columns at those positions of `row`; nil when malformed.
+    init?(_ row: Row, hlc: Int, device: Int) {
+        guard let value = row[hlc] as Int64?, let bytes = row[device] as Data?, bytes.count == 16 else { return nil }
+        self.init(hlc: UInt64(bitPattern: value), device: UUID(bytes: Array(bytes)))
     }
 }

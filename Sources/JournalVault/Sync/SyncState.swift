@@ -65,6 +65,12 @@ struct SyncState: Sendable {
             """, arguments: [Data(device.bytes), Int64(bitPattern: clock)])
     }
 
+    /// Whether the record has changed here since it was last sent.
+    static func isPending(_ table: SealedTable, _ id: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = ? AND id = ?)"),
+                          arguments: [table.name, id]) ?? false
+    }
+
     static func pendingCount(_ db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_pending") ?? 0
     }
@@ -99,15 +105,10 @@ struct KnownRevision: Equatable, Sendable {
     static func load(_ table: SealedTable, _ id: String, _ db: Database) throws -> KnownRevision? {
         let sql = "SELECT hlc, device, deleted, rank_hlc, rank_device FROM sync_record WHERE tbl = ? AND id = ?"
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [table.name, id]) else { return nil }
-        guard let stamp = Self.stamp(row[0], row[1]), let rank = Self.stamp(row[3], row[4]), let deleted = row[2] as Int64? else {
+        guard let stamp = SyncStamp(row, hlc: 0, device: 1), let rank = SyncStamp(row, hlc: 3, device: 4), let deleted = row[2] as Int64? else {
             throw VaultError.corruptDatabase("the sync state is malformed")
         }
         return KnownRevision(stamp: stamp, deleted: deleted != 0, rank: rank)
-    }
-
-    private static func stamp(_ hlc: Int64?, _ device: Data?) -> SyncStamp? {
-        guard let hlc, let device, device.count == 16 else { return nil }
-        return SyncStamp(hlc: UInt64(bitPattern: hlc), device: UUID(bytes: Array(device)))
     }
 
     func save(_ table: SealedTable, _ id: String, _ db: Database) throws {

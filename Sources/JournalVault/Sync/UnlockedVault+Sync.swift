@@ -317,7 +317,7 @@ extension UnlockedVault {
             try write { db in
                 let rows = SyncRows(db: db)
                 guard var state = try SyncState.load(db) else { return }
-                let held = try SyncState.clocks(db)
+                let held = snapshot == nil ? [:] : try SyncState.clocks(db)
                 var seen: [UUID: UInt64] = [:]
                 var count = 0
                 while var change = try reader.next() {

@@ -55,10 +55,6 @@ extension UnlockedVault {
 
     /// Every record this device knows, as the change that would bring an empty vault to it.
     private static func everyRecord(_ db: Database, _ body: (SyncChange) throws -> Void) throws {
-        func stampAt(_ row: Row, _ hlc: Int, _ device: Int) -> SyncStamp? {
-            guard let value = row[hlc] as Int64?, let bytes = row[device] as Data?, bytes.count == 16 else { return nil }
-            return SyncStamp(hlc: UInt64(bitPattern: value), device: UUID(bytes: Array(bytes)))
-        }
         for table in SealedTable.all {
             let columns = table.columns.map { "t.\($0)" }.joined(separator: ", ")
             let rows = try Row.fetchCursor(db, sql: """
@@ -66,7 +62,7 @@ extension UnlockedVault {
                 WHERE r.tbl = ? AND r.deleted = 0
                 """, arguments: [table.name])
             while let row = try rows.next() {
-                guard let stamp = stampAt(row, 0, 1), let id = UUID(storageText: row[2 + table.idIndex]) else { continue }
+                guard let stamp = SyncStamp(row, hlc: 0, device: 1), let id = UUID(storageText: row[2 + table.idIndex]) else { continue }
                 try body(SyncChange(table: table, id: id, stamp: stamp, base: nil, body: .row((0..<table.columns.count).map { row[2 + $0] })))
             }
         }
@@ -74,34 +70,34 @@ extension UnlockedVault {
             SELECT r.hlc, r.device, p.change FROM sync_parked p JOIN sync_record r ON r.tbl = p.tbl AND r.id = p.id WHERE r.deleted = 0
             """)
         while let row = try parked.next() {
-            guard let stamp = stampAt(row, 0, 1), let data = row[2] as Data? else { continue }
+            guard let stamp = SyncStamp(row, hlc: 0, device: 1), let data = row[2] as Data? else { continue }
             let change = try SyncChange.decode(Array(data))
             try body(SyncChange(table: change.table, id: change.id, stamp: stamp, base: nil, body: change.body))
         }
         let tombstones = try Row.fetchCursor(db, sql: "SELECT tbl, id, hlc, device, rank_hlc, rank_device FROM sync_record WHERE deleted = 1")
         while let row = try tombstones.next() {
             guard let name = row[0] as String?, let table = SealedTable.all.first(where: { $0.name == name }),
-                  let id = UUID(storageText: row[1]), let stamp = stampAt(row, 2, 3), let rank = stampAt(row, 4, 5) else { continue }
+                  let id = UUID(storageText: row[1]), let stamp = SyncStamp(row, hlc: 2, device: 3), let rank = SyncStamp(row, hlc: 4, device: 5) else { continue }
             // A tombstone ranks as its base: the revision it deleted.
             try body(SyncChange(table: table, id: id, stamp: stamp, base: rank, body: .tombstone))
         }
     }
 
-    /// The newest snapshot of each device in the location, authenticated (its header is what
-    /// its device wrote): (device, number, what it holds of each device, path).
-    func newestSnapshots(root: String) -> [(device: UUID, number: UInt64, covers: [UUID: UInt64], path: String)] {
-        Self.deviceFolders(root: root).compactMap { device in
-            for number in Self.numbers(of: .snapshot, root: root, device: device).sorted(by: >) {
-                let path = "\(root)/\(device.storageText)/\(SyncPack.Kind.snapshot.fileName(number))"
-                guard let reader = try? SyncPack.open(path, kind: .snapshot, expected: (keys.vaultID, device, number), syncKey: {
-                    try self.keys(forPacksOf: $0, root: root).syncKey
-                }) else { continue }
-                var covers = reader.header.dependencies
-                covers[device] = number
-                return (device, number, covers, path)
-            }
-            return nil
+    typealias Snapshot = (device: UUID, number: UInt64, covers: [UUID: UInt64], path: String)
+
+    /// `device`'s newest snapshot in the location numbered above `after`, authenticated (its
+    /// header is what its device wrote): its number, what it holds of each device, its path.
+    func newestSnapshot(of device: UUID, root: String, after: UInt64 = 0) -> Snapshot? {
+        for number in Self.numbers(of: .snapshot, root: root, device: device).filter({ $0 > after }).sorted(by: >) {
+            let path = "\(root)/\(device.storageText)/\(SyncPack.Kind.snapshot.fileName(number))"
+            guard let reader = try? SyncPack.open(path, kind: .snapshot, expected: (keys.vaultID, device, number), syncKey: {
+                try self.keys(forPacksOf: $0, root: root).syncKey
+            }) else { continue }
+            var covers = reader.header.dependencies
+            covers[device] = number
+            return (device, number, covers, path)
         }
+        return nil
     }
 
     /// Removes this device's own packs that its newest snapshot holds and every other device
@@ -119,7 +115,7 @@ extension UnlockedVault {
                   acks.vaultID == keys.vaultID, acks.device == other else { return 0 }
             return acks.applied[device] ?? 0
         }.min() ?? UInt64.max
-        guard let own = newestSnapshots(root: root).first(where: { $0.device == device }) else { return [] }
+        guard let own = newestSnapshot(of: device, root: root) else { return [] }
         let limit = min(acked, own.number)
         let folder = "\(root)/\(device.storageText)"
         let packs = Self.numbers(of: .pack, root: root, device: device).filter { $0 <= limit }.map(SyncPack.Kind.pack.fileName)
@@ -132,14 +128,12 @@ extension UnlockedVault {
     /// acknowledged it), applies that device's newest snapshot if it holds that pack. Returns
     /// whether it did.
     func recoverFromSnapshot(of device: UUID, root: String, after applied: UInt64, progress: ((SyncProgress) -> Void)?) throws -> Bool {
-        let present = Self.numbers(of: .pack, root: root, device: device)
-        guard !present.contains(applied + 1),
-              let snapshot = newestSnapshots(root: root).first(where: { $0.device == device && $0.number > applied }) else { return false }
-        return try applySnapshot(snapshot, root: root, progress: progress) != nil
+        guard let snapshot = newestSnapshot(of: device, root: root, after: applied) else { return false }
+        _ = try applySnapshot(snapshot, root: root, progress: progress)
+        return true
     }
 
-    private func applySnapshot(_ snapshot: (device: UUID, number: UInt64, covers: [UUID: UInt64], path: String), root: String,
-                               progress: ((SyncProgress) -> Void)?) throws -> MergeTally? {
+    private func applySnapshot(_ snapshot: Snapshot, root: String, progress: ((SyncProgress) -> Void)?) throws -> MergeTally {
         var packKeys = keys
         let reader = try SyncPack.open(snapshot.path, kind: .snapshot, expected: (keys.vaultID, snapshot.device, snapshot.number)) { version in
             packKeys = try self.keys(forPacksOf: version, root: root)
@@ -156,7 +150,8 @@ extension UnlockedVault {
     /// Returns the changes it held; nil when the location has no snapshot.
     func startFromSnapshot(root: String, progress: ((SyncProgress) -> Void)?) throws -> MergeTally? {
         // Of the devices' newest snapshots, the one that holds the most.
-        guard let best = newestSnapshots(root: root).max(by: { $0.covers.values.reduce(0, +) < $1.covers.values.reduce(0, +) }) else { return nil }
+        let newest = Self.deviceFolders(root: root).compactMap { newestSnapshot(of: $0, root: root) }
+        guard let best = newest.max(by: { $0.covers.values.reduce(0, +) < $1.covers.values.reduce(0, +) }) else { return nil }
         return try applySnapshot(best, root: root, progress: progress)
     }
 }

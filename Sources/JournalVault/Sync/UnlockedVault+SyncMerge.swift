@@ -22,8 +22,7 @@ extension UnlockedVault {
         let id = change.id.storageText
         let known = try KnownRevision.load(table, id, db)
         if known?.stamp == change.stamp { return }
-        let pending = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = ? AND id = ?)"),
-                                        arguments: [table.name, id]) ?? false
+        let pending = try SyncState.isPending(table, id, db)
         let local = try rows.current(table, id)
         let incoming = KnownRevision(of: change)
         tally.applied += 1
@@ -77,8 +76,7 @@ extension UnlockedVault {
         let db = rows.db
         let id = change.id.storageText
         guard let known = try KnownRevision.load(change.table, id, db), known.stamp != change.stamp,
-              try !(Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_pending WHERE tbl = ? AND id = ?)"),
-                                  arguments: [change.table.name, id]) ?? false) else {
+              try !SyncState.isPending(change.table, id, db) else {
             return try merge(change, rows: rows, tally: &tally)
         }
         if change.stamp.hlc <= held[change.stamp.device] ?? 0 { return }
