@@ -152,6 +152,30 @@ struct ListTests {
         #expect(throws: (any Error).self) { try result.json() }
     }
 
+    /// The whole layout, byte for byte: the header, every line of the body indented by four
+    /// spaces (an empty line too), the explicit tags the text does not show, a blank line
+    /// between entries.
+    @Test("--format text lays out header, indented body lines and unseen tags exactly")
+    func formatTextLayout() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let first = try sandbox.add("Title line\nsecond líne 東京\n\nfourth #seen", ["--at", "2026-03-03T10:00", "--tag", "extra", "--tag", "seen"])
+        let second = try sandbox.add("Only a title. And a body.", ["--at", "2026-03-04T11:00", "--star"])
+        let result = try sandbox.run(["list", "--no-color"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out == """
+            2026-03-03 10:00  \(first.prefix(8))  Title line
+                second líne 東京
+            \("    ")
+                fourth #seen
+                #extra
+
+            2026-03-04 11:00  \(second.prefix(8)) ★  Only a title.
+                And a body.
+
+            """, "\(result)")
+    }
+
     @Test("a bad --format, a negative -n or an unknown date exit 64",
           arguments: [["--format", "yaml"], ["-n", "-1"], ["-n", "many"], ["--from", "the dawn of time"], ["--on", "2026-02-30"]])
     func badOptions(arguments: [String]) throws {

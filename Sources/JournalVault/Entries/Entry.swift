@@ -50,6 +50,9 @@ public struct Entry: Sendable, Hashable, Identifiable {
     /// The text after the title (jrnl's body).
     public var body: String { Tags.split(content).body }
 
+    /// ``title`` and ``body`` at once: the title is looked for once.
+    public var titleAndBody: (title: String, body: String) { Tags.split(content) }
+
     /// Inline `@tag`/`#tag` words followed by explicit tags, normalised, without repeats.
     public var tags: [String] { Tags.all(inline: content, explicit: explicitTags) }
 }

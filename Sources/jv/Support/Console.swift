@@ -26,7 +26,8 @@ enum Console {
     }
 
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
-    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Asked once: a listing asks for every field it prints, and standard output stays put.
+    static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
 
     /// All of standard input, as bytes.
     static func readStandardInput() -> [UInt8] {

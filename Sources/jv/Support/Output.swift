@@ -63,16 +63,30 @@ extension Output {
     /// then the explicit tags the text does not show. `withOffset` adds the writer's UTC offset
     /// to the time, for entries written in several time zones.
     func render(_ entry: Entry, full: Bool = true, withOffset: Bool = false) -> String {
-        var header = "\(bold(when(entry, withOffset: withOffset)))  \(dim(Self.shortID(entry.id)))"
-        if entry.starred { header += " " + yellow("★") }
-        header += "  " + shown(entry.title)
-        guard full else { return header }
-        var lines = [header]
-        let body = shown(entry.body)
-        if !body.isEmpty { lines += body.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 } }
+        let (title, body) = entry.titleAndBody
+        var text = "\(bold(when(entry, withOffset: withOffset)))  \(dim(Self.shortID(entry.id)))"
+        if entry.starred { text += " " + yellow("★") }
+        text += "  " + shown(title)
+        guard full else { return text }
+        if !body.isEmpty { text += Self.indentedLines(shown(body)) }
         let unseen = Self.unseenTags(entry)
-        if !unseen.isEmpty { lines.append("    " + dim(shown(unseen.map { "#" + $0 }.joined(separator: " ")))) }
-        return lines.joined(separator: "\n")
+        if !unseen.isEmpty { text += "\n    " + dim(shown(unseen.map { "#" + $0 }.joined(separator: " "))) }
+        return text
+    }
+
+    /// Each line of `text` on a line of its own, indented by four spaces (empty lines too).
+    /// Works on the UTF-8 bytes: a long listing indents every line of every entry, and
+    /// splitting a `String` by `Character` walks grapheme clusters.
+    static func indentedLines(_ text: String) -> String {
+        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        var result = ""
+        result.reserveCapacity(text.utf8.count + lines.count * 5)
+        // A line break is ASCII, so every line is whole UTF-8 and is appended without decoding.
+        for line in lines {
+            result += "\n    "
+            result += Substring(line)
+        }
+        return result
     }
 
     /// When the entry was written, in the configured time format; with its UTC offset when
@@ -83,6 +97,7 @@ extension Output {
 
     /// The explicit tags the entry's text does not show.
     private static func unseenTags(_ entry: Entry) -> [String] {
+        guard !entry.explicitTags.isEmpty else { return [] }
         let inline = Set(Tags.inline(in: entry.content))
         return entry.tags.filter { !inline.contains($0) }
     }
@@ -116,11 +131,12 @@ extension Output {
         func boxed(_ text: String) -> [String] {
             Self.wrapped(shown(text), width: inner).map { "┃ " + $0 + String(repeating: " ", count: inner - $0.count) + " │" }
         }
-        lines += boxed(entry.title)
+        let (title, body) = entry.titleAndBody
+        lines += boxed(title)
         let unseen = Self.unseenTags(entry)
-        if !entry.body.isEmpty || !unseen.isEmpty {
+        if !body.isEmpty || !unseen.isEmpty {
             lines.append("┠" + String(repeating: "╌", count: width - 2) + "┤")
-            if !entry.body.isEmpty { lines += boxed(entry.body) }
+            if !body.isEmpty { lines += boxed(body) }
             if !unseen.isEmpty { lines += boxed(unseen.map { "#" + $0 }.joined(separator: " ")) }
         }
         lines.append("┖" + String(repeating: "─", count: width - 2) + "┘")

@@ -39,7 +39,10 @@ final class StandardOutput {
 
     /// Appends `text`.
     func write(_ text: String) throws {
-        guard var screen else { return try write(Array(text.utf8)) }
+        guard var screen else {
+            pending += text.utf8
+            return try flushIfDue()
+        }
         pending += text.utf8
         guard screen.fits(text) else { return try startPager(screen.pager) }
         self.screen = screen
@@ -48,6 +51,11 @@ final class StandardOutput {
     /// Appends `bytes`.
     func write(_ bytes: [UInt8]) throws {
         pending += bytes
+        try flushIfDue()
+    }
+
+    /// Writes what is pending once there is enough of it, or at once to a terminal.
+    private func flushIfDue() throws {
         if screen == nil && (toTerminal || pending.count >= Self.bufferLimit) { try flush() }
     }
 
