@@ -56,6 +56,32 @@ import Testing
         }
     }
 
+    /// The table skips these blocks when it is built.
+    @Test func skippedBMPBlocksHoldNothingThatFolds() {
+        for range in FoldTable.unchangedBMPRanges {
+            for value in range {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                #expect(FoldTable.propertyFolding(scalar) == nil, "U+\(String(value, radix: 16)) folds")
+                #expect(Self.foundationFold(String(scalar)) == String(scalar), "U+\(String(value, radix: 16)) folds in Foundation")
+            }
+        }
+    }
+
+    /// Every byte value in every position of a word of eight: ASCII letters lower-cased, all
+    /// else kept, as one byte at a time would.
+    @Test func eightASCIIBytesAtATimeLowerCaseLikeOne() {
+        for byte in UInt8(0)..<0x80 {
+            for position in 0..<8 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "Q"), count: 8)
+                bytes[position] = byte
+                let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+                let lowered = withUnsafeBytes(of: TextMatcher.asciiLowercased(word)) { Array($0) }
+                #expect(lowered == bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
+            }
+        }
+        #expect(TextMatcher.fold(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ[@`{ Zürich".utf8)) == Array("abcdefghijklmnopqrstuvwxyz[@`{ zurich".utf8))
+    }
+
     @Test func astralScalarsFoldByTheirProperties() {
         // Deseret capital → small; a variation selector (a combining mark) vanishes; emoji stay.
         #expect(TextMatcher.fold(Array("\u{10400}\u{1F600}\u{E0100}".utf8)) == Array("\u{10428}\u{1F600}".utf8))

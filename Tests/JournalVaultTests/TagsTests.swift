@@ -47,6 +47,31 @@ import Testing
         }
     }
 
+    /// The quick look a tag listing takes never sees a tag the full scan does not, and sees
+    /// the plain cases; random text with near-misses (hyphens, marks, case, `(`, digits).
+    @Test func aQuickLookForATagNeverSeesMoreThanTheScan() {
+        #expect(Tags.quicklyShowsInline("garden", in: "In the #Garden today"))
+        #expect(Tags.quicklyShowsInline("garden", in: "(@GARDEN)"))
+        #expect(Tags.quicklyShowsInline("garden", in: "#garden"))
+        for miss in ["#gardens", "#garden-party", "x#garden", "#gardén", "#garde", "#garden\u{301}", "#garden_"] {
+            #expect(!Tags.quicklyShowsInline("garden", in: miss), "\(miss)")
+        }
+        let pool: [Character] = ["#", "@", " ", "\n", "(", "-", "_", ".", "a", "A", "b", "1", "é", "e\u{301}", "\u{212A}", "\u{A0}"]
+        var seed: UInt64 = 0x9A7D
+        for _ in 0..<5_000 {
+            var text = ""
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            for step in 0..<Int(seed >> 59) + 1 {
+                let mixed = (seed &+ UInt64(step) &* 0x9E3779B97F4A7C15) >> 29
+                text.append(pool[Int(mixed % UInt64(pool.count))])
+            }
+            let scanned = Tags.inline(in: text)
+            for tag in ["a", "ab", "a1", "k", "a-b", "a_"] where Tags.quicklyShowsInline(tag, in: text) {
+                #expect(scanned.contains(tag), "\(text.debugDescription) \(tag)")
+            }
+        }
+    }
+
     /// A tag is `@`/`#` after the start, white space or `(`, then word scalars without trailing hyphens.
     static func scalarDefinition(_ content: String) -> [String] {
         let scalars = Array(content.unicodeScalars)

@@ -55,4 +55,25 @@ public struct Entry: Sendable, Hashable, Identifiable {
 
     /// Inline `@tag`/`#tag` words followed by explicit tags, normalised, without repeats.
     public var tags: [String] { Tags.all(inline: content, explicit: explicitTags) }
+
+    /// Whether the entry has the normalised tag `tag`: explicit, or written inline. The
+    /// entry's tags are gathered (the text scanned once) only when a quick look does not
+    /// settle it, into `tags`, for the next question about the same entry.
+    func hasTag(_ tag: String, gathered tags: inout Set<String>?) -> Bool {
+        if explicitTags.contains(tag) || Tags.quicklyShowsInline(tag, in: content) { return true }
+        if tags == nil { tags = matchableTags }
+        return tags!.contains(tag)
+    }
+
+    /// Every form a query's normalised tag can meet this entry's tags in: the inline tags
+    /// (normalised by the scan), and each explicit tag as stored and normalised again (one
+    /// stored by an older normal form).
+    private var matchableTags: Set<String> {
+        var tags = Set(Tags.inline(in: content))
+        for tag in explicitTags {
+            tags.insert(tag)
+            if let normal = Tags.normalize(tag) { tags.insert(normal) }
+        }
+        return tags
+    }
 }

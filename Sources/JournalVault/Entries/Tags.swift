@@ -74,6 +74,37 @@ public enum Tags {
         return scalar(startingAt: start, in: utf8).0
     }
 
+    /// A quick look for `tag` (a normal form) written inline in `content`: true only when an
+    /// occurrence certainly makes it one of ``inline(in:)``'s tags — `#` or `@` at the start or
+    /// after an ASCII space or `(`, the tag's ASCII letters in any case, then the end or an ASCII
+    /// byte that cannot continue a word. False means "not seen this way": ask ``inline(in:)``.
+    /// A tag listing confirms every entry's tag; this spares it the full scan for nearly all.
+    static func quicklyShowsInline(_ tag: String, in content: String) -> Bool {
+        var tag = tag, content = content
+        guard !tag.isEmpty, tag.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        return tag.withUTF8 { tag in
+            content.withUTF8 { text in
+                guard text.count > tag.count else { return false }
+                for start in 0..<(text.count - tag.count) {
+                    guard text[start] == UInt8(ascii: "#") || text[start] == UInt8(ascii: "@") else { continue }
+                    guard start == 0 || Self.asciiBeforeTag.contains(text[start - 1]) else { continue }
+                    let word = start + 1
+                    guard (0..<tag.count).allSatisfy({ Self.asciiLowercased(text[word + $0]) == tag[$0] }) else { continue }
+                    let end = word + tag.count
+                    if end == text.count || (text[end] < 0x80 && !isWordScalar(Unicode.Scalar(text[end]))) { return true }
+                }
+                return false
+            }
+        }
+    }
+
+    /// ASCII white space and `(`: what may come before an inline tag.
+    private static let asciiBeforeTag: Set<UInt8> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, UInt8(ascii: "(")]
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
     /// Inline tags then explicit ones, without repeats.
     static func all(inline content: String, explicit: [String]) -> [String] {
         var tags = inline(in: content)

@@ -87,7 +87,7 @@ extension UnlockedVault {
     }
 
     /// Calls `body` with each entry matching `query`, in `order`, as soon as its batch is
-    /// decrypted: a listing of the whole vault starts at once and holds two batches in memory,
+    /// decrypted: a listing of the whole vault starts at once and holds three batches in memory,
     /// however many entries it gives. With a `limit` and ``EntryOrder/oldestFirst``, the
     /// `limit` newest matches are gathered first (they come newest first from the file).
     /// An error thrown by `body` ends the walk and is rethrown; a record that fails
@@ -152,12 +152,13 @@ extension UnlockedVault {
                 if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
                 let entry = try row.decrypt(keys: keys)
                 // Tags are stored normalised; only explicit tags of an older normal form need it again.
-                let tags = wantedTags.isEmpty && anyTags.isEmpty && unwantedTags.isEmpty ? [] : Set(entry.tags).union(entry.tags.compactMap(Tags.normalize))
-                guard wantedTags.isSubset(of: tags), anyTags.isEmpty || !anyTags.isDisjoint(with: tags) else {
+                var gathered: Set<String>?
+                let has = { (tag: String) in entry.hasTag(tag, gathered: &gathered) }
+                guard wantedTags.allSatisfy(has), anyTags.isEmpty || anyTags.contains(where: has) else {
                     throw VaultError.tamperedRecord(table: EncryptedEntryRow.table, id: entry.id.storageText,
                                                     detail: "the tag index lists a tag the entry does not have")
                 }
-                return unwantedTags.isDisjoint(with: tags) ? try transform(entry) : nil
+                return unwantedTags.contains(where: has) ? nil : try transform(entry)
             }, deliver: { items in
                 for case let item? in items where given < limit {
                     try body(item)
@@ -170,7 +171,7 @@ extension UnlockedVault {
                     ORDER BY created_at \(order), id \(order)
                     """), arguments: condition.arguments)
                 // Rows are read in order, a batch at a time, and decrypted on all cores while the
-                // next batch is read; memory stays bounded by two batches.
+                // next batch is read; memory stays bounded by three batches.
                 // Batches start small, so even a month's listing overlaps reading with decryption
                 // (and a long listing's first entries come at once), and double up to 2,048 rows,
                 // so a search over everything pays little per batch.

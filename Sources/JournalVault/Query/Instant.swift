@@ -47,14 +47,19 @@ public struct Instant: Hashable, Sendable, Comparable {
     /// ISO 8601 with milliseconds and the writer's offset: `2026-11-22T09:15:00.000+01:00`.
     public var iso8601: String {
         let ms = localMillisOfDay
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let hours = ms / 3_600_000, minutes = ms / 60_000 % 60, seconds = ms / 1000 % 60, fraction = ms % 1000
+        let seconds = ms / 1000 % 60, fraction = ms % 1000
         let fractionText = String(fraction + 1000).dropFirst()
-        return "\(localDay)T\(two(hours)):\(two(minutes)):\(two(seconds)).\(fractionText)\(Self.offsetText(utcOffsetSeconds))"
+        return "\(localDay)T\(timeOfDayText):\(Self.twoDigits(seconds)).\(fractionText)\(Self.offsetText(utcOffsetSeconds))"
     }
 
     /// The writer's wall-clock time of day, `HH:MM`.
-    public var timeOfDayText: String { String(iso8601.dropFirst(11).prefix(5)) }
+    public var timeOfDayText: String {
+        let minutes = localMillisOfDay / 60_000
+        return Self.twoDigits(minutes / 60) + ":" + Self.twoDigits(minutes % 60)
+    }
+
+    /// `n` (0–99) in two digits.
+    private static func twoDigits<Number: BinaryInteger>(_ n: Number) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     /// The writer's day and time to the minute, `YYYY-MM-DD HH:MM`, for people.
     public var minuteText: String { "\(localDay) \(timeOfDayText)" }
@@ -63,8 +68,7 @@ public struct Instant: Hashable, Sendable, Comparable {
     public static func offsetText(_ seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let minutes = abs(seconds) / 60
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(sign)\(two(minutes / 60)):\(two(minutes % 60))"
+        return "\(sign)\(twoDigits(minutes / 60)):\(twoDigits(minutes % 60))"
     }
 
     /// The UTC instant at which `day` begins for a writer at `utcOffsetSeconds`.

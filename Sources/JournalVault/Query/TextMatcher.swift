@@ -65,6 +65,17 @@ public struct TextMatcher: Sendable {
         }
     }
 
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Eight ASCII bytes with `A`–`Z` lower-cased: a byte's high bit is set by adding 0x3F when
+    /// it is at least `A`, and by adding 0x25 when it is past `Z` (no carry crosses a byte,
+    /// all being below 0x80); where only the first is set, 0x20 is added.
+    static func asciiLowercased(_ word: UInt64) -> UInt64 {
+        let atLeastA = word &+ 0x3F3F_3F3F_3F3F_3F3F
+        let pastZ = word &+ 0x2525_2525_2525_2525
+        return word | (atLeastA & ~pastZ & highBits) >> 2
+    }
+
     /// Folds into `out` (room for `bytes.count × maximumExpansion`) and returns the length.
     private static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         let count = bytes.count
@@ -72,6 +83,16 @@ public struct TextMatcher: Sendable {
         FoldTable.shared.withLookup { lookup in
             var index = 0
             while index < count {
+                // Eight ASCII bytes at a time: most text is mostly ASCII.
+                if index + 8 <= count {
+                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    if word & Self.highBits == 0 {
+                        UnsafeMutableRawPointer(out + written).storeBytes(of: Self.asciiLowercased(word), as: UInt64.self)
+                        written += 8
+                        index += 8
+                        continue
+                    }
+                }
                 let lead = bytes[index]
                 if lead < 0x80 {
                     out[written] = lead &- 0x41 < 26 ? lead | 0x20 : lead
@@ -100,6 +121,10 @@ final class FoldTable: Sendable {
     /// Above the BMP, this range (symbols, emoji, CJK extensions, unassigned planes) holds no
     /// scalar that changes when folded; a test checks it against the Unicode data in use.
     static let unchangedAstralRange: Range<UInt32> = 0x1F000..<0xE0000
+    /// BMP blocks where no scalar changes when folded (CJK ideographs, Hangul syllables,
+    /// surrogates, private use): three quarters of the plane, skipped when the table is built,
+    /// which every search process does. A test checks it against the Unicode data in use.
+    static let unchangedBMPRanges: [Range<UInt32>] = [0x3400..<0x4DC0, 0x4E00..<0xA000, 0xAC00..<0xD7A4, 0xD800..<0xF900]
     static let unchanged = UInt32.max
 
     /// For each BMP scalar: ``unchanged``, or the folding's offset in `pool` << 8 | its length.
@@ -124,13 +149,12 @@ final class FoldTable: Sendable {
         var bmp = [UInt32](repeating: Self.unchanged, count: 0x10000)
         var pool: [UInt8] = []
         var expansion = 1
-        for value in UInt32(0x80)..<0x10000 {
-            guard let scalar = Unicode.Scalar(value) else { continue }
-            let source = Array(String(scalar).utf8)
-            guard let folding = foldings[value] ?? Self.propertyFolding(scalar), folding != source else { continue }
+        for value in UInt32(0x80)..<0x10000 where !Self.unchangedBMPRanges.contains(where: { $0.contains(value) }) {
+            guard let scalar = Unicode.Scalar(value),
+                  let folding = foldings[value] ?? Self.propertyFolding(scalar), !folding.elementsEqual(scalar.utf8) else { continue }
             bmp[Int(value)] = UInt32(pool.count) << 8 | UInt32(folding.count)
             pool += folding
-            expansion = max(expansion, (folding.count + source.count - 1) / source.count)
+            expansion = max(expansion, (folding.count + scalar.utf8.count - 1) / scalar.utf8.count)
         }
         self.bmp = bmp
         self.pool = pool

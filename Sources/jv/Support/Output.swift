@@ -75,17 +75,36 @@ extension Output {
     }
 
     /// Each line of `text` on a line of its own, indented by four spaces (empty lines too).
-    /// Works on the UTF-8 bytes: a long listing indents every line of every entry, and
-    /// splitting a `String` by `Character` walks grapheme clusters.
+    /// Line breaks are found by `memchr` in the UTF-8 bytes and the lines appended as they
+    /// are: a long listing indents every line of every entry, and walking a `String` by
+    /// `Character` (or generically by byte) took a third of its time.
     static func indentedLines(_ text: String) -> String {
-        let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        var result = ""
-        result.reserveCapacity(text.utf8.count + lines.count * 5)
-        // A line break is ASCII, so every line is whole UTF-8 and is appended without decoding.
-        for line in lines {
-            result += "\n    "
-            result += Substring(line)
+        var text = text
+        let breaks = text.withUTF8 { bytes in
+            var offsets: [Int] = []
+            guard let base = bytes.baseAddress else { return offsets }
+            var start = 0
+            while start < bytes.count, let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) {
+                let offset = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                offsets.append(offset)
+                start = offset + 1
+            }
+            return offsets
         }
+        let indent = "\n    "
+        guard !breaks.isEmpty else { return indent + text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + indent.utf8.count * (breaks.count + 1))
+        var lineStart = text.startIndex
+        for offset in breaks {
+            // A line break is ASCII: each line is whole UTF-8, appended without decoding.
+            let lineEnd = text.utf8.index(text.utf8.startIndex, offsetBy: offset)
+            result += indent
+            result += text[lineStart..<lineEnd]
+            lineStart = text.utf8.index(after: lineEnd)
+        }
+        result += indent
+        result += text[lineStart...]
         return result
     }
 
