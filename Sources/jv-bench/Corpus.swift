@@ -25,6 +25,9 @@ struct Corpus {
     static let offsets = [0, 3600, 7200, 32400, -18000, 19800]
     /// The word every search looks for: in about one entry in 200.
     static let needle = "quokka"
+    /// A tag as rare as tags mostly are (each of `tags` is on ≈ 39 % of the entries): given
+    /// explicitly to the entries with the needle, one in 200.
+    static let rareTag = "sighting"
 
     let entries: [Entry]
 
@@ -45,9 +48,14 @@ struct Corpus {
                 let secondOfDay = Int64(Int.random(in: 6 * 3600..<23 * 3600, using: &random))
                 let localMillis = (Int64(start + day % days) * 86_400 + secondOfDay) * 1000
                 let created = Instant(millis: localMillis - Int64(offset) * 1000, utcOffsetSeconds: offset)
-                entries.append(Entry(id: UUID(uuid: Self.uuid(&random)), content: Self.text(&random), created: created,
-                                     modifiedAt: created.millis, starred: Int.random(in: 0..<25, using: &random) == 0,
-                                     explicitTags: Int.random(in: 0..<4, using: &random) == 0 ? [Self.tags[Int.random(in: 0..<Self.tags.count, using: &random)]] : []))
+                let id = UUID(uuid: Self.uuid(&random)), content = Self.text(&random)
+                let starred = Int.random(in: 0..<25, using: &random) == 0
+                var explicitTags = Int.random(in: 0..<4, using: &random) == 0 ? [Self.tags[Int.random(in: 0..<Self.tags.count, using: &random)]] : []
+                // The rare tag: on the entries that mention the needle (no random draw, so the
+                // rest of the corpus is what it was before it).
+                if content.hasSuffix(" " + Self.needle.uppercased() + ".") { explicitTags.append(Self.rareTag) }
+                entries.append(Entry(id: id, content: content, created: created, modifiedAt: created.millis, starred: starred,
+                                     explicitTags: explicitTags))
             }
             day += 1
         }

@@ -77,6 +77,25 @@ import Testing
         #expect(words.contains("--keep-recovery-key") && words.contains("a new recovery key is printed once"), "\(help)")
     }
 
+    /// The mark is written when it moves: a reading command changes no file of the account's
+    /// (and waits for no disk), a writing one moves the mark.
+    @Test("reading commands leave the high-water file as it is; writing ones move it")
+    func highWaterFileIsWrittenOnlyWhenItMoves() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add("First.")
+        let marks = sandbox.home + "/.local/state/jv/high-water"
+        let written = try String(contentsOfFile: marks, encoding: .utf8)
+        let stamp = try #require(try FileManager.default.attributesOfItem(atPath: marks)[.modificationDate] as? Date)
+        Thread.sleep(forTimeInterval: 0.02)
+        for reading in [["list"], ["search", "first"], ["check"], ["info"]] {
+            #expect(try sandbox.run(reading).status == 0)
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: marks)[.modificationDate] as? Date == stamp)
+        try sandbox.add("Second.")
+        #expect(try String(contentsOfFile: marks, encoding: .utf8) != written, "a write moves the mark")
+    }
+
     @Test("a vault file replaced by an older copy of itself is warned about once; a restored backup is not")
     func wholeFileRollbackIsWarnedAbout() throws {
         let sandbox = try Sandbox()

@@ -56,6 +56,16 @@ public struct Entry: Sendable, Hashable, Identifiable {
     /// Inline `@tag`/`#tag` words followed by explicit tags, normalised, without repeats.
     public var tags: [String] { Tags.all(inline: content, explicit: explicitTags) }
 
+    /// The explicit tags the text does not show inline, in order (a listing prints them under
+    /// the text). A quick look settles most; the text is scanned only for the others.
+    public var explicitTagsNotInText: [String] {
+        var seen = Set<String>()
+        let unsure = explicitTags.filter { seen.insert($0).inserted && !Tags.quicklyShowsInline($0, in: content) }
+        guard !unsure.isEmpty else { return [] }
+        let inline = Set(Tags.inline(in: content))
+        return unsure.filter { !inline.contains($0) }
+    }
+
     /// Whether the entry has the normalised tag `tag`: explicit, or written inline. The
     /// entry's tags are gathered (the text scanned once) only when a quick look does not
     /// settle it, into `tags`, for the next question about the same entry.

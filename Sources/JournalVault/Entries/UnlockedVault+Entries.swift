@@ -126,8 +126,24 @@ extension UnlockedVault {
     }
 
     /// `query`'s SQL condition over the plaintext columns, its tags through this vault's blind index.
-    func condition(of query: EntryQuery) throws -> (sql: String, arguments: StatementArguments) {
-        try query.condition { keys.blindIndex.value(domain: "tag", parts: [$0]) }
+    func condition(of query: EntryQuery, byTime: Bool = false) throws -> (sql: String, arguments: StatementArguments) {
+        try query.condition(blindIndex: { keys.blindIndex.value(domain: "tag", parts: [$0]) }, byTime: byTime)
+    }
+
+    /// Whether `query`'s tags are on at least one entry in 16 (counted in the tag index): a
+    /// listing of them then walks the time index (``EntryQuery/condition(blindIndex:byTime:)``),
+    /// which streams and costs a pass over the index; a rarer tag's few rows are cheaper fetched
+    /// by key and sorted.
+    private func tagsAreCommon(_ query: EntryQuery) throws -> Bool {
+        let tags = try ContentRules.tags(query.tags), anyTags = try ContentRules.tags(query.anyTags)
+        guard !tags.isEmpty || !anyTags.isEmpty else { return false }
+        let blindIndex = { (tag: String) in Data(self.keys.blindIndex.value(domain: "tag", parts: [tag])) }
+        return try database.read { db in
+            let count = { (tag: String) in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_tag WHERE bidx = ?", arguments: [blindIndex(tag)]) ?? 0 }
+            let tagged = try tags.isEmpty ? anyTags.map(count).reduce(0, +) : tags.map(count).min() ?? 0
+            let rowKeys = try Int.fetchOne(db, sql: "SELECT max(seq) FROM entry") ?? 0
+            return tagged * 16 >= rowKeys
+        }
     }
 
     /// Gives the entries matching `query` (at most its `limit`) in file order, ascending or
@@ -135,7 +151,7 @@ extension UnlockedVault {
     private func walkEntries<Item: Sendable>(_ query: EntryQuery, descending: Bool, transform: @escaping @Sendable (Entry) throws -> Item,
                                              _ body: (Item) throws -> Void) throws {
         let keys = self.keys
-        let condition = try condition(of: query)
+        let condition = try condition(of: query, byTime: tagsAreCommon(query))
         let matcher = query.contains.map(TextMatcher.init)
         // The tag index is not what decides: each tag is confirmed from the decrypted entry, so a
         // tag-index row added to the file cannot put an entry into a listing it does not belong in.

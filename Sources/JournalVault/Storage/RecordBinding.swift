@@ -71,9 +71,14 @@ extension UUID {
         self.init(bytes: bytes)
     }
 
-    /// Lower-case canonical text, the form stored in `id` columns. Written out by hand: rows are
-    /// read and written by the hundred thousand, and Foundation's formatter goes through printf.
-    var storageText: String {
+    /// Lower-case canonical text, the form stored in `id` columns and printed. Written out by
+    /// hand: rows are read and written by the hundred thousand, and Foundation's formatter goes
+    /// through printf.
+    ///
+    /// ```swift
+    /// entry.id.storageText   // "0f8fad5b-d9cb-469f-a165-70867728950e"
+    /// ```
+    public var storageText: String {
         let hex: StaticString = "0123456789abcdef"
         return withUnsafeBytes(of: uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in

@@ -56,8 +56,12 @@ public struct HighWaterMark: Sendable {
                     observation = .current
                 }
             }
-            lines.removeAll { $0.hasPrefix(id + " ") }
-            lines.append(Mark(keyVersion: keys.keyVersion, counter: found).line(vaultID: identity, keys: keys))
+            // A mark already up to date stays where it is: a reading command writes nothing.
+            let line = Mark(keyVersion: keys.keyVersion, counter: found).line(vaultID: identity, keys: keys)
+            if !lines.contains(line) {
+                lines.removeAll { $0.hasPrefix(id + " ") }
+                lines.append(line)
+            }
             return observation
         }
     }
@@ -113,7 +117,8 @@ public struct HighWaterMark: Sendable {
     }
 
     /// Runs `body` on the file's lines under an exclusive lock (concurrent jv processes), then
-    /// writes them back. The folder is made 0700 and the file 0600.
+    /// writes them back if it changed them (and only then waits for the disk). The folder is
+    /// made 0700 and the file 0600.
     private func withLockedFile<Result>(_ body: (inout [String]) throws -> Result) throws -> Result {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -122,8 +127,10 @@ public struct HighWaterMark: Sendable {
         let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         guard flock(descriptor, LOCK_EX) == 0 else { throw VaultError.storage("cannot lock \(path)") }
         let contents = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
-        var lines = contents.split(separator: "\n").map(String.init)
+        let stored = contents.split(separator: "\n").map(String.init)
+        var lines = stored
         let result = try body(&lines)
+        guard lines != stored else { return result }
         let updated = Data(lines.map { $0 + "\n" }.joined().utf8)
         guard ftruncate(descriptor, 0) == 0 else { throw VaultError.storage("cannot write \(path)") }
         try file.seek(toOffset: 0)

@@ -31,7 +31,7 @@ struct Output {
     }
 
     /// The first 8 characters of an id: enough to type it back (ids resolve from 4).
-    static func shortID(_ id: UUID) -> String { String(id.uuidString.lowercased().prefix(8)) }
+    static func shortID(_ id: UUID) -> String { String(Substring(id.storageText.utf8.prefix(8))) }
 
     /// "1 entry", "2 entries": a count with the kind names `info` uses, singular when one.
     static func count(_ value: Int, of kind: String) -> String {
@@ -69,7 +69,7 @@ extension Output {
         text += "  " + shown(title)
         guard full else { return text }
         if !body.isEmpty { text += Self.indentedLines(shown(body)) }
-        let unseen = Self.unseenTags(entry)
+        let unseen = entry.explicitTagsNotInText
         if !unseen.isEmpty { text += "\n    " + dim(shown(unseen.map { "#" + $0 }.joined(separator: " "))) }
         return text
     }
@@ -114,12 +114,6 @@ extension Output {
         time(entry.created) + (withOffset ? " " + Instant.offsetText(entry.created.utcOffsetSeconds) : "")
     }
 
-    /// The explicit tags the entry's text does not show.
-    private static func unseenTags(_ entry: Entry) -> [String] {
-        guard !entry.explicitTags.isEmpty else { return [] }
-        let inline = Set(Tags.inline(in: entry.content))
-        return entry.tags.filter { !inline.contains($0) }
-    }
 
     /// An entry as Markdown: a heading with day and time, then the text.
     func markdown(_ entry: Entry) -> String {
@@ -152,7 +146,7 @@ extension Output {
         }
         let (title, body) = entry.titleAndBody
         lines += boxed(title)
-        let unseen = Self.unseenTags(entry)
+        let unseen = entry.explicitTagsNotInText
         if !body.isEmpty || !unseen.isEmpty {
             lines.append("┠" + String(repeating: "╌", count: width - 2) + "┤")
             if !body.isEmpty { lines += boxed(body) }
