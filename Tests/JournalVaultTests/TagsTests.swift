@@ -35,15 +35,19 @@ import Testing
     /// The byte-level scan against the plain definition (scalar by scalar) on random text.
     @Test func inlineTagsAgreeWithTheScalarDefinition() {
         let pool: [Character] = ["#", "@", " ", "\n", "(", ")", "-", "_", ".", "a", "B", "7", "é", "e\u{301}", "東", "😀", "\u{3000}", "\u{A0}", "ß", "Ω"]
-        var seed: UInt64 = 0x7A65
-        for _ in 0..<3_000 {
-            var text = ""
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            for step in 0..<Int(seed >> 59) + 1 {
-                let mixed = (seed &+ UInt64(step) &* 0x9E3779B97F4A7C15) >> 29
-                text.append(pool[Int(mixed % UInt64(pool.count))])
-            }
+        for text in Self.randomTexts(of: pool, seed: 0x7A65, count: 3_000) {
             #expect(Tags.inline(in: text) == Self.scalarDefinition(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// `count` texts of 1–32 characters drawn from `pool`, the same for the same seed.
+    static func randomTexts(of pool: [Character], seed: UInt64, count: Int) -> [String] {
+        var seed = seed
+        return (0..<count).map { _ in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return String((0..<Int(seed >> 59) + 1).map { step in
+                pool[Int(((seed &+ UInt64(step) &* 0x9E3779B97F4A7C15) >> 29) % UInt64(pool.count))]
+            })
         }
     }
 
@@ -57,14 +61,7 @@ import Testing
             #expect(!Tags.quicklyShowsInline("garden", in: miss), "\(miss)")
         }
         let pool: [Character] = ["#", "@", " ", "\n", "(", "-", "_", ".", "a", "A", "b", "1", "é", "e\u{301}", "\u{212A}", "\u{A0}"]
-        var seed: UInt64 = 0x9A7D
-        for _ in 0..<5_000 {
-            var text = ""
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            for step in 0..<Int(seed >> 59) + 1 {
-                let mixed = (seed &+ UInt64(step) &* 0x9E3779B97F4A7C15) >> 29
-                text.append(pool[Int(mixed % UInt64(pool.count))])
-            }
+        for text in Self.randomTexts(of: pool, seed: 0x9A7D, count: 5_000) {
             let scanned = Tags.inline(in: text)
             for tag in ["a", "ab", "a1", "k", "a-b", "a_"] where Tags.quicklyShowsInline(tag, in: text) {
                 #expect(scanned.contains(tag), "\(text.debugDescription) \(tag)")
