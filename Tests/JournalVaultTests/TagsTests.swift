@@ -244,6 +244,27 @@ import Testing
         }
     }
 
+    /// A tag on few entries is listed by looking its rows up by key, one on many by walking the
+    /// time index: both give the same entries in the same order, either way round.
+    @Test func rareAndCommonTagsAreListedInTimeOrder() throws {
+        let vault = try TemporaryVault()
+        var rare: [UUID] = [], common: [UUID] = []
+        for day in 1...40 {
+            let at = Instant(millis: Int64(41 - day) * 86_400_000, utcOffsetSeconds: 0)   // added newest first
+            let entry = try vault.journal.addEntry("Day \(day) #Common", at: at, tags: day % 20 == 7 ? ["rare"] : [])
+            common.insert(entry.id, at: 0)
+            if day % 20 == 7 { rare.insert(entry.id, at: 0) }
+        }
+        for (tag, expected) in [("rare", rare), ("common", common)] {
+            var query = EntryQuery()
+            query.tags = [tag]
+            #expect(try vault.journal.entries(query).map(\.id) == expected, "\(tag)")
+            var newest: [UUID] = []
+            try vault.journal.forEachEntry(matching: query, order: .newestFirst) { newest.append($0.id) }
+            #expect(newest == expected.reversed(), "\(tag), newest first")
+        }
+    }
+
     @Test func finalSigmaAndSharpSMakeNoDifferentTag() throws {
         let vault = try TemporaryVault()
         let upper = try vault.journal.addEntry("Walk to the #ΟΔΟΣ.")
