@@ -87,7 +87,7 @@ extension UnlockedVault {
     }
 
     /// Calls `body` with each entry matching `query`, in `order`, as soon as its batch is
-    /// decrypted: a listing of the whole vault starts at once and holds three batches in memory,
+    /// decrypted: a listing of the whole vault starts at once and holds two batches in memory,
     /// however many entries it gives. With a `limit` and ``EntryOrder/oldestFirst``, the
     /// `limit` newest matches are gathered first (they come newest first from the file).
     /// An error thrown by `body` ends the walk and is rethrown; a record that fails
@@ -187,7 +187,7 @@ extension UnlockedVault {
                     ORDER BY created_at \(order), id \(order)
                     """), arguments: condition.arguments)
                 // Rows are read in order, a batch at a time, and decrypted on all cores while the
-                // next batch is read; memory stays bounded by three batches.
+                // next batch is read; memory stays bounded by two batches.
                 // Batches start small, so even a month's listing overlaps reading with decryption
                 // (and a long listing's first entries come at once), and double up to 2,048 rows,
                 // so a search over everything pays little per batch.

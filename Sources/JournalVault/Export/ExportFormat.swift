@@ -10,7 +10,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 extension UnlockedVault {
     /// Writes the export of everything, or of `from`…`to` (what ``snapshot(from:to:)`` holds),
     /// a piece at a time as the entries are decrypted: `write` is given the document in order,
-    /// and memory holds the records other than entries and three batches of entries, however
+    /// and memory holds the records other than entries and two batches of entries, however
     /// many entries there are. The text is the same as ``VaultSnapshot/export(_:exportedAt:)``
     /// of the snapshot. An error thrown by `write` stops the export.
     ///
