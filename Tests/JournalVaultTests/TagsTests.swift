@@ -60,10 +60,11 @@ import Testing
         for miss in ["#gardens", "#garden-party", "x#garden", "#gardén", "#garde", "#garden\u{301}", "#garden_"] {
             #expect(!Tags.quicklyShowsInline("garden", in: miss), "\(miss)")
         }
+        #expect(!Tags.quicklyShowsInline("garden-", in: "#garden- today"), "the scan reads the tag garden there")
         let pool: [Character] = ["#", "@", " ", "\n", "(", "-", "_", ".", "a", "A", "b", "1", "é", "e\u{301}", "\u{212A}", "\u{A0}"]
         for text in Self.randomTexts(of: pool, seed: 0x9A7D, count: 5_000) {
             let scanned = Tags.inline(in: text)
-            for tag in ["a", "ab", "a1", "k", "a-b", "a_"] where Tags.quicklyShowsInline(tag, in: text) {
+            for tag in ["a", "ab", "a1", "k", "a-b", "a_", "a-", "-a"] where Tags.quicklyShowsInline(tag, in: text) {
                 #expect(scanned.contains(tag), "\(text.debugDescription) \(tag)")
             }
         }

@@ -81,7 +81,8 @@ public enum Tags {
     /// A tag listing confirms every entry's tag; this spares it the full scan for nearly all.
     static func quicklyShowsInline(_ tag: String, in content: String) -> Bool {
         var tag = tag, content = content
-        guard !tag.isEmpty, tag.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        // A tag ending in `-` is never seen this way: the scan leaves trailing hyphens out.
+        guard !tag.isEmpty, tag.utf8.allSatisfy({ $0 < 0x80 }), tag.utf8.last != UInt8(ascii: "-") else { return false }
         return tag.withUTF8 { tag in
             content.withUTF8 { text in
                 guard text.count > tag.count else { return false }
