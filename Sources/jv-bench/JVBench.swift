@@ -6,6 +6,7 @@ import VaultCrypto
 /// from a fixed seed, times every workload against a plain-SQLite baseline in the same run,
 /// checks each result (so a fast wrong answer cannot pass), and prints one table (`--json`: JSON).
 /// `--only WORD` measures only the workloads whose names contain WORD (the vault is still built).
+/// `--keep` leaves each size's folder (vaults, plain database) for profiling and prints where.
 @main
 struct JVBench {
     static let passphrase = "benchmark passphrase"
@@ -19,7 +20,7 @@ struct JVBench {
         let only = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
         do {
             var rows = only == nil ? try kdfRows() : []
-            for size in sizes { rows += try Self(size: size, only: only).run() }
+            for size in sizes { rows += try Self(size: size, only: only, keep: arguments.contains("--keep")).run() }
             let text = arguments.contains("--json") ? JSONValue.array(rows.map(\.json)).serialized(pretty: true) : Report.table(rows)
             FileHandle.standardOutput.write(Data((text + "\n").utf8))
             if rows.contains(where: { $0.met == false }) { FileHandle.standardError.write(Data("Some targets were missed.\n".utf8)) }
@@ -47,17 +48,26 @@ struct JVBench {
     let folder: String
     /// `--only`: the word a workload's name must contain to be measured.
     let only: String?
+    /// `--keep`: the folder stays after the run.
+    let keep: Bool
 
-    init(size: Int, only: String? = nil) throws {
+    init(size: Int, only: String? = nil, keep: Bool = false) throws {
         self.size = size
         self.only = only
+        self.keep = keep
         corpus = Corpus(count: size)
         folder = NSTemporaryDirectory() + "/jv-bench-\(size)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 
     func run() throws -> [ReportRow] {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer {
+            if keep {
+                FileHandle.standardError.write(Data("kept \(folder) (passphrase \"\(Self.passphrase)\")\n".utf8))
+            } else {
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
         var rows: [ReportRow] = []
         let secret = try SecureBytes(copying: Array(Self.passphrase.utf8))
         let vaultPath = folder + "/bench.vault"

@@ -135,6 +135,37 @@ import Testing
         #expect(Tags.title(of: content) == expected)
     }
 
+    /// The title scan looks at eight bytes at a time; on random long text it ends the title
+    /// where a scalar-by-scalar reading of the same rule does.
+    @Test func titleScanAgreesWithAScalarByScalarReading() {
+        let pool: [Character] = ["a", "b", " ", " ", ".", "!", "?", "…", "。", "！", "☕️", "é", "ж", "\"", "’", ")", "]", "\u{A0}", "東", "😀", "1"]
+        let texts = Self.randomTexts(of: pool, seed: 0x717E, count: 2_000).map { String(repeating: "abcdefgh", count: $0.count % 5) + $0 }
+        for text in texts {
+            #expect(Tags.title(of: text) == Self.referenceTitle(text), "\(text.debugDescription)")
+        }
+    }
+
+    /// jrnl's rule read scalar by scalar: up to a line break, or past the first terminal (an
+    /// optional closing quote, closing brackets, then white space; a CJK terminal alone).
+    static func referenceTitle(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        func title(_ end: Int) -> String { ContentRules.trimmed(String(String.UnicodeScalarView(scalars[..<end]))) }
+        if let newline = scalars.firstIndex(of: "\n") { return title(newline + 1) }
+        let terminals: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}", "\u{2048}", "\u{2049}", "\u{22EF}", "\u{FE52}", "\u{FE57}"]
+        let cjk: Set<Unicode.Scalar> = ["\u{FF01}", "\u{FF0E}", "\u{FF1F}", "\u{FF61}", "\u{3002}"]
+        for start in scalars.indices {
+            if cjk.contains(scalars[start]) { return title(start + 1) }
+            guard terminals.contains(scalars[start]) else { continue }
+            var index = start + 1
+            if index < scalars.count, ["'", "\u{2019}", "\"", "\u{201D}"].contains(scalars[index]) { index += 1 }
+            while index < scalars.count, scalars[index] == "]" || scalars[index] == ")" { index += 1 }
+            let spaces = index
+            while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+            if index > spaces { return title(index) }
+        }
+        return title(scalars.count)
+    }
+
     @Test func entryTagsAreInlineThenExplicitWithoutRepeats() {
         let entry = Entry(content: "Lunch with @Anna about #work.", created: moment(hoursAfterJan5UTC: 12, offsetHours: 0),
                           modifiedAt: 0, explicitTags: ["work", "project-x", "anna", "lunch"])

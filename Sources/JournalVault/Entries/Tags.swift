@@ -138,17 +138,42 @@ public enum Tags {
         let base = String(scalars)
         var text = base
         return text.withUTF8 { bytes in
-            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) { return base.utf8.index(base.utf8.startIndex, offsetBy: newline + 1) }
-            for offset in bytes.indices {
-                switch bytes[offset] {
-                case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), 0xE2, 0xE3, 0xEF:
-                    if let end = sentenceBreak(at: base.utf8.index(base.utf8.startIndex, offsetBy: offset), in: scalars) { return end }
-                default:
-                    continue
+            if let start = bytes.baseAddress, let newline = memchr(start, Int32(UInt8(ascii: "\n")), bytes.count) {
+                return base.utf8.index(base.utf8.startIndex, offsetBy: UnsafeRawPointer(start).distance(to: UnsafeRawPointer(newline)) + 1)
+            }
+            // Eight bytes at a time where none can start a terminal (most of a long one-line
+            // entry, whose title may be all of it); byte by byte in the others.
+            var chunk = 0
+            while chunk < bytes.count {
+                let end = min(chunk + 8, bytes.count)
+                if end - chunk < 8 || Self.mayHoldTerminal(UnsafeRawPointer(bytes.baseAddress! + chunk).loadUnaligned(as: UInt64.self)) {
+                    for offset in chunk..<end {
+                        switch bytes[offset] {
+                        case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), 0xE2, 0xE3, 0xEF:
+                            if let found = sentenceBreak(at: base.utf8.index(base.utf8.startIndex, offsetBy: offset), in: scalars) { return found }
+                        default:
+                            continue
+                        }
+                    }
                 }
+                chunk = end
             }
             return scalars.endIndex
         }
+    }
+
+    /// Whether eight UTF-8 bytes hold a byte that may start a sentence terminal: `.`, `!`, `?`
+    /// or the lead bytes E2, E3, EF.
+    private static func mayHoldTerminal(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
+        // A byte of `word ^ (b × ones)` is zero where the byte is b; the classic test says
+        // exactly whether there is one.
+        func holds(_ byte: UInt8) -> Bool {
+            let differences = word ^ (ones &* UInt64(byte))
+            return (differences &- ones) & ~differences & highBits != 0
+        }
+        return holds(UInt8(ascii: ".")) || holds(UInt8(ascii: "!")) || holds(UInt8(ascii: "?"))
+            || holds(0xE2) || holds(0xE3) || holds(0xEF)
     }
 
     private static let terminals: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}",
@@ -225,6 +250,10 @@ public enum ContentRules {
     /// text import (every entry there ends in a blank line). White space and line ends are all
     /// in the BMP, so trimming scalars is trimming UTF-16 units.
     static func trimmed(_ text: String) -> String {
+        // Most texts start and end with a printable ASCII character: nothing to trim.
+        if let first = text.utf8.first, let last = text.utf8.last, (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) {
+            return text
+        }
         let scalars = text.unicodeScalars
         let isSpace = CharacterSet.whitespacesAndNewlines.contains
         guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
