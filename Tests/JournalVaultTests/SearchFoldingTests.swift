@@ -75,7 +75,7 @@ import Testing
                 var bytes = [UInt8](repeating: UInt8(ascii: "Q"), count: 8)
                 bytes[position] = byte
                 let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-                let lowered = withUnsafeBytes(of: TextMatcher.asciiLowercased(word)) { Array($0) }
+                let lowered = withUnsafeBytes(of: ASCIIWord.lowercased(word)) { Array($0) }
                 #expect(lowered == bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
             }
         }

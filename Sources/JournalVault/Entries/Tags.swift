@@ -90,7 +90,7 @@ public enum Tags {
                     guard text[start] == UInt8(ascii: "#") || text[start] == UInt8(ascii: "@") else { continue }
                     guard start == 0 || Self.asciiBeforeTag.contains(text[start - 1]) else { continue }
                     let word = start + 1
-                    guard (0..<tag.count).allSatisfy({ Self.asciiLowercased(text[word + $0]) == tag[$0] }) else { continue }
+                    guard (0..<tag.count).allSatisfy({ ASCIIWord.lowercased(text[word + $0]) == tag[$0] }) else { continue }
                     let end = word + tag.count
                     if end == text.count || (text[end] < 0x80 && !isWordScalar(Unicode.Scalar(text[end]))) { return true }
                 }
@@ -101,10 +101,6 @@ public enum Tags {
 
     /// ASCII white space and `(`: what may come before an inline tag.
     private static let asciiBeforeTag: Set<UInt8> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, UInt8(ascii: "(")]
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-    }
 
     /// Inline tags then explicit ones, without repeats.
     static func all(inline content: String, explicit: [String]) -> [String] {
@@ -146,7 +142,7 @@ public enum Tags {
             var chunk = 0
             while chunk < bytes.count {
                 let end = min(chunk + 8, bytes.count)
-                if end - chunk < 8 || Self.mayHoldTerminal(UnsafeRawPointer(bytes.baseAddress! + chunk).loadUnaligned(as: UInt64.self)) {
+                if end - chunk < 8 || Self.mayHoldTerminal(ASCIIWord.load(from: bytes.baseAddress! + chunk)) {
                     for offset in chunk..<end {
                         switch bytes[offset] {
                         case UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), 0xE2, 0xE3, 0xEF:
@@ -165,16 +161,10 @@ public enum Tags {
     /// Whether eight UTF-8 bytes hold a byte that may start a sentence terminal: `.`, `!`, `?`
     /// or the lead bytes E2, E3, EF.
     private static func mayHoldTerminal(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
-        // A byte of `word ^ (b × ones)` is zero where the byte is b; the classic test says
-        // exactly whether there is one.
-        func holds(_ byte: UInt8) -> Bool {
-            let differences = word ^ (ones &* UInt64(byte))
-            return (differences &- ones) & ~differences & highBits != 0
-        }
-        return holds(UInt8(ascii: ".")) || holds(UInt8(ascii: "!")) || holds(UInt8(ascii: "?"))
-            || holds(0xE2) || holds(0xE3) || holds(0xEF)
+        terminalStarts.contains { ASCIIWord.contains($0, in: word) }
     }
+
+    private static let terminalStarts: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: "!"), UInt8(ascii: "?"), 0xE2, 0xE3, 0xEF]
 
     private static let terminals: Set<Unicode.Scalar> = [".", "!", "?", "\u{2026}", "\u{203C}", "\u{203D}", "\u{2047}",
                                                          "\u{2048}", "\u{2049}", "\u{22EF}", "\u{FE52}", "\u{FE57}"]

@@ -65,17 +65,6 @@ public struct TextMatcher: Sendable {
         }
     }
 
-    private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// Eight ASCII bytes with `A`–`Z` lower-cased: a byte's high bit is set by adding 0x3F when
-    /// it is at least `A`, and by adding 0x25 when it is past `Z` (no carry crosses a byte,
-    /// all being below 0x80); where only the first is set, 0x20 is added.
-    static func asciiLowercased(_ word: UInt64) -> UInt64 {
-        let atLeastA = word &+ 0x3F3F_3F3F_3F3F_3F3F
-        let pastZ = word &+ 0x2525_2525_2525_2525
-        return word | (atLeastA & ~pastZ & highBits) >> 2
-    }
-
     /// Folds into `out` (room for `bytes.count × maximumExpansion`) and returns the length.
     private static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
         let count = bytes.count
@@ -85,9 +74,9 @@ public struct TextMatcher: Sendable {
             while index < count {
                 // Eight ASCII bytes at a time: most text is mostly ASCII.
                 if index + 8 <= count {
-                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                    if word & Self.highBits == 0 {
-                        UnsafeMutableRawPointer(out + written).storeBytes(of: Self.asciiLowercased(word), as: UInt64.self)
+                    let word = ASCIIWord.load(from: bytes.baseAddress! + index)
+                    if ASCIIWord.isASCII(word) {
+                        UnsafeMutableRawPointer(out + written).storeBytes(of: ASCIIWord.lowercased(word), as: UInt64.self)
                         written += 8
                         index += 8
                         continue
@@ -95,7 +84,7 @@ public struct TextMatcher: Sendable {
                 }
                 let lead = bytes[index]
                 if lead < 0x80 {
-                    out[written] = lead &- 0x41 < 26 ? lead | 0x20 : lead
+                    out[written] = ASCIIWord.lowercased(lead)
                     written += 1
                     index += 1
                     continue
