@@ -133,13 +133,6 @@ extension UnlockedVault {
         try DerivedGraphIDs.markInForce(db)
     }
 
-    /// ``deriveGraphIDs(_:)`` in a write transaction of its own, which is made only when needed:
-    /// before a vault's records first go to other devices (`jv sync init`, `jv sync clone`).
-    func deriveGraphIDs() throws {
-        guard try database.read({ db in try !DerivedGraphIDs.inForce(db) }) else { return }
-        try write { db in try deriveGraphIDs(db) }
-    }
-
     /// Stores `derived`, `row` under its derived id, sealed again (next revision) in place of `row`.
     private func rewrite(_ row: SealedRow, as derived: SealedRow, _ db: Database) throws {
         var resealed = derived

@@ -267,9 +267,6 @@ enum StableID {
     static func make(source: String, parts: [String]) -> UUID {
         var message = Array("jv-import\0\(source)".utf8)
         for part in parts { message += [0] + Array(part.utf8) }
-        var bytes = Blake2b.hash(message, length: 16)
-        bytes[6] = bytes[6] & 0x0F | 0x80
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        return UUID(version8From: Blake2b.hash(message, length: 16))
     }
 }

@@ -61,11 +61,11 @@ extension UUID {
         self.init(uuid: value)
     }
 
-    /// The RFC 9562 version-8 UUID made of the first 16 bytes of `digest` (a hash, 16 bytes or
-    /// more), with the version nibble set to 8 and the variant bits to `10`: for ids that every
-    /// device derives alike from the same content (knowledge nodes and relations, FORMAT.md §1.6).
+    /// The RFC 9562 version-8 UUID made of the first 16 bytes of `digest` (a hash), with the
+    /// version nibble set to 8 and the variant bits to `10`: for ids derived alike from the same
+    /// content (knowledge nodes and relations, FORMAT.md §1.6; imported records, conflict copies).
     init(version8From digest: [UInt8]) {
-        var bytes = Array(digest.prefix(16)) + [UInt8](repeating: 0, count: max(0, 16 - digest.count))
+        var bytes = UUID(bytes: digest).bytes
         bytes[6] = bytes[6] & 0x0F | 0x80
         bytes[8] = bytes[8] & 0x3F | 0x80
         self.init(bytes: bytes)

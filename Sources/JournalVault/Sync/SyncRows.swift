@@ -152,11 +152,11 @@ struct SyncRows {
 
     /// Moves back to their tables the parked records whose every parent is there again, and
     /// that no record of a smaller id holds the place of (``rivals(_:_:_:)``: a node or relation
-    /// parked as the same as another comes back only once that one is gone, deleted or changed);
-    /// returns their (table, id)s. Records are taken in order of table and id: a smaller id
-    /// first, so that of two parked rivals the one that stays is the one unparked.
-    func unparkReady() throws -> [(table: SealedTable, id: String)] {
-        var moved: [(table: SealedTable, id: String)] = []
+    /// parked as the same as another comes back only once that one is gone, deleted or changed).
+    /// Records are taken in order of table and id: a smaller id first, so that of two parked
+    /// rivals the one that stays is the one unparked. (Entries are never parked: they refer to
+    /// nothing and have no rivals, so no tag index is to be made here.)
+    func unparkReady() throws {
         for row in try Row.fetchAll(db, sql: "SELECT change FROM sync_parked ORDER BY tbl, id") {
             guard let data = row[0] as Data? else { continue }
             let change = try SyncChange.decode(Array(data))
@@ -164,8 +164,7 @@ struct SyncRows {
             let id = change.id.storageText
             guard try Self.parents(of: change.table, values).allSatisfy({ try exists($0.table, $0.id) }) else { continue }
             guard try rivals(change.table, id, values).allSatisfy({ $0 > id }) else { continue }
-            if try write(change.table, id, values) { moved.append((change.table, id)) }
+            try write(change.table, id, values)
         }
-        return moved
     }
 }

@@ -72,8 +72,8 @@ extension UnlockedVault {
         }
         try place.prepareForFirstDevice()
         try place.fetch(vaultID: keys.vaultID, device: nil)
-        // Other devices derive the same ids for the same nodes and relations (FORMAT.md §1.6).
-        try deriveGraphIDs()
+        // The write derives graph ids first where they are not yet (other devices derive the same
+        // ids for the same nodes and relations, FORMAT.md §1.6); the records then all go out.
         try write { db in
             try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
             for table in SealedTable.all {
@@ -256,7 +256,7 @@ extension UnlockedVault {
         let folder = "\(root)/\(state.device.storageText)"
         // Snapshots, acks, rotation and keys files half written by a killed sync.
         PrivateFiles.removeAbandoned(in: folder) { $0.hasPrefix(".") && $0.contains(".\(PrivateFiles.Purpose.writing.rawValue)-") }
-        PrivateFiles.removeAbandoned(beside: "\(root)/keys/\(state.device.storageText)", purposes: .writing)
+        PrivateFiles.removeAbandoned(beside: SyncKeysFile.path(root: root, device: state.device), purposes: .writing)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".pack-") && name.hasSuffix(".jvp.tmp") {
             if name == Self.temporaryPackName(state.lastPack), !FileManager.default.fileExists(atPath: "\(folder)/\(Self.packName(state.lastPack))") {
                 try PrivateFiles.commit("\(folder)/\(name)", to: "\(folder)/\(Self.packName(state.lastPack))", replace: false)
@@ -271,7 +271,7 @@ extension UnlockedVault {
     private func publishKeys(root: String, state: SyncState) throws {
         let slots = try database.read { db in try Keyslot.readAll(db) }
         let digest = Data(Blake2b.hash(slots.flatMap { Array($0.encoded) }))
-        let path = "\(root)/keys/\(state.device.storageText)"
+        let path = SyncKeysFile.path(root: root, device: state.device)
         guard digest != state.keysDigest || !FileManager.default.fileExists(atPath: path) else { return }
         try VaultDatabase.createPrivateFolder("\(root)/keys")
         let file = SyncKeysFile(vaultID: keys.vaultID, device: state.device, keyVersion: keys.keyVersion, slots: slots)
@@ -332,9 +332,7 @@ extension UnlockedVault {
                     count += 1
                     if count % 1024 == 0 { progress(reader.bytesRead) }
                 }
-                for (table, id) in try rows.unparkReady() where table == .entry {
-                    if let uuid = UUID(storageText: id) { try reindexTags(ofEntry: uuid, db) }
-                }
+                try rows.unparkReady()
                 let before = try SyncState.applied(db)
                 for (device, number) in applied where device != state.device && number > before[device] ?? 0 {
                     try SyncState.setApplied(number, of: device, db)
@@ -353,11 +351,7 @@ extension UnlockedVault {
     private func unparkReady() throws {
         guard try database.read({ db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_parked)") }) == true else { return }
         try database.syncCapture.applyingOtherDevices {
-            try write { db in
-                for (table, id) in try SyncRows(db: db).unparkReady() where table == .entry {
-                    if let uuid = UUID(storageText: id) { try reindexTags(ofEntry: uuid, db) }
-                }
-            }
+            try write { db in try SyncRows(db: db).unparkReady() }
         }
     }
 

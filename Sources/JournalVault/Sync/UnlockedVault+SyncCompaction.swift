@@ -106,8 +106,7 @@ extension UnlockedVault {
     /// in that snapshot (``recoverFromSnapshot(of:root:after:progress:)``). Returns the names
     /// removed, relative to its folder.
     func removeCompacted(root: String, device: UUID) throws -> [String] {
-        let others = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/keys")) ?? []).compactMap(UUID.init(storageText:))
-            .filter { $0 != device }
+        let others = SyncKeysFile.devices(root: root).filter { $0 != device }
         let acked = others.map { other -> UInt64 in
             let path = "\(root)/\(other.storageText)/\(SyncAcks.fileName)"
             guard let data = FileManager.default.contents(atPath: path),

@@ -95,11 +95,17 @@ extension UnlockedVault {
             try rows.remove(change.table, id)
         case .row(let values):
             // Authentic to its pack, and must open under this vault's key as stored; an entry's
-            // tag index is made from the text opened here (opening it twice was half a clone's time).
+            // tag index is made from the text opened here (opening it twice was half a clone's
+            // time). Other records' fields are only opened, in wiped memory.
             let row = try SealedRow(received: change.table, values: values)
-            let plaintexts = try row.openedFields(keys: keys)
-            if try rows.write(change.table, id, values), change.table == .entry {
-                try setTagIndexes(Self.entryTagIndexes(of: row, plaintexts: plaintexts, keys: keys), ofEntry: id, rows.db)
+            var tagIndexes: Set<Data>?
+            if change.table == .entry {
+                tagIndexes = try Self.entryTagIndexes(of: row, plaintexts: row.openedFields(keys: keys), keys: keys)
+            } else {
+                try row.open(keys: keys)
+            }
+            if try rows.write(change.table, id, values), let tagIndexes {
+                try setTagIndexes(tagIndexes, ofEntry: id, rows.db)
             }
         }
         try KnownRevision(of: change).save(change.table, id, rows.db)
@@ -161,11 +167,6 @@ extension UnlockedVault {
         writer.raw(id.bytes)
         loser.encode(into: &writer)
         return UUID(version8From: syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) })
-    }
-
-    /// Recomputes one entry's tag index from its decrypted tags, in the caller's transaction.
-    func reindexTags(ofEntry id: UUID, _ db: Database) throws {
-        try setTagIndexes(tagIndexes(of: fetchEntry(id: id, db)), ofEntry: id.storageText, db)
     }
 
     private func setTagIndexes(_ indexes: Set<Data>, ofEntry id: String, _ db: Database) throws {

@@ -39,8 +39,8 @@ extension UnlockedVault {
             guard let (_, next) = SyncRotation.find(root: root, to: at.keyVersion + 1, { try $0.newKeys(opening: at) }) else { break }
             chain.append(next)
         }
-        let keysFiles = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/keys")) ?? []).sorted().compactMap { name in
-            FileManager.default.contents(atPath: "\(root)/keys/\(name)").flatMap { try? SyncKeysFile(parsing: Array($0)) }
+        let keysFiles = SyncKeysFile.devices(root: root).compactMap { device in
+            FileManager.default.contents(atPath: SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
         }
         // The newest version reached whose keys some device's keys file holds, with its recovery keyslot.
         let reached = chain.reversed().lazy.compactMap { newKeys in

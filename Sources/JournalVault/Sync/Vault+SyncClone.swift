@@ -53,13 +53,11 @@ extension Vault {
     /// Of the keys files at the location that `credential` opens, the one of the newest key
     /// version (a device that has not followed a `jv rekey` yet still shows the older one).
     private static func openKeys(root: String, vaultID: UUID, credential: VaultCredential) throws -> (SyncKeysFile, UnlockedSlot) {
-        let folder = root + "/keys"
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { UUID(storageText: $0) != nil }.sorted()
         var refusal: Error = VaultError.syncUnavailable("the location holds no keys file for vault \(vaultID.storageText)")
         var newest: (SyncKeysFile, UnlockedSlot)?
-        for name in names {
+        for device in SyncKeysFile.devices(root: root) {
             do {
-                guard let data = FileManager.default.contents(atPath: "\(folder)/\(name)") else { continue }
+                guard let data = FileManager.default.contents(atPath: SyncKeysFile.path(root: root, device: device)) else { continue }
                 let file = try SyncKeysFile(parsing: Array(data))
                 guard file.vaultID == vaultID, file.keyVersion > newest?.0.keyVersion ?? 0 else { continue }
                 newest = (file, try file.unlock(with: credential))
