@@ -31,6 +31,10 @@ struct Corpus {
 
     let entries: [Entry]
 
+    /// Whether a text of the corpus holds the needle (written upper-case, so only the search's
+    /// folding finds it).
+    static func mentionsNeedle(_ content: String) -> Bool { content.contains(needle.uppercased()) }
+
     init(count: Int, seed: UInt64 = 2026) {
         var random = Generator(state: seed)
         let start = CivilDay(year: 2021, month: 11, day: 1)!.daysSinceEpoch
@@ -53,7 +57,7 @@ struct Corpus {
                 var explicitTags = Int.random(in: 0..<4, using: &random) == 0 ? [Self.tags[Int.random(in: 0..<Self.tags.count, using: &random)]] : []
                 // The rare tag: on the entries that mention the needle (no random draw, so the
                 // rest of the corpus is what it was before it).
-                if content.hasSuffix(" " + Self.needle.uppercased() + ".") { explicitTags.append(Self.rareTag) }
+                if Self.mentionsNeedle(content) { explicitTags.append(Self.rareTag) }
                 entries.append(Entry(id: id, content: content, created: created, modifiedAt: created.millis, starred: starred,
                                      explicitTags: explicitTags))
             }

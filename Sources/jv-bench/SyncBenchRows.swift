@@ -42,8 +42,6 @@ struct SyncBenchRows {
 
         // Sync set up on the benchmark's own vault: these rows come last, so what they change
         // is measured by nothing else.
-        let vaultPath = self.vaultPath
-
         // Set-up: every record marked and sent as this device's first pack.
         let journal = try Vault.open(at: vaultPath).unlock(recoveryKey: recoveryKey)
         let before = try journal.check()

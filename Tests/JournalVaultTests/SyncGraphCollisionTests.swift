@@ -50,17 +50,6 @@ import Testing
         }
     }
 
-    /// Every device syncs, its folder holding every other's files, until a round changes nothing.
-    static func syncUntilQuiet(_ devices: SyncTests.Devices, rounds: Int = 3) throws {
-        for _ in 0..<rounds {
-            for index in devices.journals.indices {
-                devices.deliverAll(to: index)
-                let report = try devices.journals[index].sync()
-                #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report)")
-            }
-        }
-    }
-
     static let anna = NodeReference(type: "person", name: "Anna")
     static let ben = NodeReference(type: "person", name: "Ben")
 
@@ -71,7 +60,7 @@ import Testing
         let devices = try SyncTests.Devices(count: 2)
         let entry = try devices.journals[0].addEntry("Anna and Ben.").id
         try devices.journals[0].write { db in _ = try devices.journals[0].findOrCreateNode(ben, db) }
-        try syncUntilQuiet(devices, rounds: 1)
+        try devices.syncUntilQuiet(rounds: 1)
         for (index, journal) in devices.journals.enumerated() {
             try addNode(journal, id: index == smallerOn ? smaller : greater, type: "person", name: "Anna")
             try relate(journal, anna, "knows", ben, strength: index == 0 ? 0.4 : 0.6, entry: entry)
@@ -85,7 +74,7 @@ import Testing
     @Test(arguments: [0, 1])
     func twoIDsOfOneNodeConvergeOnTheSmaller(smallerOn: Int) throws {
         let (devices, entry) = try Self.twoAnnas(smallerOn: smallerOn)
-        try Self.syncUntilQuiet(devices)
+        try devices.syncUntilQuiet()
         let states = try devices.journals.map(Self.graphState)
         #expect(states[0] == states[1], "\(states[0])\n\(states[1])")
         for journal in devices.journals {
@@ -101,7 +90,7 @@ import Testing
         }
         // The node is found, not made again, by the next analysis that names it.
         try Self.relate(devices.journals[1], Self.anna, "knows", Self.ben, strength: 0.9, entry: entry)
-        try Self.syncUntilQuiet(devices)
+        try devices.syncUntilQuiet()
         let after = try devices.journals.map(Self.graphState)
         #expect(after[0] == after[1], "\(after[0])\n\(after[1])")
         #expect(try devices.journals[0].allRelations().map(\.strength) == [0.9])
@@ -111,7 +100,7 @@ import Testing
     /// parked one comes back, with its relation, on both devices.
     @Test func theParkedNodeComesBackWhenTheOneThatStayedIsDeleted() throws {
         let (devices, _) = try Self.twoAnnas(smallerOn: 0)
-        try Self.syncUntilQuiet(devices)
+        try devices.syncUntilQuiet()
         try devices.journals[0].write { db in
             try db.execute(sql: "DELETE FROM knowledge_node WHERE id = ?", arguments: [Self.smaller.storageText])
         }
@@ -127,7 +116,7 @@ import Testing
     /// parked while the other holds its place, and comes back readable when that one is deleted.
     @Test func aParkedNodeFollowsARekey() throws {
         let (devices, _) = try Self.twoAnnas(smallerOn: 0)
-        try Self.syncUntilQuiet(devices)
+        try devices.syncUntilQuiet()
         (devices.journals[0], _) = try devices.journals[0].rekey()
         #expect(try devices.journals[0].check().isClean)
         try devices.journals[0].addEntry("Under the new key.")
@@ -135,7 +124,7 @@ import Testing
         devices.deliverAll(to: 1)
         #expect(try devices.journals[1].sync().rekeyedTo == 2)
         devices.journals[1] = try Vault.open(at: devices.folder.path("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
-        try Self.syncUntilQuiet(devices)
+        try devices.syncUntilQuiet()
         for journal in devices.journals {
             #expect(try journal.nodes().filter { $0.name == "Anna" }.map(\.id) == [Self.smaller])
             #expect(try Self.parked(journal).count == 2)
@@ -150,7 +139,7 @@ import Testing
     /// Synced until quiet, both devices hold the same graph, in which "anna" is the node of
     /// the greater id with its relation, and pass `check`.
     static func expectTheGreaterAnnaEverywhere(_ devices: SyncTests.Devices) throws {
-        try syncUntilQuiet(devices)
+        try devices.syncUntilQuiet()
         let states = try devices.journals.map(graphState)
         #expect(states[0] == states[1], "\(states[0])\n\(states[1])")
         for journal in devices.journals {
@@ -169,7 +158,7 @@ import Testing
         let devices = try SyncTests.Devices(count: 2)
         let entry = try devices.journals[0].addEntry("Anna, Ben and Mira.").id
         try Self.relate(devices.journals[0], Self.anna, "meets", Self.ben, strength: 0.5, entry: entry)
-        try Self.syncUntilQuiet(devices, rounds: 1)
+        try devices.syncUntilQuiet(rounds: 1)
         let shared = try devices.journals[0].allRelations().map(\.id)
         let mira = NodeReference(type: "person", name: "Mira")
 
@@ -192,7 +181,7 @@ import Testing
         devices.deliverAll(to: 1)
         #expect(try devices.journals[1].sync().rekeyedTo == 2)
         devices.journals[1] = try Vault.open(at: devices.folder.path("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
-        try Self.syncUntilQuiet(devices)
+        try devices.syncUntilQuiet()
 
         let states = try devices.journals.map(Self.graphState)
         #expect(states[0] == states[1], "\(states[0])\n\(states[1])")

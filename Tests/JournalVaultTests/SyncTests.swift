@@ -33,6 +33,18 @@ import VaultCrypto
         }
 
         func location(_ index: Int) -> String { folder.path("location-\(index)") }
+
+        /// Every device syncs, its folder holding every other's files, `rounds` times (enough to
+        /// go quiet), none refusing or waiting.
+        func syncUntilQuiet(rounds: Int = 3) throws {
+            for _ in 0..<rounds {
+                for index in journals.indices {
+                    deliverAll(to: index)
+                    let report = try journals[index].sync()
+                    #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report)")
+                }
+            }
+        }
         func root(_ index: Int) -> String { "\(location(index))/jv-sync/\(vaultID.storageText)" }
 
         func device(_ index: Int) throws -> UUID {
@@ -324,13 +336,7 @@ import VaultCrypto
             #expect(try Vault.open(at: path).unlock(recoveryKey: recoveryKey).entry(id: afterRotation).content == "written on a under the new key")
         }
         // Until quiet, then all alike and sound.
-        for _ in 0..<3 {
-            for device in 0..<3 {
-                devices.deliverAll(to: device)
-                let report = try devices.journals[device].sync()
-                #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report)")
-            }
-        }
+        try devices.syncUntilQuiet()
         let states = try devices.journals.map(Self.comparable)
         #expect(states[0] == states[1] && states[1] == states[2])
         #expect(try devices.journals[0].entry(id: shared).content == "edited on b before it followed")

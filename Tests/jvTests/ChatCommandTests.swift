@@ -223,14 +223,14 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     @Test func chatTextOutputListsAndShows() throws {
         let jv = try VaultCLI()
         try jv.ok(["chat", "new", "--title", "Readable title"])
-        try jv.ok(["chat", "add", "--role", "assistant", "--model", "llama3", "A readable answer"])
+        try jv.ok(["chat", "add", "--role", "assistant", "--model", "llama3", "A readable answer\n\nin two paragraphs"])
         let list = try jv.ok(["chat", "list"]).stdout
         #expect(list.contains("Readable title"))
         #expect(list.contains("1 message"))
         let thread = try #require(try jv.threads().first?["id"]?.stringValue)
         let shown = try jv.ok(["chat", "show", String(thread.prefix(4))]).stdout
         #expect(shown.contains("Readable title"))
-        #expect(shown.contains("A readable answer"))
+        #expect(shown.contains("\n    A readable answer\n    \n    in two paragraphs\n"), "every line indented by four spaces: \(shown)")
         #expect(shown.contains("assistant (llama3)"))
         #expect(!shown.contains("\u{1B}["), "no colour without a terminal")
     }

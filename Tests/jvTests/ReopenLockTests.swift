@@ -2,9 +2,6 @@ import Foundation
 import JournalVault
 import VaultCrypto
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A process that holds a vault open and opens it again (the benchmark does; so may any program
 /// using the library) keeps SQLite's locks on it. On Linux, closing *any* descriptor of a file
@@ -49,6 +46,31 @@ struct ReopenLockTests {
             #expect(listed.contains("from the library, round \(round)"), "round \(round): \(listed)")
             withExtendedLifetime(again) {}
         }
+        #expect(try sandbox.run(["check"]).status == 0)
+    }
+
+    /// A create killed between giving its temporary file the vault's name and removing the
+    /// temporary name leaves a second name of the vault's own file. The next writing open
+    /// removes it; opening it to test its lock (and closing it) dropped this process's SQLite
+    /// locks on the vault, which another connection of it held open.
+    @Test("a leftover second name of the vault is removed without taking the locks of a connection held open")
+    func leftoverSecondNameKeepsLocks() throws {
+        let sandbox = try Sandbox()
+        let recoveryKey = try sandbox.installEmptyVault()
+        try sandbox.add("before")
+        let journal = try Vault.open(at: sandbox.vault).unlock(recoveryKey: try RecoveryKey(text: recoveryKey))
+        #expect(try journal.entries().map(\.content) == ["before"])
+        let url = URL(fileURLWithPath: sandbox.vault)
+        let leftover = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".creating-killed").path
+        #expect(link(sandbox.vault, leftover) == 0)
+
+        _ = try Vault.open(at: sandbox.vault)
+        #expect(!FileManager.default.fileExists(atPath: leftover), "the second name is removed")
+        #expect(try sandbox.run(["add", "from jv"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: sandbox.vault + "-wal"), "the -wal was removed under an open connection")
+        #expect(FileManager.default.fileExists(atPath: sandbox.vault + "-shm"), "the -shm was removed under an open connection")
+        _ = try journal.addEntry("from the library")
+        #expect(try sandbox.list().contents.sorted() == ["before", "from jv", "from the library"])
         #expect(try sandbox.run(["check"]).status == 0)
     }
 

@@ -109,6 +109,14 @@ enum PrivateFiles {
                 if lstat(String(candidate.dropLast(4)), &status) != 0, errno == ENOENT { unlink(candidate) }
                 continue
             }
+            // A second name of a file named elsewhere too (a create or commit killed between its
+            // link and its unlink): the name goes, unopened — closing a descriptor on the vault's
+            // own file would drop the SQLite locks this process holds on it.
+            var status = stat()
+            if lstat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink > 1 {
+                unlink(candidate)
+                continue
+            }
             // Non-blocking, so that a FIFO of that name cannot hold the create up.
             let descriptor = open(candidate, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
             guard descriptor >= 0 else { continue }
@@ -123,12 +131,12 @@ enum PrivateFiles {
     static func writeWhole(_ bytes: [UInt8], to path: String, replace: Bool) throws {
         let (temporary, handle) = try createLockedTemporary(beside: path, purpose: .writing)
         do {
+            // Locked until it has its name, so that no cleaner takes it for abandoned.
+            defer { try? handle.close() }
             try handle.write(contentsOf: bytes)
             try handle.synchronize()
-            try handle.close()
             try commit(temporary, to: path, replace: replace)
         } catch {
-            try? handle.close()
             unlink(temporary)
             throw error
         }

@@ -56,12 +56,10 @@ public struct HighWaterMark: Sendable {
                     observation = .current
                 }
             }
-            // A mark already up to date stays where it is: a reading command writes nothing.
+            // Replaced in place: a mark already up to date leaves the file as it is.
             let line = Mark(keyVersion: keys.keyVersion, counter: found).line(vaultID: identity, keys: keys)
-            if !lines.contains(line) {
-                lines.removeAll { $0.hasPrefix(id + " ") }
-                lines.append(line)
-            }
+            lines.removeAll { $0.hasPrefix(id + " ") && $0 != line }
+            if !lines.contains(line) { lines.append(line) }
             return observation
         }
     }

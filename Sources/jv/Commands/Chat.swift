@@ -105,7 +105,7 @@ struct ChatShow: VaultCommand {
             let when = output.time(message.timestamp)
             let who = message.role.rawValue + (message.model.map { " (\($0))" } ?? "")
             Console.out("\n" + output.dim(when) + "  " + output.bold(who))
-            Console.out(output.shown(message.content).split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n"))
+            Console.out(String(Output.indentedLines(output.shown(message.content)).dropFirst()))
         }
     }
 }

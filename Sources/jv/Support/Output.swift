@@ -74,8 +74,8 @@ extension Output {
         return text
     }
 
-    /// Each line of `text` on a line of its own, indented by four spaces (empty lines too).
-    /// Line breaks are found by `memchr` in the UTF-8 bytes and the lines appended as they
+    /// Each line of `text` after a line break and four spaces (empty lines too): the lines under
+    /// a header line. Line breaks are found by `memchr` in the UTF-8 bytes and the lines appended as they
     /// are: a long listing indents every line of every entry, and walking a `String` by
     /// `Character` (or generically by byte) took a third of its time.
     static func indentedLines(_ text: String) -> String {

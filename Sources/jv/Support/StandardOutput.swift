@@ -39,11 +39,8 @@ final class StandardOutput {
 
     /// Appends `text`.
     func write(_ text: String) throws {
-        guard var screen else {
-            pending += text.utf8
-            return try flushIfDue()
-        }
         pending += text.utf8
+        guard var screen else { return try flushIfDue() }
         guard screen.fits(text) else { return try startPager(screen.pager) }
         self.screen = screen
     }
