@@ -1,8 +1,8 @@
 import CProcessHygiene
 import Foundation
 
-/// The private folder where this user's session agents listen, one socket per vault, named by
-/// the vault's id: `$XDG_RUNTIME_DIR/jv` (a per-user tmpfs the system removes at logout), else
+/// The private folder where this user's session agents listen, one socket per vault file, named
+/// by its ``SessionID``: `$XDG_RUNTIME_DIR/jv` (a per-user tmpfs the system removes at logout), else
 /// `/tmp/jv-<uid>`. jv uses it only while it is a real folder (not a link) owned by this user
 /// with no access for anyone else, as ssh-agent does with its folder.
 struct SessionFolder: Sendable {
@@ -30,16 +30,14 @@ struct SessionFolder: Sendable {
         return SessionFolder(path: path)
     }
 
-    /// Where the agent of the vault `vaultID` listens.
-    func socket(for vaultID: UUID) -> String {
-        path + "/" + vaultID.uuidString.lowercased() + Self.socketSuffix
+    /// Where the agent of `session` listens.
+    func socket(for session: SessionID) -> String {
+        path + "/" + session.socketName
     }
 
     /// The sockets of every session in the folder, live or left by a killed agent.
     func sockets() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { $0.hasSuffix(Self.socketSuffix) }.sorted().map { path + "/" + $0 }
+        return names.filter { $0.hasSuffix(SessionID.socketSuffix) }.sorted().map { path + "/" + $0 }
     }
-
-    private static let socketSuffix = ".socket"
 }
