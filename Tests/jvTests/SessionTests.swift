@@ -32,8 +32,9 @@ struct SessionTests {
 
     private func sessionFolder(_ sandbox: Sandbox) -> String { sandbox.runtime.path + "/jv" }
 
+    /// The names of the sockets in the session folder (which also holds its salt).
     private func sockets(_ sandbox: Sandbox) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sessionFolder(sandbox))) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: sessionFolder(sandbox))) ?? []).filter { $0.hasSuffix(".socket") }.sorted()
     }
 
     private func isRunning(_ pid: Int32) -> Bool {
@@ -287,6 +288,32 @@ struct SessionTests {
         #expect(try followed.object()["rekeyed_to"] as? Int == 2, "\(followed)")
         #expect(waitUntilGone(Int32(pid), seconds: 5), "the agent holding key version 1 is gone")
         #expect(try session(machines.second) == nil)
+    }
+
+    @Test("what others on the machine see of a session (/proc/net/unix, the agent's command line) names neither the vault nor its file")
+    func othersCannotTellWhichVault() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let vaultID = try #require(try sandbox.run(["info", "--json"]).object()["vault_id"] as? String)
+        let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        defer { _ = try? sandbox.run(["lock"]) }
+        let name = try #require(sockets(sandbox).first)
+        let table = try String(contentsOfFile: "/proc/net/unix", encoding: .utf8)
+        #expect(table.contains(name), "every user reads the names of bound sockets")
+        let commandLine = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+        for revealing in [vaultID, vaultID.replacingOccurrences(of: "-", with: ""), sandbox.vault, "journal.vault"] {
+            #expect(!table.contains(revealing), "/proc/net/unix shows \(revealing)")
+            #expect(!containsBytes(commandLine, Data(revealing.utf8)), "the agent's command line shows \(revealing)")
+        }
+        // Nor can someone who knows the vault's id and path compute the name: it is keyed by a
+        // secret salt of the session folder, so another folder names the same file otherwise.
+        var salt = stat()
+        #expect(lstat(sessionFolder(sandbox) + "/salt", &salt) == 0 && salt.st_mode & 0o7777 == 0o600 && salt.st_size == 32)
+        let otherRuntime = try TemporaryFolder(prefix: "jvTests-runtime", in: (sandbox.runtime.path as NSString).deletingLastPathComponent)
+        let elsewhere: [String: String?] = ["XDG_RUNTIME_DIR": otherRuntime.path]
+        try Sandbox.requireSuccess(try sandbox.run(["unlock", "--passphrase-file", sandbox.passphraseFile], env: elsewhere))
+        defer { _ = try? sandbox.run(["lock"], env: elsewhere) }
+        let otherNames = try FileManager.default.contentsOfDirectory(atPath: otherRuntime.path + "/jv").filter { $0.hasSuffix(".socket") }
+        #expect(otherNames.count == 1 && !otherNames.contains(name), "\(otherNames) beside \(name)")
     }
 
     /// The request `jv info` sends (SessionWire: "JVS2", 'S', the session id its socket is named by), as hex.

@@ -5,13 +5,16 @@ import VaultCrypto
 /// vault's id and the file's canonical path, so a copy of a vault (the same id in another
 /// file) has a session of its own, while every name of one file (a link, a relative path)
 /// finds the same one, and so does the vault after `jv restore` replaced the file at its path.
-/// It names the agent's socket and travels in every request (FORMAT.md §13).
+/// It names the agent's socket and travels in every request (FORMAT.md §13). The hash is keyed
+/// by the session folder's salt (``SessionFolder``), a secret of the user's: socket names are
+/// visible to every user of the machine, and must not tell which vault a session serves.
 struct SessionID: Equatable, Sendable {
     static let length = 16
     let bytes: [UInt8]
 
-    init(vaultID: UUID, file: String) {
-        bytes = Blake2b.hash(vaultID.bytes + Array(Self.canonicalPath(file).utf8), length: Self.length)
+    init(vaultID: UUID, file: String, salt: [UInt8]) {
+        let message = vaultID.bytes + Array(Self.canonicalPath(file).utf8)
+        bytes = salt.withUnsafeBytes { Blake2b.hash(message, key: $0, length: Self.length) }
     }
 
     init?(bytes: [UInt8]) {

@@ -36,8 +36,8 @@ extension Vault {
 
     /// The answer of this vault file's agent; nil when none answers.
     private func askAgent(_ kind: SessionWire.Request, vaultID: UUID) throws -> SessionClient.Reply? {
-        guard let folder = try SessionFolder.current(creating: false) else { return nil }
-        let session = SessionID(vaultID: vaultID, file: path)
+        guard let folder = try SessionFolder.current(creating: false),
+              let session = try folder.session(vaultID: vaultID, file: path, creating: false) else { return nil }
         return SessionClient.ask(kind, session: session, socket: folder.socket(for: session))
     }
 
@@ -62,10 +62,10 @@ extension UnlockedVault {
     /// let session = try journal.startSession(agent: ["/usr/bin/jv", "session-agent"], idleTimeout: 900, lifetime: 8 * 3600)
     /// ```
     public func startSession(agent: [String], idleTimeout: TimeInterval, lifetime: TimeInterval) throws -> SessionStatus {
-        guard !agent.isEmpty, let folder = try SessionFolder.current(creating: true) else {
+        guard !agent.isEmpty, let folder = try SessionFolder.current(creating: true),
+              let session = try folder.session(vaultID: keys.vaultID, file: vault.path, creating: true) else {
             throw VaultError.sessionUnavailable(agent.isEmpty ? "no agent command was given" : "the session folder cannot be used")
         }
-        let session = SessionID(vaultID: keys.vaultID, file: vault.path)
         let socket = folder.socket(for: session)
         if SessionClient.ask(.lock, session: session, socket: socket) == nil { SessionClient.removeIfAbandoned(socket) }
         let handOver = SessionWire.HandOver(session: session, keyVersion: keys.keyVersion,
