@@ -297,7 +297,8 @@ struct SessionTests {
         let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
         defer { _ = try? sandbox.run(["lock"]) }
         let name = try #require(sockets(sandbox).first)
-        let table = try String(contentsOfFile: "/proc/net/unix", encoding: .utf8)
+        // Read to its end: procfs files report no size.
+        let table = String(decoding: try #require(FileHandle(forReadingAtPath: "/proc/net/unix")).readDataToEndOfFile(), as: UTF8.self)
         #expect(table.contains(name), "every user reads the names of bound sockets")
         let commandLine = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
         for revealing in [vaultID, vaultID.replacingOccurrences(of: "-", with: ""), sandbox.vault, "journal.vault"] {
@@ -314,6 +315,27 @@ struct SessionTests {
         defer { _ = try? sandbox.run(["lock"], env: elsewhere) }
         let otherNames = try FileManager.default.contentsOfDirectory(atPath: otherRuntime.path + "/jv").filter { $0.hasSuffix(".socket") }
         #expect(otherNames.count == 1 && !otherNames.contains(name), "\(otherNames) beside \(name)")
+    }
+
+    @Test("a session folder whose path is longer than a socket address holds (108 bytes) serves sessions all the same")
+    func longRuntimeFolder() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let runtime = sandbox.runtime.path + "/" + String(repeating: "a-folder-with-a-long-name/", count: 5)
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect((runtime + "/jv/").utf8.count > 108)
+        sandbox.environment["XDG_RUNTIME_DIR"] = runtime
+        let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+        #expect(try session(sandbox)?["agent_pid"] as? Int == pid)
+        let locked = try sandbox.run(["lock", "--all"])
+        #expect(locked.out.contains("Ended 1 session"), "\(locked)")
+        #expect(waitUntilGone(Int32(pid), seconds: 5))
+        // A killed agent's socket there is found and removed too.
+        let killed = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        kill(Int32(killed), SIGKILL)
+        #expect(waitUntilGone(Int32(killed), seconds: 5))
+        #expect(try sandbox.run(["list"]).status == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime + "/jv").filter { $0.hasSuffix(".socket") }.isEmpty)
     }
 
     /// The request `jv info` sends (SessionWire: "JVS2", 'S', the session id its socket is named by), as hex.
