@@ -338,6 +338,18 @@ struct SessionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: runtime + "/jv").filter { $0.hasSuffix(".socket") }.isEmpty)
     }
 
+    @Test("a crash signal ends the agent at once: its socket stops answering and commands ask for the passphrase")
+    func crashedAgentEnds() throws {
+        let (sandbox, _) = try lockedSandbox()
+        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+            let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+            kill(Int32(pid), signal)
+            #expect(waitUntilGone(Int32(pid), seconds: 3), "signal \(signal) left the agent running")
+            #expect(try sandbox.run(["list"]).status == 64, "signal \(signal)")
+            #expect(sockets(sandbox).isEmpty, "signal \(signal)")
+        }
+    }
+
     /// The request `jv info` sends (SessionWire: "JVS2", 'S', the session id its socket is named by), as hex.
     private func statusRequest(socket: String) -> String {
         "4a565332" + "53" + (socket as NSString).lastPathComponent.prefix(32)
