@@ -20,11 +20,11 @@ int jv_set_echo(int fd, int on);
 int jv_install_signal_guard(void);
 
 /// Installs the crash guard: on SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP or SIGSYS —
-/// a crash, or the signal sent by anyone — it does what the signal guard does, then the signal
-/// ends the process at once (no core file: RLIMIT_CORE is 0). It replaces the handlers of
-/// Swift's runtime, whose backtracer prints source lines and memory and, on a terminal, waits
-/// for a key (offering a debugger) — and, for a signal that was sent rather than a fault,
-/// returns and lets the process go on.
+/// a fault, or the signal sent with kill(2) — it does what the signal guard does, then the
+/// signal ends the process at once (no core file: RLIMIT_CORE is 0), on whichever thread it
+/// came. It replaces the handlers of Swift's runtime, whose backtracer prints source lines (and
+/// can print registers and memory), waits at a terminal for a key that offers a debugger, and
+/// for a signal that was sent rather than a fault returns and lets the process go on.
 /// Returns 0, or -1 if a handler or its stack could not be installed.
 int jv_install_crash_guard(void);
 

@@ -4,7 +4,7 @@
 #include <sys/types.h>
 
 /// A listening Unix stream socket bound at `path` (close-on-exec, mode 0600 once bound), a path
-/// of any length: it is bound through a descriptor of its folder (a link is refused there).
+/// of any length: it is bound through a descriptor of its folder (which may not be a link).
 /// Returns the descriptor, or -1 with errno set (ENAMETOOLONG when the socket's own name is
 /// too long, EADDRINUSE when something is at `path` already).
 int jv_unix_listen(const char *path);

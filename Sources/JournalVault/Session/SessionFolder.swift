@@ -3,9 +3,10 @@ import Foundation
 import VaultCrypto
 
 /// The private folder where this user's session agents listen, one socket per vault file, named
-/// by its ``SessionID``, keyed by the folder's random salt: `$XDG_RUNTIME_DIR/jv` (a per-user tmpfs the system removes at logout), else
-/// `/tmp/jv-<uid>`. jv uses it only while it is a real folder (not a link) owned by this user
-/// with no access for anyone else, as ssh-agent does with its folder.
+/// by its ``SessionID`` (keyed by the folder's random salt): `$XDG_RUNTIME_DIR/jv` (a per-user
+/// tmpfs the system removes at logout), else `/tmp/jv-<uid>`. jv uses it only while it is a
+/// real folder (not a link) owned by this user with no access for anyone else, as ssh-agent
+/// does with its folder.
 struct SessionFolder: Sendable {
     let path: String
 
