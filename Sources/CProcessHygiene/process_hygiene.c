@@ -126,6 +126,23 @@ int jv_install_signal_guard(void) {
     return status;
 }
 
+int jv_install_crash_guard(void) {
+    // A crash may be a stack overflow: the handler runs on a stack of its own.
+    static char alternate_stack[64 * 1024];
+    stack_t stack = {.ss_sp = alternate_stack, .ss_size = sizeof alternate_stack, .ss_flags = 0};
+    int status = sigaltstack(&stack, NULL);
+    static const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS};
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_fatal_signal;
+    action.sa_flags = SA_ONSTACK;
+    sigfillset(&action.sa_mask);
+    for (size_t index = 0; index < sizeof signals / sizeof signals[0]; index++) {
+        if (sigaction(signals[index], &action, NULL) != 0) status = -1;
+    }
+    return status;
+}
+
 int jv_is_memory_filesystem(const char *path) {
     const long tmpfs_magic = 0x01021994;
     const long ramfs_magic = 0x858458f6;

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -12,16 +14,30 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+// A socket address holds at most 107 bytes of path, and $XDG_RUNTIME_DIR may be longer: the
+// socket at `path` is reached as "/proc/self/fd/N/NAME" instead, N a descriptor of its folder
+// (O_PATH, the folder itself, not a link), which the kernel resolves for bind and connect alike.
+// Returns that descriptor, to be closed once bound or connected, or -1 with errno set.
 static int socket_address(const char *path, struct sockaddr_un *address) {
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL || slash[1] == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    char *folder_path = strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    if (folder_path == NULL) return -1;
+    int folder = open(folder_path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    free(folder_path);
+    if (folder < 0) return -1;
     memset(address, 0, sizeof *address);
     address->sun_family = AF_UNIX;
-    size_t length = strlen(path);
-    if (length == 0 || length >= sizeof address->sun_path) {
+    int length = snprintf(address->sun_path, sizeof address->sun_path, "/proc/self/fd/%d/%s", folder, slash + 1);
+    if (length < 0 || (size_t)length >= sizeof address->sun_path) {
+        close(folder);
         errno = ENAMETOOLONG;
         return -1;
     }
-    memcpy(address->sun_path, path, length);
-    return 0;
+    return folder;
 }
 
 static int set_timeouts(int fd, int timeout_ms) {
@@ -39,13 +55,15 @@ static int close_keeping_errno(int fd) {
 
 int jv_unix_listen(const char *path) {
     struct sockaddr_un address;
-    if (socket_address(path, &address) != 0) return -1;
+    int folder = socket_address(path, &address);
+    if (folder < 0) return -1;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
+    if (fd < 0) return close_keeping_errno(folder);
     // Bound under umask 077 so it is never reachable by others, even before the chmod.
     mode_t previous = umask(077);
     int bound = bind(fd, (struct sockaddr *)&address, sizeof address);
     umask(previous);
+    close_keeping_errno(folder);
     if (bound != 0) return close_keeping_errno(fd);
     if (chmod(path, 0600) != 0 || listen(fd, 16) != 0) {
         int saved = errno;
@@ -59,12 +77,13 @@ int jv_unix_listen(const char *path) {
 
 int jv_unix_connect(const char *path, int timeout_ms) {
     struct sockaddr_un address;
-    if (socket_address(path, &address) != 0) return -1;
+    int folder = socket_address(path, &address);
+    if (folder < 0) return -1;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    if (set_timeouts(fd, timeout_ms) != 0) return close_keeping_errno(fd);
-    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) return close_keeping_errno(fd);
-    return fd;
+    if (fd < 0) return close_keeping_errno(folder);
+    int connected = set_timeouts(fd, timeout_ms) == 0 && connect(fd, (struct sockaddr *)&address, sizeof address) == 0;
+    close_keeping_errno(folder);
+    return connected ? fd : close_keeping_errno(fd);
 }
 
 int jv_unix_accept(int fd, int timeout_ms) {

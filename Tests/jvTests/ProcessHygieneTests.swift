@@ -55,6 +55,46 @@ struct ProcessHygieneTests {
         #expect(try sandbox.list().contents == [secret])
     }
 
+    @Test("a crash signal ends jv on a terminal at once: no backtrace, no prompt, nothing of its memory printed",
+          .enabled(if: JV.tool("script") != nil, "needs script(1) to give jv a terminal"))
+    func crashEndsAtOnce() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let script = try #require(JV.tool("script"))
+        let pidFile = sandbox.folder.file("jv.pid")
+        let environment = sandbox.environment(["JV_PASSPHRASE_FILE": nil, "JVT_PID": pidFile, "JVT_JV": sandbox.binary,
+                                               "SHELL": "/bin/sh", "TERM": "xterm"])
+        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+            unlink(pidFile)
+            // jv waits at its passphrase prompt, on the pseudo-terminal script(1) gives it.
+            let child = try JV.spawn(executable: script, arguments: ["-qec", #"echo $$ > "$JVT_PID"; exec "$JVT_JV" list --no-agent"#, "/dev/null"],
+                                     environment: environment, stdin: nil, ioFolder: sandbox.folder.file(".io"))
+            let pid = try #require(waitForPrompt(child, pidFile: pidFile), "jv did not reach its prompt")
+            kill(pid, signal)
+            let signalled = Date()
+            let result = child.wait(timeout: 20)
+            let jvLeft = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))
+                == URL(fileURLWithPath: sandbox.binary).resolvingSymlinksInPath().path
+            if jvLeft { kill(pid, SIGKILL) }
+            #expect(!jvLeft && Date().timeIntervalSince(signalled) < 5, "signal \(signal) did not end jv at once")
+            let printed = result.out.components(separatedBy: "Passphrase:").dropFirst().joined()
+            #expect(printed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "signal \(signal) printed: \(printed.prefix(600))")
+        }
+    }
+
+    /// The pid of the jv that `child` (script(1)) runs, once it shows its passphrase prompt.
+    private func waitForPrompt(_ child: ChildProcess, pidFile: String) -> Int32? {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let shown = (try? String(contentsOfFile: child.stdoutPath, encoding: .utf8)) ?? ""
+            if shown.contains("Passphrase:"), let text = try? String(contentsOfFile: pidFile, encoding: .utf8) {
+                return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+
     @Test("invalid UTF-8 in an argument is refused with 65, as on standard input, and nothing is stored")
     func invalidUTF8ArgumentIsRefused() throws {
         let sandbox = try Sandbox()

@@ -32,8 +32,9 @@ struct SessionTests {
 
     private func sessionFolder(_ sandbox: Sandbox) -> String { sandbox.runtime.path + "/jv" }
 
+    /// The names of the sockets in the session folder (which also holds its salt).
     private func sockets(_ sandbox: Sandbox) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sessionFolder(sandbox))) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: sessionFolder(sandbox))) ?? []).filter { $0.hasSuffix(".socket") }.sorted()
     }
 
     private func isRunning(_ pid: Int32) -> Bool {
@@ -214,25 +215,144 @@ struct SessionTests {
         #expect(try sandbox.run(["list"]).status == 64)
     }
 
-    @Test("a session whose key no longer opens the vault is ended, and the command asks as without one")
+    @Test("a session whose key no longer opens the vault at its path is ended, and the command asks as without one")
     func staleSessionIsEnded() throws {
         let (sandbox, _) = try lockedSandbox()
-        let backup = sandbox.folder.file("before.jvbak")
-        try Sandbox.requireSuccess(try sandbox.run(["backup", backup, "--passphrase-file", sandbox.passphraseFile]))
-        // A copy of the vault (the same id) rotated to a new key before the session starts.
-        let copy = sandbox.folder.file("copy/journal.vault")
-        try Sandbox.requireSuccess(try sandbox.run(["restore", backup, "--to", copy, "--passphrase-file", sandbox.passphraseFile]))
+        // A copy of the vault (the same id) rotated to a new key, and backed up.
+        let copy = try copyOfVault(sandbox)
         try Sandbox.requireSuccess(try sandbox.run(["rekey", "--vault", copy, "--passphrase-file", sandbox.passphraseFile]))
+        let backup = sandbox.folder.file("rekeyed.jvbak")
+        try Sandbox.requireSuccess(try sandbox.run(["backup", backup, "--vault", copy, "--passphrase-file", sandbox.passphraseFile]))
         let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
         #expect(isRunning(Int32(pid)), "the session serves the original")
-        let result = try sandbox.run(["list", "--vault", copy])
-        #expect(result.status == 64, "the old key does not open the rekeyed copy: \(result)")
+        // Restored over the vault: the file at the session's path is under the new key now.
+        try Sandbox.requireSuccess(try sandbox.run(["restore", backup, "--force", "--passphrase-file", sandbox.passphraseFile]))
+        let result = try sandbox.run(["list"])
+        #expect(result.status == 64, "the old key does not open the rekeyed vault: \(result)")
         #expect(waitUntilGone(Int32(pid), seconds: 5), "and the session holding it is ended")
     }
 
-    /// The request `jv info` sends (SessionWire: "JVS1", 'S', the vault id), as hex.
-    private func statusRequest(vaultID: String) -> String {
-        "4a565331" + "53" + vaultID.replacingOccurrences(of: "-", with: "")
+    /// A byte-for-byte copy of the sandbox's vault (the same vault id) in another folder.
+    private func copyOfVault(_ sandbox: Sandbox) throws -> String {
+        let copy = sandbox.folder.file("copy/journal.vault")
+        try FileManager.default.createDirectory(atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: copy)
+        return copy
+    }
+
+    @Test("a copy of the vault (the same id in another file) has its own session: neither ends nor serves the other's")
+    func aCopyHasItsOwnSession() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let copy = try copyOfVault(sandbox)
+        let original = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        #expect(try sandbox.run(["list", "--vault", copy]).status == 64, "the original's session does not open the copy")
+        let copied = try #require(try unlock(sandbox, ["--vault", copy])["agent_pid"] as? Int)
+        #expect(isRunning(Int32(original)), "unlocking the copy leaves the original's session open")
+        #expect(sockets(sandbox).count == 2)
+        #expect(try session(sandbox)?["agent_pid"] as? Int == original)
+        let copyInfo = try sandbox.run(["info", "--json", "--vault", copy])
+        #expect(try copyInfo.object()["session"].flatMap { $0 as? [String: Any] }?["agent_pid"] as? Int == copied, "\(copyInfo)")
+        try Sandbox.requireSuccess(try sandbox.run(["list", "--vault", copy]))
+
+        // Every name of the file finds its session: a link, a path through `..`.
+        let link = sandbox.folder.file("link.vault")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: sandbox.vault)
+        for name in [link, sandbox.folder.file("copy/../vault/journal.vault")] {
+            let info = try sandbox.run(["info", "--json", "--vault", name])
+            #expect(try info.object()["session"].flatMap { $0 as? [String: Any] }?["agent_pid"] as? Int == original, "\(name): \(info)")
+        }
+        // A restore over the vault replaces the file at its path: its session stays its own.
+        let backup = sandbox.folder.file("journal.jvbak")
+        try Sandbox.requireSuccess(try sandbox.run(["backup", backup]))
+        try Sandbox.requireSuccess(try sandbox.run(["restore", backup, "--force", "--passphrase-file", sandbox.passphraseFile]))
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+
+        let locked = try sandbox.run(["lock", "--vault", copy])
+        #expect(locked.out.contains("Locked"), "\(locked)")
+        #expect(waitUntilGone(Int32(copied), seconds: 5))
+        #expect(isRunning(Int32(original)), "locking the copy leaves the original's session open")
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+        #expect(try sandbox.run(["list", "--vault", copy]).status == 64)
+        try Sandbox.requireSuccess(try sandbox.run(["lock"]))
+    }
+
+    @Test("a device that follows another's jv rekey through jv sync ends its session holding the old key")
+    func followingARotationEndsTheSession() throws {
+        let machines = try SyncCommandTests.Machines(location: { $0.folder.file("location") })
+        let pid = try #require(try unlock(machines.second)["agent_pid"] as? Int)
+        try Sandbox.requireSuccess(try machines.first.run(["rekey"]))
+        // The second machine follows once a pack made under the new key reaches it.
+        _ = try machines.first.add("Written under the new key.")
+        try Sandbox.requireSuccess(try machines.first.run(["sync"]))
+        let followed = try machines.second.run(["sync", "--no-agent", "--json"])
+        #expect(try followed.object()["rekeyed_to"] as? Int == 2, "\(followed)")
+        #expect(waitUntilGone(Int32(pid), seconds: 5), "the agent holding key version 1 is gone")
+        #expect(try session(machines.second) == nil)
+    }
+
+    @Test("what others on the machine see of a session (/proc/net/unix, the agent's command line) names neither the vault nor its file")
+    func othersCannotTellWhichVault() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let vaultID = try #require(try sandbox.run(["info", "--json"]).object()["vault_id"] as? String)
+        let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        defer { _ = try? sandbox.run(["lock"]) }
+        let name = try #require(sockets(sandbox).first)
+        // Read to its end: procfs files report no size.
+        let table = String(decoding: try #require(FileHandle(forReadingAtPath: "/proc/net/unix")).readDataToEndOfFile(), as: UTF8.self)
+        #expect(table.contains(name), "every user reads the names of bound sockets")
+        let commandLine = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+        for revealing in [vaultID, vaultID.replacingOccurrences(of: "-", with: ""), sandbox.vault, "journal.vault"] {
+            #expect(!table.contains(revealing), "/proc/net/unix shows \(revealing)")
+            #expect(!containsBytes(commandLine, Data(revealing.utf8)), "the agent's command line shows \(revealing)")
+        }
+        // Nor can someone who knows the vault's id and path compute the name: it is keyed by a
+        // secret salt of the session folder, so another folder names the same file otherwise.
+        var salt = stat()
+        #expect(lstat(sessionFolder(sandbox) + "/salt", &salt) == 0 && salt.st_mode & 0o7777 == 0o600 && salt.st_size == 32)
+        let otherRuntime = try TemporaryFolder(prefix: "jvTests-runtime", in: (sandbox.runtime.path as NSString).deletingLastPathComponent)
+        let elsewhere: [String: String?] = ["XDG_RUNTIME_DIR": otherRuntime.path]
+        try Sandbox.requireSuccess(try sandbox.run(["unlock", "--passphrase-file", sandbox.passphraseFile], env: elsewhere))
+        defer { _ = try? sandbox.run(["lock"], env: elsewhere) }
+        let otherNames = try FileManager.default.contentsOfDirectory(atPath: otherRuntime.path + "/jv").filter { $0.hasSuffix(".socket") }
+        #expect(otherNames.count == 1 && !otherNames.contains(name), "\(otherNames) beside \(name)")
+    }
+
+    @Test("a session folder whose path is longer than a socket address holds (108 bytes) serves sessions all the same")
+    func longRuntimeFolder() throws {
+        let (sandbox, _) = try lockedSandbox()
+        let runtime = sandbox.runtime.path + "/" + String(repeating: "a-folder-with-a-long-name/", count: 5)
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect((runtime + "/jv/").utf8.count > 108)
+        sandbox.environment["XDG_RUNTIME_DIR"] = runtime
+        let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        try Sandbox.requireSuccess(try sandbox.run(["list"]))
+        #expect(try session(sandbox)?["agent_pid"] as? Int == pid)
+        let locked = try sandbox.run(["lock", "--all"])
+        #expect(locked.out.contains("Ended 1 session"), "\(locked)")
+        #expect(waitUntilGone(Int32(pid), seconds: 5))
+        // A killed agent's socket there is found and removed too.
+        let killed = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+        kill(Int32(killed), SIGKILL)
+        #expect(waitUntilGone(Int32(killed), seconds: 5))
+        #expect(try sandbox.run(["list"]).status == 64)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime + "/jv").filter { $0.hasSuffix(".socket") }.isEmpty)
+    }
+
+    @Test("a crash signal ends the agent at once: its socket stops answering and commands ask for the passphrase")
+    func crashedAgentEnds() throws {
+        let (sandbox, _) = try lockedSandbox()
+        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP] {
+            let pid = try #require(try unlock(sandbox)["agent_pid"] as? Int)
+            kill(Int32(pid), signal)
+            #expect(waitUntilGone(Int32(pid), seconds: 3), "signal \(signal) left the agent running")
+            #expect(try sandbox.run(["list"]).status == 64, "signal \(signal)")
+            #expect(sockets(sandbox).isEmpty, "signal \(signal)")
+        }
+    }
+
+    /// The request `jv info` sends (SessionWire: "JVS2", 'S', the session id its socket is named by), as hex.
+    private func statusRequest(socket: String) -> String {
+        "4a565332" + "53" + (socket as NSString).lastPathComponent.prefix(32)
     }
 
     @Test("the agent answers only its own user (SO_PEERCRED): another uid that reaches the socket gets nothing",
@@ -243,7 +363,6 @@ struct SessionTests {
         try unlock(sandbox)
         defer { _ = try? sandbox.run(["lock"]) }
         let socket = try #require(sockets(sandbox).first.map { sessionFolder(sandbox) + "/" + $0 })
-        let vaultID = String((socket as NSString).lastPathComponent.prefix(36))
         // A client that sends one request and prints how many bytes came back (-1: the
         // connection was reset).
         let client = """
@@ -253,7 +372,7 @@ struct SessionTests {
             print defined $n ? $n : -1;
             """
         let perl = try #require(JV.tool("perl"))
-        let asRoot = try sandbox.runTool(perl, ["-e", client, socket, statusRequest(vaultID: vaultID)])
+        let asRoot = try sandbox.runTool(perl, ["-e", client, socket, statusRequest(socket: socket)])
         #expect(asRoot.out == "33", "the owner gets an answer: \(asRoot)")
 
         // The modes opened so that only the kernel's peer check stands between nobody and the key.
@@ -265,7 +384,7 @@ struct SessionTests {
         }
         let setpriv = try #require(WithoutWriteAccess.setpriv)
         let asNobody = try sandbox.runTool(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", perl, "-e", client, socket,
-                                                     statusRequest(vaultID: vaultID)])
+                                                     statusRequest(socket: socket)])
         #expect(asNobody.err.isEmpty, "nobody reached the socket: \(asNobody)")
         #expect(asNobody.status == 0 && ["0", "-1"].contains(asNobody.out), "nobody is disconnected without an answer: \(asNobody)")
         // The agent goes on serving its owner.

@@ -19,6 +19,15 @@ int jv_set_echo(int fd, int on);
 /// Returns 0, or -1 if a handler could not be installed.
 int jv_install_signal_guard(void);
 
+/// Installs the crash guard: on SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP or SIGSYS —
+/// a fault, or the signal sent with kill(2) — it does what the signal guard does, then the
+/// signal ends the process at once (no core file: RLIMIT_CORE is 0), on whichever thread it
+/// came. It replaces the handlers of Swift's runtime, whose backtracer prints source lines (and
+/// can print registers and memory), waits at a terminal for a key that offers a debugger, and
+/// for a signal that was sent rather than a fault returns and lets the process go on.
+/// Returns 0, or -1 if a handler or its stack could not be installed.
+int jv_install_crash_guard(void);
+
 /// Guards the plaintext file at `path` (a copy of the path is kept); NULL stops guarding it.
 /// Returns 0, or -1 if the path is too long to guard (nothing is guarded then).
 int jv_guard_file(const char *path);

@@ -3,14 +3,16 @@
 
 #include <sys/types.h>
 
-/// A listening Unix stream socket bound at `path` (close-on-exec, mode 0600 once bound).
-/// Returns the descriptor, or -1 with errno set (ENAMETOOLONG when `path` does not fit a
-/// socket address, EADDRINUSE when something is at `path` already).
+/// A listening Unix stream socket bound at `path` (close-on-exec, mode 0600 once bound), a path
+/// of any length: it is bound through a descriptor of its folder (which may not be a link).
+/// Returns the descriptor, or -1 with errno set (ENAMETOOLONG when the socket's own name is
+/// too long, EADDRINUSE when something is at `path` already).
 int jv_unix_listen(const char *path);
 
-/// A connection to the Unix stream socket at `path`, whose reads and writes give up after
-/// `timeout_ms` milliseconds. Returns the descriptor, or -1 with errno set (ECONNREFUSED when
-/// nothing listens there any more, ENOENT when there is no socket).
+/// A connection to the Unix stream socket at `path` (of any length, as for jv_unix_listen),
+/// whose reads and writes give up after `timeout_ms` milliseconds. Returns the descriptor, or
+/// -1 with errno set (ECONNREFUSED when nothing listens there any more, ENOENT when there is no
+/// socket).
 int jv_unix_connect(const char *path, int timeout_ms);
 
 /// The next connection on listening socket `fd` (close-on-exec), whose reads and writes give

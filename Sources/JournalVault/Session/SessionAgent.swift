@@ -2,7 +2,7 @@ import CProcessHygiene
 import Foundation
 import VaultCrypto
 
-/// The session agent: a small process that holds one vault's master key in locked memory and
+/// The session agent: a small process that holds one vault file's master key in locked memory and
 /// gives it to commands of the same user until the session ends. It never opens the vault,
 /// writes nothing but its socket, and keeps no other secret: it is a key holder, never a second
 /// copy of the journal. `jv unlock` starts it through ``UnlockedVault/startSession(agent:idleTimeout:lifetime:)``,
@@ -106,7 +106,7 @@ private struct Agent {
         var pid: Int32 = 0
         guard jv_peer_credentials(connection, &uid, &pid) == 0, uid == getuid(),
               let request = SessionWire.readBytes(connection, count: SessionWire.requestLength).flatMap(SessionWire.parseRequest) else { return }
-        let served = request.vaultID == handOver.vaultID
+        let served = request.session == handOver.session
         if served, request.kind == .key { lastUse = Self.now() }
         if served, request.kind == .lock { locked = true }
         let answer = SessionWire.Answer(served: served, status: status, keyVersion: handOver.keyVersion)

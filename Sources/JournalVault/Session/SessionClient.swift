@@ -13,10 +13,10 @@ enum SessionClient {
     /// How long a command waits for an agent before going on without it.
     static let timeoutMilliseconds: Int32 = 2000
 
-    /// Asks the agent at `socket`; nil when none answers for `vaultID`. An agent that is not
+    /// Asks the agent at `socket`; nil when none answers for `session`. An agent that is not
     /// this user's process is never asked (the kernel's SO_PEERCRED, checked both ways), and a
     /// socket a killed agent left is removed.
-    static func ask(_ kind: SessionWire.Request, vaultID: UUID, socket: String) -> Reply? {
+    static func ask(_ kind: SessionWire.Request, session: SessionID, socket: String) -> Reply? {
         let connection = jv_unix_connect(socket, timeoutMilliseconds)
         guard connection >= 0 else {
             if errno == ECONNREFUSED { removeIfAbandoned(socket) }
@@ -26,7 +26,7 @@ enum SessionClient {
         var uid: UInt32 = 0
         var pid: Int32 = 0
         guard jv_peer_credentials(connection, &uid, &pid) == 0, uid == getuid(),
-              SessionWire.writeFully(connection, SessionWire.request(kind, vaultID: vaultID)),
+              SessionWire.writeFully(connection, SessionWire.request(kind, session: session)),
               let answer = SessionWire.readBytes(connection, count: SessionWire.answerLength).flatMap(SessionWire.Answer.init(bytes:)),
               answer.served else { return nil }
         guard kind == .key else { return Reply(answer: answer, key: nil) }
@@ -34,11 +34,10 @@ enum SessionClient {
         return Reply(answer: answer, key: key)
     }
 
-    /// Ends the session whose socket is `socket` (named by its vault's id); false when none was open.
+    /// Ends the session whose socket is `socket` (named by its session id); false when none was open.
     static func lock(socket: String) -> Bool {
-        let name = (socket as NSString).lastPathComponent
-        guard let vaultID = UUID(uuidString: String(name.prefix(36))) else { return false }
-        return ask(.lock, vaultID: vaultID, socket: socket) != nil
+        guard let session = SessionID(socketName: (socket as NSString).lastPathComponent) else { return false }
+        return ask(.lock, session: session, socket: socket) != nil
     }
 
     /// Removes `socket` when no agent listens there any more (a killed agent's).

@@ -1,10 +1,12 @@
 import CProcessHygiene
 import Foundation
+import VaultCrypto
 
-/// The private folder where this user's session agents listen, one socket per vault, named by
-/// the vault's id: `$XDG_RUNTIME_DIR/jv` (a per-user tmpfs the system removes at logout), else
-/// `/tmp/jv-<uid>`. jv uses it only while it is a real folder (not a link) owned by this user
-/// with no access for anyone else, as ssh-agent does with its folder.
+/// The private folder where this user's session agents listen, one socket per vault file, named
+/// by its ``SessionID`` (keyed by the folder's random salt): `$XDG_RUNTIME_DIR/jv` (a per-user
+/// tmpfs the system removes at logout), else `/tmp/jv-<uid>`. jv uses it only while it is a
+/// real folder (not a link) owned by this user with no access for anyone else, as ssh-agent
+/// does with its folder.
 struct SessionFolder: Sendable {
     let path: String
 
@@ -30,16 +32,55 @@ struct SessionFolder: Sendable {
         return SessionFolder(path: path)
     }
 
-    /// Where the agent of the vault `vaultID` listens.
-    func socket(for vaultID: UUID) -> String {
-        path + "/" + vaultID.uuidString.lowercased() + Self.socketSuffix
+    /// The session of the vault `vaultID` in the file at `file`. Nil when the folder has no salt
+    /// yet (no session was ever started from it) and `creating` is false.
+    func session(vaultID: UUID, file: String, creating: Bool) throws -> SessionID? {
+        guard let salt = try salt(creating: creating) else { return nil }
+        return SessionID(vaultID: vaultID, file: file, salt: salt)
+    }
+
+    /// The folder's salt: 32 random bytes in a 0600 file, made by the first `jv unlock` and
+    /// kept as long as the folder (for `$XDG_RUNTIME_DIR`, until logout).
+    private func salt(creating: Bool) throws -> [UInt8]? {
+        let file = path + "/" + Self.saltName
+        if let salt = try Self.readSalt(file) { return salt }
+        guard creating else { return nil }
+        do {
+            try PrivateFiles.writeWhole(SecureRandom.bytes(Self.saltLength), to: file, replace: false)
+        } catch VaultError.vaultExists {
+            // Another jv unlock made it first: its salt is the one.
+        }
+        return try Self.readSalt(file)
+    }
+
+    /// The salt in `file`; nil when there is none.
+    private static func readSalt(_ file: String) throws -> [UInt8]? {
+        let descriptor = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw VaultError.sessionUnavailable("cannot read \(file) (\(String(cString: strerror(errno))))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        var salt = [UInt8](repeating: 0, count: saltLength)
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == saltLength,
+              read(descriptor, &salt, saltLength) == saltLength else {
+            throw VaultError.sessionUnavailable("\(file) is not a salt jv made; remove it (after 'jv lock --all') and run 'jv unlock' again")
+        }
+        return salt
+    }
+
+    private static let saltName = "salt"
+    private static let saltLength = 32
+
+    /// Where the agent of `session` listens.
+    func socket(for session: SessionID) -> String {
+        path + "/" + session.socketName
     }
 
     /// The sockets of every session in the folder, live or left by a killed agent.
     func sockets() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { $0.hasSuffix(Self.socketSuffix) }.sorted().map { path + "/" + $0 }
+        return names.filter { $0.hasSuffix(SessionID.socketSuffix) }.sorted().map { path + "/" + $0 }
     }
-
-    private static let socketSuffix = ".socket"
 }

@@ -4,10 +4,10 @@ import VaultCrypto
 /// The bytes between `jv` and its session agent (SECURITY.md "Sessions"). Both ends are the
 /// same jv binary on the same machine, so the layout carries a version tag but no negotiation.
 ///
-/// Hand-over, `jv unlock` → agent, through a socket pair (never a file): `JVH1`, vault id (16),
-/// key version u32, idle timeout u32 s, lifetime u32 s, socket path (u16 length, UTF-8), then
-/// the master key (32). Request, client → agent: `JVS1`, kind (1: `K`ey, `S`tatus, `L`ock),
-/// vault id (16). Answer: `JVS1`, result (1: 0 served, 1 another vault's agent), agent pid u32,
+/// Hand-over, `jv unlock` → agent, through a socket pair (never a file): `JVH2`, session id (16,
+/// ``SessionID``), key version u32, idle timeout u32 s, lifetime u32 s, socket path (u16 length,
+/// UTF-8), then the master key (32). Request, client → agent: `JVS2`, kind (1: `K`ey, `S`tatus,
+/// `L`ock), session id (16). Answer: `JVS2`, result (1: 0 served, 1 another session's agent), agent pid u32,
 /// expires-at and ends-at (u64 ms since 1970), idle timeout u32 s, key version u32, then for
 /// a served key request the master key (32). Integers are big-endian.
 enum SessionWire {
@@ -15,24 +15,25 @@ enum SessionWire {
         case key = 0x4B, status = 0x53, lock = 0x4C
     }
 
-    static let requestLength = 4 + 1 + 16
+    static let requestLength = 4 + 1 + SessionID.length
     static let answerLength = 4 + 1 + 4 + 8 + 8 + 4 + 4
     static let keyLength = SubkeyDerivation.keyLength
-    private static let sessionTag = Array("JVS1".utf8)
-    private static let handOverTag = Array("JVH1".utf8)
+    private static let sessionTag = Array("JVS2".utf8)
+    private static let handOverTag = Array("JVH2".utf8)
 
-    static func request(_ kind: Request, vaultID: UUID) -> [UInt8] {
+    static func request(_ kind: Request, session: SessionID) -> [UInt8] {
         var writer = ByteWriter(capacity: requestLength)
         writer.raw(sessionTag)
         writer.u8(kind.rawValue)
-        writer.raw(vaultID.bytes)
+        writer.raw(session.bytes)
         return writer.bytes
     }
 
-    static func parseRequest(_ bytes: [UInt8]) -> (kind: Request, vaultID: UUID)? {
+    static func parseRequest(_ bytes: [UInt8]) -> (kind: Request, session: SessionID)? {
         var reader = ByteReader(bytes)
-        guard reader.raw(4) == sessionTag, let kind = reader.u8().flatMap(Request.init), let id = reader.raw(16) else { return nil }
-        return (kind, UUID(bytes: id))
+        guard reader.raw(4) == sessionTag, let kind = reader.u8().flatMap(Request.init),
+              let session = reader.raw(SessionID.length).flatMap(SessionID.init(bytes:)) else { return nil }
+        return (kind, session)
     }
 
     /// An answer's fixed part: whether the agent serves that vault, its status and key version.
@@ -72,7 +73,7 @@ enum SessionWire {
 
     /// What `jv unlock` gives its agent, but the key.
     struct HandOver: Equatable {
-        var vaultID: UUID
+        var session: SessionID
         var keyVersion: UInt32
         var idleTimeout: UInt32
         var lifetime: UInt32
@@ -81,7 +82,7 @@ enum SessionWire {
         var bytes: [UInt8] {
             var writer = ByteWriter()
             writer.raw(handOverTag)
-            writer.raw(vaultID.bytes)
+            writer.raw(session.bytes)
             writer.u32(keyVersion)
             writer.u32(idleTimeout)
             writer.u32(lifetime)
@@ -92,13 +93,13 @@ enum SessionWire {
 
         /// Reads the hand-over's fixed part and path from `descriptor`.
         static func read(from descriptor: Int32) -> HandOver? {
-            let fixedLength = 4 + 16 + 4 + 4 + 4 + 2
+            let fixedLength = 4 + SessionID.length + 4 + 4 + 4 + 2
             guard let fixed = readBytes(descriptor, count: fixedLength) else { return nil }
             var reader = ByteReader(fixed)
-            guard reader.raw(4) == handOverTag, let id = reader.raw(16), let keyVersion = reader.u32(), let idle = reader.u32(),
+            guard reader.raw(4) == handOverTag, let session = reader.raw(SessionID.length).flatMap(SessionID.init(bytes:)), let keyVersion = reader.u32(), let idle = reader.u32(),
                   let lifetime = reader.u32(), let high = reader.u8(), let low = reader.u8(),
                   let path = readBytes(descriptor, count: Int(high) << 8 | Int(low)) else { return nil }
-            return HandOver(vaultID: UUID(bytes: id), keyVersion: keyVersion, idleTimeout: idle, lifetime: lifetime,
+            return HandOver(session: session, keyVersion: keyVersion, idleTimeout: idle, lifetime: lifetime,
                             socketPath: String(decoding: path, as: UTF8.self))
         }
     }

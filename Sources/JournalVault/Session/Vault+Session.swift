@@ -3,9 +3,10 @@ import Foundation
 import VaultCrypto
 
 extension Vault {
-    /// This vault unlocked with the key of an open session (`jv unlock`), without a passphrase;
-    /// nil when no session is open for it, or the session's key no longer opens it (after
-    /// `jv rekey`, or a file replaced by another vault with the same id), which is then ended.
+    /// This vault unlocked with the key of an open session (`jv unlock` of this file, at its
+    /// path; a copy has its own), without a passphrase; nil when no session is open for it, or
+    /// the session's key no longer opens it (after `jv rekey`, or a file replaced by another
+    /// vault with the same id), which is then ended.
     ///
     /// ```swift
     /// let vault = try Vault.open(at: path, access: .readOnly)
@@ -33,10 +34,11 @@ extension Vault {
         try askAgent(.lock, vaultID: header().vaultID) != nil
     }
 
-    /// The answer of this vault's agent; nil when none answers.
+    /// The answer of this vault file's agent; nil when none answers.
     private func askAgent(_ kind: SessionWire.Request, vaultID: UUID) throws -> SessionClient.Reply? {
-        guard let folder = try SessionFolder.current(creating: false) else { return nil }
-        return SessionClient.ask(kind, vaultID: vaultID, socket: folder.socket(for: vaultID))
+        guard let folder = try SessionFolder.current(creating: false),
+              let session = try folder.session(vaultID: vaultID, file: path, creating: false) else { return nil }
+        return SessionClient.ask(kind, session: session, socket: folder.socket(for: session))
     }
 
     /// Ends every session of this user, whatever the vault; returns how many were open.
@@ -54,23 +56,24 @@ extension UnlockedVault {
     /// Starts a session for this vault: `agent` (jv's own binary and its hidden agent command)
     /// is started detached and handed the master key through a socket pair; it serves commands of this
     /// user for `idleTimeout` after each use and `lifetime` at most. A session already open for
-    /// this vault is ended first.
+    /// this vault file is ended first; a copy's (another file with the same vault id) is not.
     ///
     /// ```swift
     /// let session = try journal.startSession(agent: ["/usr/bin/jv", "session-agent"], idleTimeout: 900, lifetime: 8 * 3600)
     /// ```
     public func startSession(agent: [String], idleTimeout: TimeInterval, lifetime: TimeInterval) throws -> SessionStatus {
-        guard !agent.isEmpty, let folder = try SessionFolder.current(creating: true) else {
+        guard !agent.isEmpty, let folder = try SessionFolder.current(creating: true),
+              let session = try folder.session(vaultID: keys.vaultID, file: vault.path, creating: true) else {
             throw VaultError.sessionUnavailable(agent.isEmpty ? "no agent command was given" : "the session folder cannot be used")
         }
-        let socket = folder.socket(for: keys.vaultID)
-        if SessionClient.ask(.lock, vaultID: keys.vaultID, socket: socket) == nil { SessionClient.removeIfAbandoned(socket) }
-        let handOver = SessionWire.HandOver(vaultID: keys.vaultID, keyVersion: keys.keyVersion,
+        let socket = folder.socket(for: session)
+        if SessionClient.ask(.lock, session: session, socket: socket) == nil { SessionClient.removeIfAbandoned(socket) }
+        let handOver = SessionWire.HandOver(session: session, keyVersion: keys.keyVersion,
                                             idleTimeout: UInt32(max(1, idleTimeout.rounded())),
                                             lifetime: UInt32(max(1, min(lifetime, SessionAgent.longestLifetime).rounded())),
                                             socketPath: socket)
         try SessionClient.spawnAgent(agent, handOver: handOver, key: keys.masterKey)
-        guard let status = SessionClient.ask(.status, vaultID: keys.vaultID, socket: socket)?.answer.status else {
+        guard let status = SessionClient.ask(.status, session: session, socket: socket)?.answer.status else {
             throw VaultError.sessionUnavailable("the agent started but does not answer at \(socket)")
         }
         return status

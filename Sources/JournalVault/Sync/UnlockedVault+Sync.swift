@@ -411,6 +411,7 @@ extension UnlockedVault {
                     // Another device ran `jv rekey`: follow it, then go on under the new key.
                     if let rekeyed = try followRotation(root: root) {
                         report.rekeyedTo = rekeyed.keys.keyVersion
+                        _ = try? vault.lockSession() // as after jv rekey: the agent holding the old key wipes it
                         return try rekeyed.pull(root: root, device: me, report: &report, progress: progress)
                     }
                     blocked[device] = "pack \(next) is under key version \(version) (a jv rekey on another device), whose key files have not all arrived"
