@@ -228,4 +228,48 @@ struct AddTests {
         #expect(result.status == 64, "\(result)")
         #expect(try sandbox.entryCount() == 0)
     }
+
+    /// Text that starts with '-' (issue 20): argument-parser read "-5 degrees this morning" as
+    /// bundled short options, and its 'h' as --help: help was printed, exit 0, nothing stored.
+    @Test("text that starts with '-' is stored exactly, beside add's own options, which stay options")
+    func textStartingWithADash() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        for text in ["- bought milk", "-5 degrees this morning", "-", "-5", "-- not the end of options", "---", "-note: call Anna"] {
+            let result = try sandbox.run(["add", text])
+            #expect(result.status == 0 && result.lines.count == 1, "\(text): \(result)")
+            let id = try #require(result.lines.first)
+            #expect(try sandbox.show(id)["content"] as? String == text)
+        }
+        // Options before, between and after the text; an option's value may start with '-' too; '--' still ends the options.
+        let mixed = try sandbox.run(["add", "--star", "-5 degrees", "--tag", "cold", "and -3 tomorrow", "--at=2026-11-01", "--", "--star"])
+        let entry = try sandbox.show(mixed.out.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(entry["content"] as? String == "-5 degrees and -3 tomorrow --star" && entry["starred"] as? Bool == true, "\(mixed)")
+        #expect(entry["tags"] as? [String] == ["cold"] && entry["local_day"] as? String == "2026-11-01")
+        let dashedValue = try sandbox.run(["chat", "new", "--title", "x"])
+        try Sandbox.requireSuccess(dashedValue)
+        let message = try sandbox.run(["chat", "add", "--role", "user", "--model", "-mini", "- how was the walk?"])
+        try Sandbox.requireSuccess(message)
+        let found = try sandbox.run(["search", "--json", "-5 degrees"]).array()
+        #expect(Set(found.contents) == ["-5 degrees this morning", "-5 degrees and -3 tomorrow --star"], "\(found)")
+        #expect(try sandbox.run(["search", "--json", "--kind", "chat", "- how"]).array().contents == ["- how was the walk?"])
+        #expect(try sandbox.entryCount() == 8)
+
+        for help in [["add", "--help"], ["add", "-h"], ["add", "--star", "--help", "text"], ["search", "-h"]] {
+            let result = try sandbox.run(help)
+            #expect(result.status == 0 && result.out.contains("USAGE: jv"), "\(help): \(result)")
+        }
+        #expect(try sandbox.entryCount() == 8)
+    }
+
+    @Test("a word shaped like an option add does not have is refused (64), naming '--', and nothing is stored",
+          arguments: [["--stra", "text"], ["-hello"], ["text", "--not-an-option"], ["-x"]])
+    func unknownOption(arguments: [String]) throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let result = try sandbox.run(["add"] + arguments)
+        #expect(result.status == 64 && result.out.isEmpty, "\(result)")
+        #expect(result.errorLines.count == 1 && result.err.contains("jv add -- '"), "\(result)")
+        #expect(try sandbox.entryCount() == 0)
+    }
 }
