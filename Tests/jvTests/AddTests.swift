@@ -206,6 +206,29 @@ struct AddTests {
         #expect(stored.contents.contains(exact))
     }
 
+    /// A character has no size of its own (issue 20): one letter with a million combining
+    /// marks (2 MB) was stored as a "1-character" entry. add, chat add and import refuse it.
+    @Test("one character of 2 MB is refused (65) by add, chat add and import; 50,000 emoji of a family are not")
+    func bytesAreBounded() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let oneCharacter = "e" + String(repeating: "\u{301}", count: 1_000_000)
+        let added = try sandbox.run(["add"], input: oneCharacter)
+        #expect(added.status == 65 && added.out.isEmpty, "\(added)")
+        #expect(added.errorLines == ["jv: The text takes 2000001 bytes of UTF-8; the limit is 1000000 bytes, as well as 50000 characters."])
+        let message = try sandbox.run(["chat", "add", "--role", "user"], input: oneCharacter)
+        #expect(message.status == 65, "\(message)")
+        let file = try sandbox.folder.write("big.json", #"{"format":"jv-export","version":1,"entries":[{"id":"11111111-2222-4333-8444-555555555555","#
+                                               + #""created_at":"2024-01-01T09:00:00Z","content":"\#(oneCharacter)"}]}"#)
+        let imported = try sandbox.run(["import", file, "--format", "json"])
+        #expect(imported.status == 65 && imported.err.contains("bytes"), "\(imported)")
+        #expect(try sandbox.entryCount() == 0)
+        #expect(try sandbox.run(["chat", "list", "--json"]).array().isEmpty)
+
+        let family = try sandbox.run(["add"], input: String(repeating: "👩‍👩‍👧", count: 50_000))
+        #expect(family.status == 0, "900,000 bytes: \(family)")
+    }
+
     @Test("an unknown date exits 64, names the accepted forms, and adds nothing",
           arguments: ["someday", "2026-13-01", "2026-02-30", "next week", "3 parsecs ago", ""])
     func unknownDate(text: String) throws {
