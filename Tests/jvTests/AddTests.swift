@@ -269,8 +269,10 @@ struct AddTests {
         let entry = try sandbox.show(mixed.out.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(entry["content"] as? String == "-5 degrees and -3 tomorrow --star" && entry["starred"] as? Bool == true, "\(mixed)")
         #expect(entry["tags"] as? [String] == ["cold"] && entry["local_day"] as? String == "2026-11-01")
-        let dashedValue = try sandbox.run(["chat", "new", "--title", "x"])
-        try Sandbox.requireSuccess(dashedValue)
+        // A short option's value too: "-home" is a journal's name, not -h (help) and the rest.
+        let journal = try sandbox.run(["add", "-j", "-home", "text"], env: ["JV_VAULT": nil])
+        #expect(journal.status == 64 && journal.err.contains("No journal named '-home'"), "\(journal)")
+        try Sandbox.requireSuccess(try sandbox.run(["chat", "new", "--title", "x"]))
         let message = try sandbox.run(["chat", "add", "--role", "user", "--model", "-mini", "- how was the walk?"])
         try Sandbox.requireSuccess(message)
         let found = try sandbox.run(["search", "--json", "-5 degrees"]).array()

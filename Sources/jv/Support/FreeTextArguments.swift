@@ -39,15 +39,15 @@ enum FreeTextArguments {
                 break
             }
             let written = name(of: word)
-            if let takesValue = options[written] {
-                guard takesValue, written == word, index < arguments.count, options[name(of: arguments[index])] == nil else {
+            if let option = options[written] {
+                guard option.takesValue, written == word, index < arguments.count, options[name(of: arguments[index])] == nil else {
                     kept.append(word)
                     continue
                 }
                 // The next word is the value, whatever it starts with; joined, it cannot be read as options.
                 let value = arguments[index]
                 index += 1
-                kept += value.hasPrefix("-") && written.hasPrefix("--") ? [written + "=" + value] : [word, value]
+                kept += value.hasPrefix("-") ? [option.long + "=" + value] : [word, value]
             } else if looksLikeAnOption(written) {
                 throw CLIError.usage("\(invocation) has no option '\(TerminalText.visible(written))'; for text that starts with '-', "
                                      + "put '--' before it: \(invocation) -- '\(TerminalText.visible(word))'")
@@ -70,18 +70,25 @@ enum FreeTextArguments {
         return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
-    /// The command's options as written (`--tag`, `-j`, `--help`), each with whether it takes
-    /// a value: read from argument-parser's own description of the command, so the two agree.
-    private static func optionNames(of command: ParsableCommand.Type) -> [String: Bool] {
-        var names: [String: Bool] = [:]
-        if !JV.configuration.version.isEmpty { names["--version"] = false }
-        guard let info = try? JSONDecoder().decode(ToolInfo.self, from: Data(command._dumpHelp().utf8)) else { return names }
+    /// An option of the command: whether it takes a value, and its long name (`--journal` for
+    /// `-j`), with which a value is joined by `=`.
+    private struct Option {
+        let takesValue: Bool
+        let long: String
+    }
+
+    /// The command's options by each name they are written with (`--tag`, `-j`, `--help`):
+    /// read from argument-parser's own description of the command, so the two agree.
+    private static func optionNames(of command: ParsableCommand.Type) -> [String: Option] {
+        var options: [String: Option] = [:]
+        if !JV.configuration.version.isEmpty { options["--version"] = Option(takesValue: false, long: "--version") }
+        guard let info = try? JSONDecoder().decode(ToolInfo.self, from: Data(command._dumpHelp().utf8)) else { return options }
         for argument in info.command.arguments ?? [] where argument.kind != "positional" {
-            for name in argument.names ?? [] {
-                names[(name.kind == "long" ? "--" : "-") + name.name] = argument.kind == "option"
-            }
+            let names = (argument.names ?? []).map { ($0.kind == "long" ? "--" : "-") + $0.name }
+            guard let long = names.first(where: { $0.hasPrefix("--") }) ?? names.first else { continue }
+            for name in names { options[name] = Option(takesValue: argument.kind == "option", long: long) }
         }
-        return names
+        return options
     }
 
     /// The part of argument-parser's `--experimental-dump-help` JSON read here.
