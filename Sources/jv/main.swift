@@ -13,8 +13,11 @@ do {
         Console.error(unknown)
         exit(64)
     }
-    JV.main(arguments)
-} catch {
+    JV.main(try FreeTextArguments.separated(arguments))
+} catch let error as CLIError {
     Console.error(error.description)
+    exit(Failure.code(for: error))
+} catch {
+    Console.error(String(describing: error))
     exit(65)
 }

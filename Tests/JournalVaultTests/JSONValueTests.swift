@@ -9,6 +9,20 @@ import Testing
         #expect(try JSONParser.parse(Array(JSONValue.string(text).serialized().utf8)) == .string(text))
     }
 
+    /// The bidi embeddings, overrides and isolates reorder what a terminal shows ("Trojan
+    /// Source", issue 20): escaped like the controls, so `--json` read on a terminal shows them.
+    /// The neighbours that do nothing of the kind (U+2027, U+202F, U+2065, U+206A, the marks
+    /// U+200E/U+200F) stay as they are.
+    @Test func bidiControlsAreEscaped() throws {
+        for value in Array(0x202A...0x202E) + Array(0x2066...0x2069) {
+            let text = "a" + String(try #require(Unicode.Scalar(UInt32(value)))) + "b"
+            #expect(JSONValue.string(text).serialized() == "\"a\\u" + String(value, radix: 16) + "b\"")
+            #expect(try JSONParser.parse(Array(JSONValue.string(text).serialized().utf8)) == .string(text))
+        }
+        let untouched = "\u{2027}\u{202F}\u{2065}\u{206A}\u{200E}\u{200F}\u{2029}"
+        #expect(JSONValue.string(untouched).serialized() == "\"\u{2027}\u{202F}\u{2065}\u{206A}\u{200E}\u{200F}\\u2029\"")
+    }
+
     /// An escaped character that starts a grapheme cluster (a quote with a combining accent)
     /// keeps the rest of its cluster after the escape.
     @Test func anEscapeInsideAGraphemeClusterKeepsTheCluster() {

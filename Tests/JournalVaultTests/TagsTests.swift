@@ -203,6 +203,31 @@ import Testing
         }
     }
 
+    /// A character has no size of its own (issue 20): one letter with a million combining
+    /// marks was a "1-character" text of 2 MB. The bytes are bounded too, far above what
+    /// 50,000 characters of any script or of emoji need.
+    @Test func bytesAreBoundedAsWellAsCharacters() throws {
+        let oneCharacter = "e" + String(repeating: "\u{301}", count: 1_000_000)
+        #expect(oneCharacter.count == 1)
+        #expect(throws: VaultError.contentTooLarge(bytes: 2_000_001, limit: 1_000_000)) { try ContentRules.validated(oneCharacter) }
+        #expect(throws: VaultError.contentTooLarge(bytes: 2_000_001, limit: 1_000_000)) {
+            try ContentRules.text(fromUTF8: Array(oneCharacter.utf8))
+        }
+        let exactly = "e" + String(repeating: "\u{301}", count: 499_999) + "z"
+        #expect(exactly.utf8.count == Entry.maximumBytes)
+        #expect(try ContentRules.validated(exactly) == exactly)
+        #expect(throws: VaultError.contentTooLarge(bytes: 1_000_001, limit: 1_000_000)) { try ContentRules.validated(exactly + "z") }
+        // Over both limits: the characters are what a person is told about.
+        #expect(throws: VaultError.contentTooLong(characters: 1_000_001, limit: 50_000)) {
+            try ContentRules.validated(String(repeating: "a", count: 1_000_001))
+        }
+        // 50,000 characters of other scripts stay well inside: Devanagari conjuncts, Tibetan stacks, flags, skin tones.
+        for character in ["क्षि", "སྒྲུ", "🇩🇪", "👍🏽", "👩‍👩‍👧"] {
+            let text = String(repeating: character, count: 50_000)
+            #expect(try ContentRules.validated(text).count == 50_000, "\(character)")
+        }
+    }
+
     @Test func surroundingWhiteSpaceIsTrimmedAndNotCounted() throws {
         let padded = "   \n" + String(repeating: "a", count: 50_000) + "\n\t  "
         #expect(try ContentRules.validated(padded).count == 50_000)

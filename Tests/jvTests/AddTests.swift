@@ -206,6 +206,29 @@ struct AddTests {
         #expect(stored.contents.contains(exact))
     }
 
+    /// A character has no size of its own (issue 20): one letter with a million combining
+    /// marks (2 MB) was stored as a "1-character" entry. add, chat add and import refuse it.
+    @Test("one character of 2 MB is refused (65) by add, chat add and import; 50,000 emoji of a family are not")
+    func bytesAreBounded() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let oneCharacter = "e" + String(repeating: "\u{301}", count: 1_000_000)
+        let added = try sandbox.run(["add"], input: oneCharacter)
+        #expect(added.status == 65 && added.out.isEmpty, "\(added)")
+        #expect(added.errorLines == ["jv: The text takes 2000001 bytes of UTF-8; the limit is 1000000 bytes, as well as 50000 characters."])
+        let message = try sandbox.run(["chat", "add", "--role", "user"], input: oneCharacter)
+        #expect(message.status == 65, "\(message)")
+        let file = try sandbox.folder.write("big.json", #"{"format":"jv-export","version":1,"entries":[{"id":"11111111-2222-4333-8444-555555555555","#
+                                               + #""created_at":"2024-01-01T09:00:00Z","content":"\#(oneCharacter)"}]}"#)
+        let imported = try sandbox.run(["import", file, "--format", "json"])
+        #expect(imported.status == 65 && imported.err.contains("bytes"), "\(imported)")
+        #expect(try sandbox.entryCount() == 0)
+        #expect(try sandbox.run(["chat", "list", "--json"]).array().isEmpty)
+
+        let family = try sandbox.run(["add"], input: String(repeating: "👩‍👩‍👧", count: 50_000))
+        #expect(family.status == 0, "900,000 bytes: \(family)")
+    }
+
     @Test("an unknown date exits 64, names the accepted forms, and adds nothing",
           arguments: ["someday", "2026-13-01", "2026-02-30", "next week", "3 parsecs ago", ""])
     func unknownDate(text: String) throws {
@@ -226,6 +249,52 @@ struct AddTests {
         try sandbox.installEmptyVault()
         let result = try sandbox.run(["add", "--tag", "two words", "text"])
         #expect(result.status == 64, "\(result)")
+        #expect(try sandbox.entryCount() == 0)
+    }
+
+    /// Text that starts with '-' (issue 20): argument-parser read "-5 degrees this morning" as
+    /// bundled short options, and its 'h' as --help: help was printed, exit 0, nothing stored.
+    @Test("text that starts with '-' is stored exactly, beside add's own options, which stay options")
+    func textStartingWithADash() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        for text in ["- bought milk", "-5 degrees this morning", "-", "-5", "-- not the end of options", "---", "-note: call Anna"] {
+            let result = try sandbox.run(["add", text])
+            #expect(result.status == 0 && result.lines.count == 1, "\(text): \(result)")
+            let id = try #require(result.lines.first)
+            #expect(try sandbox.show(id)["content"] as? String == text)
+        }
+        // Options before, between and after the text; an option's value may start with '-' too; '--' still ends the options.
+        let mixed = try sandbox.run(["add", "--star", "-5 degrees", "--tag", "cold", "and -3 tomorrow", "--at=2026-11-01", "--", "--star"])
+        let entry = try sandbox.show(mixed.out.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(entry["content"] as? String == "-5 degrees and -3 tomorrow --star" && entry["starred"] as? Bool == true, "\(mixed)")
+        #expect(entry["tags"] as? [String] == ["cold"] && entry["local_day"] as? String == "2026-11-01")
+        // A short option's value too: "-home" is a journal's name, not -h (help) and the rest.
+        let journal = try sandbox.run(["add", "-j", "-home", "text"], env: ["JV_VAULT": nil])
+        #expect(journal.status == 64 && journal.err.contains("No journal named '-home'"), "\(journal)")
+        try Sandbox.requireSuccess(try sandbox.run(["chat", "new", "--title", "x"]))
+        let message = try sandbox.run(["chat", "add", "--role", "user", "--model", "-mini", "- how was the walk?"])
+        try Sandbox.requireSuccess(message)
+        let found = try sandbox.run(["search", "--json", "-5 degrees"]).array()
+        #expect(Set(found.contents) == ["-5 degrees this morning", "-5 degrees and -3 tomorrow --star"], "\(found)")
+        #expect(try sandbox.run(["search", "--json", "--kind", "chat", "- how"]).array().contents == ["- how was the walk?"])
+        #expect(try sandbox.entryCount() == 8)
+
+        for help in [["add", "--help"], ["add", "-h"], ["add", "--star", "--help", "text"], ["search", "-h"]] {
+            let result = try sandbox.run(help)
+            #expect(result.status == 0 && result.out.contains("USAGE: jv"), "\(help): \(result)")
+        }
+        #expect(try sandbox.entryCount() == 8)
+    }
+
+    @Test("a word shaped like an option add does not have is refused (64), naming '--', and nothing is stored",
+          arguments: [["--stra", "text"], ["-hello"], ["text", "--not-an-option"], ["-x"]])
+    func unknownOption(arguments: [String]) throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let result = try sandbox.run(["add"] + arguments)
+        #expect(result.status == 64 && result.out.isEmpty, "\(result)")
+        #expect(result.errorLines.count == 1 && result.err.contains("jv add -- '"), "\(result)")
         #expect(try sandbox.entryCount() == 0)
     }
 }

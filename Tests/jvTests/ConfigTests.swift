@@ -227,29 +227,29 @@ struct ConfigTests {
         var description: String { says }
     }
 
-    @Test("a file jv cannot use stops every command with one sentence naming the file, the line and the key (exit 64)", arguments: [
-        Refused("colour = true", "unknown key 'colour'; jv reads vault, kdf, editor, session, color, limit, time_format and a [journals] table."),
+    @Test("a file jv cannot use stops every command with one sentence naming the file and the line, and jv's key (exit 64)", arguments: [
+        Refused("colour = true", "unknown key (did you mean 'color'?); jv reads vault, kdf, editor, session, color, limit, time_format and a [journals] table."),
         Refused("# ok\nlimit = \"10\"", line: 2, "'limit' must be an integer, not a string."),
         Refused("color = yes", "'color' has a value jv does not read"),
         Refused("color = \"no\"", "'color' must be true or false, not a string."),
         Refused("kdf = 'fast'", "'kdf' must be \"interactive\", \"moderate\" or \"sensitive\"."),
         Refused("vault = '/a'\n\nvault = '/b'", line: 3, "'vault' is set twice (first on line 1)."),
-        Refused("[journals]\nwork = '/a'\nwork = '/b'", line: 3, "'work' is set twice (first on line 2)."),
+        Refused("[journals]\nwork = '/a'\nwork = '/b'", line: 3, "the key is set twice (first on line 2)."),
         Refused("[journals]\n[journals]", line: 2, "[journals] appears twice (first on line 1)."),
         Refused("limit 10", "malformed line; expected '=' after 'limit'."),
         Refused("= 3", "malformed line; expected key = value"),
-        Refused("[colors]", "unknown table [colors]; the only table is [journals]."),
+        Refused("[colors]", "unknown table; the only table is [journals]."),
         Refused("editor = \"vim\" -n", "unexpected text after the value of 'editor'."),
         Refused("session = \"forever\"", "'session' must be a length"),
         Refused("vault = 'journal.vault'", "'vault' must be an absolute path or start with ~/."),
         Refused("time_format = \"%H:%M\"", "'time_format' must be \"24h\" or \"12h\"."),
         Refused("limit = 0", "'limit' must be a number of entries, 1 or more."),
         Refused("limit = 012", "'limit' has a value jv does not read"),
-        Refused("limit = 99999999999999999999", "'limit': the integer is too large."),
-        Refused("limit = [1]", "'limit': arrays and inline tables are not supported."),
-        Refused("editor = \"vi\\q\"", "'editor': a string may only use the escapes"),
-        Refused("editor = \"vi", "'editor': the string has no closing quote."),
-        Refused("journals.work = '/a'", "'journals': dotted keys are not supported."),
+        Refused("limit = 99999999999999999999", "the integer value of 'limit' is too large."),
+        Refused("limit = [1]", "the value of 'limit' is an array or an inline table, which jv does not read."),
+        Refused("editor = \"vi\\q\"", "the value of 'editor' may only use the escapes"),
+        Refused("editor = \"vi", "the string value of 'editor' has no closing quote."),
+        Refused("journals.work = '/a'", "dotted keys are not supported."),
         Refused(bytes: Array("limit = 3\nvault = '/caf".utf8) + [0xE9] + Array(".vault'".utf8), line: 2, "it is not valid UTF-8."),
     ])
     func refusedFiles(_ refused: Refused) throws {
@@ -273,10 +273,43 @@ struct ConfigTests {
             try sandbox.installEmptyVault()
             let result = try sandbox.run(["list"])
             #expect(result.status == 64, "\(result)")
-            #expect(result.errorLines == ["jv: \(configFile(sandbox)):2: '\(key)': jv never reads secrets from its config file; give the passphrase "
+            #expect(result.errorLines == ["jv: \(configFile(sandbox)):2: the key names a secret, and jv never reads secrets from its config file; give the passphrase "
                                           + "with --passphrase-file or --passphrase-command (or $JV_PASSPHRASE_FILE, $JV_PASSPHRASE_COMMAND)."])
             #expect(!result.err.contains("tr0ub4dor"))
         }
+    }
+
+    /// A line jv cannot read may be a passphrase pasted into the wrong file (issue 20): it was
+    /// echoed ("expected '=' after 'correct-horse-…'"). Every message names the line by its
+    /// number and quotes no word of it but jv's own keys.
+    @Test("a line jv cannot read is named by its number, and no word of it is repeated", arguments: [
+        Refused("Tr0ub4dor-correct-horse", "malformed line; expected '=' after the key."),
+        Refused("Tr0ub4dor correct horse", "malformed line; expected '=' after the key."),
+        Refused("Tr0ub4dor = correct horse", "the key has a value jv does not read"),
+        Refused("Tr0ub4dor = 'correct horse'", "unknown key; jv reads vault, kdf,"),
+        Refused("[Tr0ub4dor]", "unknown table; the only table is [journals]."),
+        Refused("Tr0ub4dor.horse = 1", "dotted keys are not supported."),
+        Refused("Tr0ub4dor =", "the key has no value."),
+        Refused("Tr0ub4dor = 'horse", "the string value of the key has no closing quote."),
+        Refused("Tr0ub4dor = 99999999999999999999", "the integer value of the key is too large."),
+        Refused("Tr0ub4dor = [1]", "the value of the key is an array or an inline table"),
+        Refused("Tr0ub4dor = '''horse'''", "the value of the key is a multi-line string"),
+        Refused(#"Tr0ub4dor = "\q""#, "the value of the key may only use the escapes"),
+        Refused(#"Tr0ub4dor = "\u12""#, #"in the value of the key, \u must be followed"#),
+        Refused("Tr0ub4dor = 'a\u{01}b'", "the value of the key holds a control character"),
+        Refused("Tr0ub4dor = 1 horse", "unexpected text after the value of the key."),
+        Refused("Tr0ub4dor-pass = 'horse'", "the key names a secret"),
+        Refused("[journals]\nTr0ub4dor = 'horse'", line: 2, "the key must be an absolute path or start with ~/."),
+        Refused("[journals]\nTr0ub4dor = '/a'\nTr0ub4dor = '/b'", line: 3, "the key is set twice (first on line 2)."),
+    ])
+    func unreadableLineIsNotRepeated(_ refused: Refused) throws {
+        let sandbox = try sandbox(configBytes: Data(refused.file))
+        try sandbox.installEmptyVault()
+        let result = try sandbox.run(["list"])
+        #expect(result.status == 64, "\(result)")
+        #expect(result.errorLines.count == 1 && result.errorLines[0].hasPrefix("jv: \(configFile(sandbox)):\(refused.line): ")
+                && result.errorLines[0].contains(refused.says), "\(result.errorLines)")
+        #expect(!result.err.contains("Tr0ub4dor") && !result.err.contains("horse"), "\(result.err)")
     }
 
     @Test("no config file: the built-in defaults (the XDG data folder's vault, every entry listed)")

@@ -349,6 +349,35 @@ struct TerminalTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains(hostile))
     }
 
+    /// Stored text can reorder what a terminal shows (issue 20, "Trojan Source"): U+202E
+    /// shows the rest of a line backwards, an isolate hides where text starts, U+2028 breaks a
+    /// line where none is stored. On a terminal each is shown as `<U+202E>`; the bidi marks
+    /// ordinary in right-to-left writing stay; `--json` escapes them; a pipe gets the text exactly.
+    @Test("bidi overrides, isolates and U+2028/U+2029 in stored text are shown, not acted on, on a terminal")
+    func bidiControlsAreShownOnATerminal() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let hostile = "Paid \u{202E}0001\u{202C} euros \u{2067}isolated\u{2069} then\u{2028}line\u{2029}para \u{202A}\u{202B}\u{202D}\u{2066}\u{2068} שלום\u{200F}!"
+        let id = try sandbox.add(hostile)
+        let thread = try sandbox.run(["chat", "new", "--title", hostile]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Sandbox.requireSuccess(try sandbox.run(["chat", "add", "--role", "user", hostile]))
+        let bidi: [UInt32] = [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x2028, 0x2029]
+        for arguments in [["show", id], ["list"], ["search", "euros"], ["chat", "list"], ["chat", "show", thread]] {
+            let result = try onTerminal(sandbox, arguments)
+            #expect(result.status == 0, "\(arguments): \(result)")
+            #expect(!result.out.unicodeScalars.contains { bidi.contains($0.value) }, "\(arguments) sent a raw bidi control: \(result.out.debugDescription)")
+            #expect(result.out.contains("Paid <U+202E>0001<U+202C> euros <U+2067>isolated<U+2069> then<U+2028>line<U+2029>para"),
+                    "\(arguments): \(result.out.debugDescription)")
+            #expect(result.out.contains("<U+202A><U+202B><U+202D><U+2066><U+2068> שלום\u{200F}!"), "\(arguments): the mark stays")
+        }
+        let json = try onTerminal(sandbox, ["show", id, "--json"])
+        #expect(!json.out.unicodeScalars.contains { bidi.contains($0.value) }, "\(json.out.debugDescription)")
+        #expect(json.out.contains(#"Paid \u202e0001\u202c euros \u2067isolated\u2069 then\u2028line\u2029para"#), "\(json.out.debugDescription)")
+        // Piped: exactly as stored.
+        #expect(try sandbox.show(id)["content"] as? String == hostile)
+        #expect(try sandbox.run(["show", id]).out.contains(hostile))
+    }
+
 }
 
 /// The pager: used only on a terminal, for output longer than the screen.

@@ -59,7 +59,8 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Runs that need no escape are copied whole; only `"`, `\`, control characters (C0, DEL,
-    /// C1) and U+2028/U+2029 are written as escapes (exports are mostly long runs of text).
+    /// C1), U+2028/U+2029 and the bidi controls are written as escapes (exports are mostly long
+    /// runs of text).
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
         let utf8 = text.utf8
@@ -81,9 +82,15 @@ public enum JSONValue: Sendable, Hashable {
             case 0x7F: escape = "\\u007f"
             case 0xC2 where (0x80...0x9F).contains(utf8[utf8.index(after: index)]):
                 escape = "\\u00" + String(utf8[utf8.index(after: index)], radix: 16); length = 2
-            // U+2028 and U+2029 (E2 80 A8, E2 80 A9): valid JSON, but not inside JavaScript strings.
-            case 0xE2 where utf8[utf8.index(after: index)...].starts(with: [0x80, 0xA8]): escape = "\\u2028"; length = 3
-            case 0xE2 where utf8[utf8.index(after: index)...].starts(with: [0x80, 0xA9]): escape = "\\u2029"; length = 3
+            // U+2028 and U+2029 (E2 80 A8, E2 80 A9): valid JSON, but not inside JavaScript strings;
+            // the bidi embeddings, overrides and isolates (U+202A–U+202E: E2 80 AA…AE; U+2066–U+2069:
+            // E2 81 A6…A9) reorder what a terminal shows.
+            case 0xE2:
+                guard let scalar = escapedScalar(afterE2: utf8[utf8.index(after: index)...]) else {
+                    index = utf8.index(after: index)
+                    continue
+                }
+                escape = "\\u" + String(scalar, radix: 16); length = 3
             default:
                 index = utf8.index(after: index)
                 continue
@@ -97,6 +104,13 @@ public enum JSONValue: Sendable, Hashable {
         }
         output += Substring(text.unicodeScalars[runStart..<index])
         output += "\""
+    }
+
+    /// The scalar U+2028…U+202E or U+2066…U+2069 whose UTF-8 is E2 and then `rest`'s first two bytes.
+    private static func escapedScalar(afterE2 rest: Substring.UTF8View) -> UInt32? {
+        guard let second = rest.first, let third = rest.dropFirst().first else { return nil }
+        let scalar = 0x2000 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+        return (0x2028...0x202E).contains(scalar) || (0x2066...0x2069).contains(scalar) ? scalar : nil
     }
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {

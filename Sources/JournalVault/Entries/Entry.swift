@@ -11,6 +11,14 @@ public struct Entry: Sendable, Hashable, Identifiable {
     /// The largest content accepted, in characters (ADR-002).
     public static let maximumCharacters = 50_000
 
+    /// The largest content accepted, in bytes of UTF-8, besides ``maximumCharacters``: a
+    /// character (a grapheme cluster) has no size limit of its own, and one letter followed by
+    /// a million combining marks was a "1-character" text of 2 MB. 20 bytes a character on
+    /// average: a character of any script takes at most a dozen or so (a Devanagari conjunct
+    /// with its vowel sign, a Tibetan stack), an emoji 4 to 18 (a family of three), so no text
+    /// of 50,000 characters a person writes comes near it.
+    public static let maximumBytes = 1_000_000
+
     public let id: UUID
     /// The text, as written (white space at both ends removed).
     public var content: String

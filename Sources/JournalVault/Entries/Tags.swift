@@ -208,7 +208,7 @@ public enum Tags {
 
 /// Checks on text a person gives the vault.
 public enum ContentRules {
-    /// Valid UTF-8, trimmed, not blank, at most `limit` characters.
+    /// Valid UTF-8, trimmed, not blank, at most `limit` characters and ``Entry/maximumBytes`` bytes.
     public static func text(fromUTF8 bytes: [UInt8], limit: Int = Entry.maximumCharacters) throws -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw VaultError.invalidUTF8 }
         return try validated(text, limit: limit)
@@ -220,18 +220,20 @@ public enum ContentRules {
         bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
     }
 
-    /// `text` trimmed, if it is not blank and within `limit` characters.
+    /// `text` trimmed, if it is not blank and within `limit` characters and ``Entry/maximumBytes`` bytes.
     public static func validated(_ text: String, limit: Int = Entry.maximumCharacters) throws -> String {
         let trimmed = trimmed(text)
         guard !trimmed.isEmpty else { throw VaultError.contentBlank }
+        let bytes = trimmed.utf8.count
         // Every character is at least one byte, so most texts need no counting.
-        guard trimmed.utf8.count > limit else { return trimmed }
+        guard bytes > limit else { return trimmed }
         // Count lazily: a multi-megabyte paste should fail fast, not be counted in full.
         var characters = 0
         for _ in trimmed {
             characters += 1
             if characters > limit { throw VaultError.contentTooLong(characters: trimmed.count, limit: limit) }
         }
+        guard bytes <= Entry.maximumBytes else { throw VaultError.contentTooLarge(bytes: bytes, limit: Entry.maximumBytes) }
         return trimmed
     }
 

@@ -4,7 +4,8 @@ import VaultCrypto
 
 extension UnlockedVault {
     /// Adds an entry written at `at` (default: now, in the process's time zone). `content` is
-    /// trimmed and must be non-blank and at most ``Entry/maximumCharacters`` characters.
+    /// trimmed and must be non-blank, at most ``Entry/maximumCharacters`` characters and
+    /// ``Entry/maximumBytes`` bytes.
     ///
     /// ```swift
     /// let entry = try journal.addEntry("First day of #spring.", tags: ["garden"])

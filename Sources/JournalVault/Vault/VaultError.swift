@@ -51,6 +51,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidID(String)
     /// Content over the size limit.
     case contentTooLong(characters: Int, limit: Int)
+    /// Content within the character limit but over the byte limit (``Entry/maximumBytes``).
+    case contentTooLarge(bytes: Int, limit: Int)
     /// Content that is empty or only white space.
     case contentBlank
     /// Bytes that are not valid UTF-8.
@@ -125,6 +127,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "'\(text)' is not an id: give a full UUID or a unique prefix of at least 4 hexadecimal characters."
         case .contentTooLong(let characters, let limit):
             "The text has \(characters) characters; the limit is \(limit)."
+        case .contentTooLarge(let bytes, let limit):
+            "The text takes \(bytes) bytes of UTF-8; the limit is \(limit) bytes, as well as \(Entry.maximumCharacters) characters."
         case .contentBlank:
             "The text is empty."
         case .invalidUTF8:

@@ -2,7 +2,7 @@ import ArgumentParser
 import JournalVault
 
 /// `jv add`: write a new entry.
-struct Add: VaultCommand {
+struct Add: VaultCommand, TakesFreeText {
     static let configuration = CommandConfiguration(
         abstract: "Add an entry from the arguments, else standard input, else $EDITOR; prints its id.",
         discussion: """

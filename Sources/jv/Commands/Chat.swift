@@ -26,7 +26,7 @@ struct ChatNew: VaultCommand {
     }
 }
 
-struct ChatAdd: VaultCommand {
+struct ChatAdd: VaultCommand, TakesFreeText {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a message (text from the arguments, else standard input, else $EDITOR); prints its id.",

@@ -2,7 +2,7 @@ import ArgumentParser
 import JournalVault
 
 /// `jv search`: find text in decrypted records.
-struct Search: VaultCommand {
+struct Search: VaultCommand, TakesFreeText {
     static let configuration = CommandConfiguration(
         abstract: "Search the decrypted text of entries, chat messages and analyses (case- and accent-insensitive).",
         discussion: """

@@ -101,12 +101,12 @@ extension Config {
                 case .blank:
                     continue
                 case .table(let name):
-                    guard name == "journals" else { throw Problem("unknown table [\(name)]; the only table is [journals]") }
+                    guard name == "journals" else { throw Problem("unknown table; the only table is [journals]") }
                     if let first = journalsLine { throw Problem("[journals] appears twice (first on line \(first))") }
                     journalsLine = number
                 case .pair(let key, let value):
                     let qualified = journalsLine == nil ? key : "[journals] " + key
-                    if let first = firstLines[qualified] { throw Problem("'\(key)' is set twice (first on line \(first))") }
+                    if let first = firstLines[qualified] { throw Problem("\(Self.named(key)) is set twice (first on line \(first))") }
                     firstLines[qualified] = number
                     if journalsLine == nil {
                         try config.set(key, to: value)
@@ -121,13 +121,20 @@ extension Config {
         return config
     }
 
-    private static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format"]
+    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format"]
+
+    /// How a message names `key`: quoted if it is one of jv's keys, else "the key". A line jv
+    /// cannot read may be a passphrase pasted into the wrong file, and any word of it may be
+    /// part of the passphrase, so a message names the line (by its number), never its text.
+    fileprivate static func named(_ key: String) -> String {
+        keys.contains(key) ? "'\(key)'" : "the key"
+    }
 
     private mutating func set(_ key: String, to value: Value) throws {
         // Never a secret in a file that may be world-readable (and is often shared as dotfiles).
         let lowercased = key.lowercased()
         if ["pass", "secret", "recovery"].contains(where: { lowercased.contains($0) }) {
-            throw Problem("'\(key)': jv never reads secrets from its config file; give the passphrase with "
+            throw Problem("the key names a secret, and jv never reads secrets from its config file; give the passphrase with "
                           + "--passphrase-file or --passphrase-command (or $JV_PASSPHRASE_FILE, $JV_PASSPHRASE_COMMAND)")
         }
         switch key {
@@ -159,7 +166,9 @@ extension Config {
             }
             timeFormat = format
         default:
-            throw Problem("unknown key '\(key)'; jv reads \(Self.keys.joined(separator: ", ")) and a [journals] table")
+            let nearest = Self.keys.min { UnknownCommand.distance(key, $0) < UnknownCommand.distance(key, $1) }
+            let guess = nearest.map { UnknownCommand.distance(key, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
+            throw Problem("unknown key\(guess); jv reads \(Self.keys.joined(separator: ", ")) and a [journals] table")
         }
     }
 
@@ -176,8 +185,8 @@ private struct Problem: Error {
     init(_ text: String) { self.text = text }
 }
 
-/// A value as the file writes it. Messages never quote a value: it might be a secret typed in
-/// the wrong place.
+/// A value as the file writes it. Messages never quote a value, nor a key other than jv's
+/// own (``Config/named(_:)``): it might be a secret typed in the wrong place.
 private enum Value {
     case string(String), integer(Int), boolean(Bool)
 
@@ -190,17 +199,17 @@ private enum Value {
     }
 
     func string(_ key: String) throws -> String {
-        guard case .string(let text) = self else { throw Problem("'\(key)' must be a string in quotes, not \(kind)") }
+        guard case .string(let text) = self else { throw Problem("\(Config.named(key)) must be a string in quotes, not \(kind)") }
         return text
     }
 
     func integer(_ key: String) throws -> Int {
-        guard case .integer(let number) = self else { throw Problem("'\(key)' must be an integer, not \(kind)") }
+        guard case .integer(let number) = self else { throw Problem("\(Config.named(key)) must be an integer, not \(kind)") }
         return number
     }
 
     func boolean(_ key: String) throws -> Bool {
-        guard case .boolean(let flag) = self else { throw Problem("'\(key)' must be true or false, not \(kind)") }
+        guard case .boolean(let flag) = self else { throw Problem("\(Config.named(key)) must be true or false, not \(kind)") }
         return flag
     }
 
@@ -208,7 +217,7 @@ private enum Value {
     func path(_ key: String) throws -> String {
         let text = try string(key)
         let expanded = text == "~" || text.hasPrefix("~/") ? Config.home + text.dropFirst() : text
-        guard expanded.hasPrefix("/") else { throw Problem("'\(key)' must be an absolute path or start with ~/") }
+        guard expanded.hasPrefix("/") else { throw Problem("\(Config.named(key)) must be an absolute path or start with ~/") }
         return expanded
     }
 }
@@ -251,12 +260,12 @@ private struct LineScanner {
             throw Problem("malformed line; expected key = value, where a key is letters, digits, _ and -")
         }
         skipSpaces()
-        if next == "." { throw Problem("'\(key)': dotted keys are not supported") }
-        guard next == "=" else { throw Problem("malformed line; expected '=' after '\(key)'") }
+        if next == "." { throw Problem("dotted keys are not supported") }
+        guard next == "=" else { throw Problem("malformed line; expected '=' after \(Config.named(key))") }
         position += 1
         skipSpaces()
-        let value = try value(of: key)
-        try end(after: "the value of '\(key)'")
+        let value = try value(of: Config.named(key))
+        try end(after: "the value of \(Config.named(key))")
         return .pair(key: key, value: value)
     }
 
@@ -279,13 +288,13 @@ private struct LineScanner {
         guard next == nil || next == "#" else { throw Problem("unexpected text after \(what)") }
     }
 
-    private mutating func value(of key: String) throws -> Value {
-        if isNext("\"\"\"") || isNext("'''") { throw Problem("'\(key)': multi-line strings are not supported") }
+    private mutating func value(of name: String) throws -> Value {
+        if isNext("\"\"\"") || isNext("'''") { throw Problem("the value of \(name) is a multi-line string, which jv does not read") }
         switch next {
-        case "\"": return .string(try basicString(of: key))
-        case "'": return .string(try literalString(of: key))
-        case nil, "#": throw Problem("'\(key)' has no value")
-        case "[", "{": throw Problem("'\(key)': arrays and inline tables are not supported")
+        case "\"": return .string(try basicString(of: name))
+        case "'": return .string(try literalString(of: name))
+        case nil, "#": throw Problem("\(name) has no value")
+        case "[", "{": throw Problem("the value of \(name) is an array or an inline table, which jv does not read")
         default: break
         }
         var word = String.UnicodeScalarView()
@@ -296,10 +305,10 @@ private struct LineScanner {
         let text = String(word)
         if text == "true" || text == "false" { return .boolean(text == "true") }
         if Self.isInteger(text) {
-            guard let number = Int(text) else { throw Problem("'\(key)': the integer is too large") }
+            guard let number = Int(text) else { throw Problem("the integer value of \(name) is too large") }
             return .integer(number)
         }
-        throw Problem("'\(key)' has a value jv does not read; it takes \"strings\" or 'strings' in quotes, integers, and true or false")
+        throw Problem("\(name) has a value jv does not read; it takes \"strings\" or 'strings' in quotes, integers, and true or false")
     }
 
     /// Whether `text` is a TOML decimal integer: an optional sign, then digits without leading zeros.
@@ -308,27 +317,27 @@ private struct LineScanner {
         return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber } && (digits == "0" || digits.first != "0")
     }
 
-    private mutating func basicString(of key: String) throws -> String {
+    private mutating func basicString(of name: String) throws -> String {
         position += 1
         var text = String.UnicodeScalarView()
         while true {
-            guard let scalar = next else { throw Problem("'\(key)': the string has no closing quote") }
+            guard let scalar = next else { throw Problem("the string value of \(name) has no closing quote") }
             position += 1
             switch scalar {
             case "\"":
                 return String(text)
             case "\\":
-                text.append(try escaped(of: key))
+                text.append(try escaped(of: name))
             default:
-                guard !Self.isControl(scalar) else { throw Problem("'\(key)': a control character in a string must be escaped") }
+                guard !Self.isControl(scalar) else { throw Problem("the value of \(name) holds a control character, which must be escaped") }
                 text.append(scalar)
             }
         }
     }
 
     /// The character after a backslash: \" \\ \n \t \uXXXX.
-    private mutating func escaped(of key: String) throws -> Unicode.Scalar {
-        let unsupported = Problem(#"'\#(key)': a string may only use the escapes \" \\ \n \t and \uXXXX"#)
+    private mutating func escaped(of name: String) throws -> Unicode.Scalar {
+        let unsupported = Problem(#"the value of \#(name) may only use the escapes \" \\ \n \t and \uXXXX"#)
         guard let scalar = next else { throw unsupported }
         position += 1
         switch scalar {
@@ -339,7 +348,7 @@ private struct LineScanner {
         case "u":
             let hex = String(String.UnicodeScalarView(scalars[position..<min(position + 4, scalars.count)]))
             guard hex.count == 4, hex.allSatisfy(\.isHexDigit), let code = UInt32(hex, radix: 16), let character = Unicode.Scalar(code) else {
-                throw Problem(#"'\#(key)': \u must be followed by four hexadecimal digits naming a Unicode character"#)
+                throw Problem(#"in the value of \#(name), \u must be followed by four hexadecimal digits naming a Unicode character"#)
             }
             position += 4
             return character
@@ -348,14 +357,14 @@ private struct LineScanner {
         }
     }
 
-    private mutating func literalString(of key: String) throws -> String {
+    private mutating func literalString(of name: String) throws -> String {
         position += 1
         var text = String.UnicodeScalarView()
         while true {
-            guard let scalar = next else { throw Problem("'\(key)': the string has no closing quote") }
+            guard let scalar = next else { throw Problem("the string value of \(name) has no closing quote") }
             position += 1
             if scalar == "'" { return String(text) }
-            guard !Self.isControl(scalar) else { throw Problem("'\(key)': a string may not hold control characters") }
+            guard !Self.isControl(scalar) else { throw Problem("the value of \(name) holds a control character, which a 'literal string' may not") }
             text.append(scalar)
         }
     }

@@ -39,7 +39,7 @@ enum Failure {
             case .vaultExists: 73
             case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: 77
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .manifestDamaged,
-                 .corruptDatabase, .contentTooLong, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: 65
+                 .corruptDatabase, .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: 65
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: 64
             case .storage, .readOnly, .diskFull, .sessionUnavailable, .syncUnavailable, .syncSetup, .syncNotDelivered: 1
             }
