@@ -178,9 +178,7 @@ import Testing
         let concurrent = version("Concurrent text.", modifiedAt: stored.modifiedAt)
         #expect(try journal.importSnapshot(concurrent).conflictCopies == ["entries": 1])
         #expect(try journal.importSnapshot(concurrent).unchanged == ["entries": 1], "the copy is made once")
-        let copyID = UnlockedVault.conflictCopyID(domain: "JVLT-import-conflict", table: .entry, id: stored.id, syncKey: journal.keys.syncKey) {
-            $0.raw("Concurrent text.".utf8)
-        }
+        let copyID = UnlockedVault.importConflictCopyID(of: stored.id, in: .entry, text: "Concurrent text.", syncKey: journal.keys.syncKey)
         let copy = try journal.entry(id: copyID)
         #expect(copy.content == "Conflict copy of entry \(stored.id.storageText): an imported file held this other text, "
                               + "changed at the same moment as the entry's.\n\nConcurrent text.")

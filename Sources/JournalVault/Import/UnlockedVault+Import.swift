@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import VaultCrypto
 
 /// What an import did, by kind of record.
 public struct ImportSummary: Sendable, Equatable {
@@ -121,15 +122,20 @@ extension UnlockedVault {
     }
 
     /// Keeps a file's `text` of the record `id` of `table` as a conflict copy, made by `store`,
-    /// under an id derived from both — `"JVLT-import-conflict"` in
-    /// ``conflictCopyID(domain:table:id:syncKey:version:)`` with the text (FORMAT.md §9) — so the
-    /// same file imported again, here or on another device of the vault, makes no second copy.
+    /// under an id derived from both, so the same file imported again, here or on another
+    /// device of the vault, makes no second copy.
     private func keepImportedCopy(of id: UUID, in table: SealedTable, text: String, _ db: Database,
                                   store: (UUID) throws -> Void) throws -> Outcome {
-        let copyID = Self.conflictCopyID(domain: "JVLT-import-conflict", table: table, id: id, syncKey: keys.syncKey) { $0.raw(text.utf8) }
+        let copyID = Self.importConflictCopyID(of: id, in: table, text: text, syncKey: keys.syncKey)
         if try Int.fetchOne(db, sql: "SELECT 1 FROM \(table.name) WHERE id = ?", arguments: [copyID.storageText]) != nil { return .unchanged }
         try store(copyID)
         return .conflictCopy
+    }
+
+    /// ``conflictCopyID(domain:table:id:syncKey:version:)`` of `"JVLT-import-conflict"` and
+    /// the text (FORMAT.md §9).
+    static func importConflictCopyID(of id: UUID, in table: SealedTable, text: String, syncKey: SecureBytes) -> UUID {
+        conflictCopyID(domain: "JVLT-import-conflict", table: table, id: id, syncKey: syncKey) { $0.raw(text.utf8) }
     }
 
     /// A node is the one of its (type, name), under the id derived from them; returns that id.
