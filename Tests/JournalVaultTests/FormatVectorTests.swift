@@ -201,6 +201,12 @@ import VaultCrypto
         #expect(UnlockedVault.conflictCopyID(table: .entry, id: Self.entryID, loser: loser, syncKey: keys.syncKey) == Self.conflictCopyID)
     }
 
+    @Test func importConflictCopyIDMatchesTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        let id = UnlockedVault.importConflictCopyID(of: Self.entryID, in: .entry, text: "Concurrent text.", syncKey: keys.syncKey)
+        #expect(id == UUID(uuidString: "079e5cf4-c253-830b-89c1-7e6d4fd2173d")!)
+    }
+
     /// The pack jv writes from §14.10's inputs: its header and change are the document's bytes, and
     /// the whole file is padded to the document's size. Its pack key, wrap nonce and stream header
     /// are random, so the bytes they make are checked on the document's pack (the test below).

@@ -136,7 +136,8 @@ import Testing
         var snapshot = VaultSnapshot()
         let fresh = (0..<700).map { entry(UUID(), "Fresh entry \($0) #bulk", hours: 2 + Double($0) / 100) }
         snapshot.entries = [entry(repeated, "First version", hours: 20)] + fresh
-            + [entry(known.id, "Known entry, new text.", hours: 1), entry(repeated, "Second version #kept", hours: 21)]
+            + [Entry(id: known.id, content: "Known entry, new text.", created: known.created, modifiedAt: known.modifiedAt + 1),
+               entry(repeated, "Second version #kept", hours: 21)]
         var reported = 0
         let summary = try target.journal.importSnapshot(snapshot) { done, total in
             #expect(done == reported + 1 && total == 703)
@@ -151,22 +152,83 @@ import Testing
         bulk.tags = ["bulk"]
         #expect(try target.journal.entries(bulk).count == 700)
         #expect(try target.journal.check().isClean)
-        // Again: only the repeated id changes, to its first version and back to its last.
+        // Again: the repeated id's first version is now older than the stored one, and skipped.
         let again = try target.journal.importSnapshot(snapshot)
-        #expect(again.updated == ["entries": 2] && again.unchanged == ["entries": 701])
+        #expect(again.changedNothing && again.unchanged == ["entries": 702] && again.skipped == ["entries": 1])
         #expect(try target.journal.entry(id: repeated).content == "Second version #kept")
     }
 
-    /// Analyses and messages are rewritten whole, under the next revision of their metadata.
-    @Test func aChangedAnalysisOrMessageIsRewrittenUnderTheNextRevision() throws {
-        let source = try Self.populatedVault()
-        let document = try Self.export(source.journal)
+    /// An entry's version is replaced only by a newer one; an older one is skipped, and another
+    /// text of the same moment kept as a conflict copy, under an id every device derives alike.
+    @Test func anEntryIsReplacedOnlyByANewerVersion() throws {
+        let vault = try TemporaryVault()
+        let journal = vault.journal
+        let stored = try journal.addEntry("Stored text.", at: moment(hoursAfterJan5UTC: 1, offsetHours: 0))
+        func version(_ text: String, modifiedAt: Int64, starred: Bool = false) -> VaultSnapshot {
+            var snapshot = VaultSnapshot()
+            snapshot.entries = [Entry(id: stored.id, content: text, created: stored.created, modifiedAt: modifiedAt, starred: starred)]
+            return snapshot
+        }
+        let older = try journal.importSnapshot(version("Older text.", modifiedAt: stored.modifiedAt - 1))
+        #expect(older.skipped == ["entries": 1] && older.changedNothing)
+        let sameText = try journal.importSnapshot(version("Stored text.", modifiedAt: stored.modifiedAt, starred: true))
+        #expect(sameText.skipped == ["entries": 1] && sameText.changedNothing)
+        #expect(try journal.entries().map(\.content) == ["Stored text."])
+
+        let concurrent = version("Concurrent text.", modifiedAt: stored.modifiedAt)
+        #expect(try journal.importSnapshot(concurrent).conflictCopies == ["entries": 1])
+        #expect(try journal.importSnapshot(concurrent).unchanged == ["entries": 1], "the copy is made once")
+        let copyID = UnlockedVault.importConflictCopyID(of: stored.id, in: .entry, text: "Concurrent text.", syncKey: journal.keys.syncKey)
+        let copy = try journal.entry(id: copyID)
+        #expect(copy.content == "Conflict copy of entry \(stored.id.storageText): an imported file held this other text, "
+                              + "changed at the same moment as the entry's.\n\nConcurrent text.")
+        #expect(copy.created == stored.created && copy.modifiedAt == stored.modifiedAt)
+        #expect(try journal.entry(id: stored.id).content == "Stored text.")
+
+        #expect(try journal.importSnapshot(version("Newer text.", modifiedAt: stored.modifiedAt + 1)).updated == ["entries": 1])
+        #expect(try journal.entry(id: stored.id).content == "Newer text.")
+        #expect(try journal.importSnapshot(version("Older text.", modifiedAt: stored.modifiedAt), overwrite: true).updated == ["entries": 1])
+        #expect(try journal.entry(id: stored.id).content == "Older text.")
+        #expect(try journal.entries().count == 2)
+        #expect(try journal.check().isClean)
+    }
+
+    /// A vault with the populated vault's export imported, and that export with another
+    /// sentiment in an analysis and another text in a message, under the same ids and times.
+    fileprivate static func importedWithAChangedAnalysisAndMessage() throws -> (TemporaryVault, String) {
+        let document = try export(try populatedVault().journal)
         let target = try TemporaryVault()
         try target.journal.importSnapshot(try ImportFormat.json.read(Array(document.utf8)))
         let changed = document.replacingOccurrences(of: #""sentiment": "calm""#, with: #""sentiment": "stormy""#)
             .replacingOccurrences(of: #""content": "Calm.""#, with: #""content": "Rough.""#)
         #expect(changed != document)
+        return (target, changed)
+    }
+
+    /// An analysis or thread is replaced only by a newer one, and a chat message, never changed
+    /// once written, not at all: its other text is kept as a conflict copy in its thread.
+    @Test func aChangedAnalysisOrMessageKeepsTheStoredOne() throws {
+        let (target, changedAnalysisAndMessage) = try Self.importedWithAChangedAnalysisAndMessage()
+        let changed = changedAnalysisAndMessage.replacingOccurrences(of: #""title": "About the walk""#, with: #""title": "Renamed""#)
         let summary = try target.journal.importSnapshot(try ImportFormat.json.read(Array(changed.utf8)))
+        #expect(summary.skipped == ["analyses": 1, "threads": 1] && summary.conflictCopies == ["messages": 1] && summary.updated == [:])
+        #expect(try target.journal.analyses(AnalysisQuery()).compactMap(\.sentiment) == ["calm"])
+        let messages = try target.journal.messages().map(\.content)
+        #expect(messages.count == 3 && messages.contains("Calm."))
+        #expect(messages.contains { $0.hasPrefix("Conflict copy of message ") && $0.hasSuffix("\n\nRough.") })
+        #expect(try target.journal.importSnapshot(try ImportFormat.json.read(Array(changed.utf8))).changedNothing)
+        // A later analysis of the entry (processed after the stored one) replaces it.
+        let later = changed.replacingOccurrences(of: "2026-01-05T12:00:00.000+01:00", with: "2026-01-05T13:00:00.000+01:00")
+        #expect(later != changed)
+        #expect(try target.journal.importSnapshot(try ImportFormat.json.read(Array(later.utf8))).updated == ["analyses": 1])
+        #expect(try target.journal.analyses(AnalysisQuery()).compactMap(\.sentiment) == ["stormy"])
+        #expect(try target.journal.check().isClean)
+    }
+
+    /// With `overwrite`, analyses and messages are rewritten whole, under the next revision of their metadata.
+    @Test func aChangedAnalysisOrMessageIsRewrittenUnderTheNextRevision() throws {
+        let (target, changed) = try Self.importedWithAChangedAnalysisAndMessage()
+        let summary = try target.journal.importSnapshot(try ImportFormat.json.read(Array(changed.utf8)), overwrite: true)
         #expect(summary.updated == ["analyses": 1, "messages": 1])
         #expect(try target.journal.analyses(AnalysisQuery()).compactMap(\.sentiment).contains("stormy"))
         #expect(try target.journal.messages().map(\.content).contains("Rough."))

@@ -69,6 +69,30 @@ struct CrashMatrixTests {
                      }.joined(separator: "\n")
                      return ["import", try sandbox.folder.write("journal.txt", journal), "--format", "jrnl-txt"]
                  }, state: count("entries", before: 2, after: 3002)),
+        Scenario(name: "import with conflicts (3,000 new entries, a newer and a concurrent version)", arguments: { sandbox, fixture in
+                     let alpha = try sandbox.show(fixture["alpha"])
+                     let beta = try sandbox.show(fixture["beta"])
+                     let fresh: [[String: Any]] = (0..<3000).map { index in
+                         ["id": UUID().uuidString.lowercased(), "created_at": "2024-01-01T09:00:00.000+00:00", "content": "Imported \(index). #imported"]
+                     }
+                     let known: [[String: Any]] = [
+                         ["id": fixture["alpha"], "created_at": alpha["created_at"] ?? "", "modified_at": "2099-01-01T00:00:00.000+00:00",
+                          "content": "Alpha, imported."],
+                         ["id": fixture["beta"], "created_at": beta["created_at"] ?? "", "modified_at": beta["modified_at"] ?? "",
+                          "content": "Beta, another text of the same moment."],
+                     ]
+                     let document = try JSONSerialization.data(withJSONObject: ["format": "jv-export", "version": 1, "entries": known + fresh])
+                     return ["import", try sandbox.folder.write("conflicts.json", document), "--format", "json"]
+                 }, state: { sandbox, fixture in
+                     // After: the newer alpha, beta as it was, its conflict copy and the new entries.
+                     let state = (try counts(sandbox)["entries"], try sandbox.show(fixture["alpha"])["content"] as? String,
+                                  try sandbox.show(fixture["beta"])["content"] as? String)
+                     switch state {
+                     case (2, "Alpha entry. #one", "Beta entry."): return "before"
+                     case (3003, "Alpha, imported.", "Beta entry."): return "after"
+                     case let other: return "entries, alpha, beta: \(other)"
+                     }
+                 }),
         Scenario(name: "chat add", arguments: { _, _ in ["chat", "add", "--role", "assistant", "An answer."] },
                  state: count("messages", before: 1, after: 2)),
         Scenario(name: "analysis add", arguments: { _, fixture in ["analysis", "add", fixture["alpha"], "--model", "m", "--sentiment", "calm"] },

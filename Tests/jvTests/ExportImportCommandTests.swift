@@ -285,6 +285,57 @@ struct ExportImportCommandTests {
         #expect(try target.run(["list", "--json"]).out == listing.out)
     }
 
+    @Test("import never replaces a newer record: an older version is skipped, another text of the same moment (or of a message) is kept as a conflict copy; again changes nothing; --overwrite replaces")
+    func importKeepsNewerRecords() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let edited = try sandbox.add("The walk, first text.")
+        let twin = try sandbox.add("The twin, the vault's text.")
+        try Sandbox.requireSuccess(try sandbox.run(["chat", "add", "--role", "user", "--", "The vault's message."]))
+        let old = sandbox.folder.file("old.json")
+        try Sandbox.requireSuccess(try sandbox.run(["export", "--output", old]))
+        // A later change here; and the file, edited by hand, holds other texts of the twin and
+        // the message under their ids, with the same times.
+        try Sandbox.requireSuccess(try sandbox.run(["edit", edited], stdin: Data("The walk, edited later.".utf8)))
+        let document = try String(contentsOfFile: old, encoding: .utf8)
+            .replacingOccurrences(of: "The twin, the vault's text.", with: "The twin, the file's text.")
+            .replacingOccurrences(of: #""content": "The vault's message.""#, with: #""content": "The file's message.""#)
+        let file = try sandbox.folder.write("changed.json", document)
+
+        let first = try sandbox.run(["import", "--json", file, "--format", "json"])
+        #expect(first.status == 0, "\(first)")
+        let summary = try first.object()
+        #expect(summary["added"] as? [String: Int] == [:] && summary["updated"] as? [String: Int] == [:], "\(first)")
+        #expect(summary["skipped"] as? [String: Int] == ["entries": 1], "\(first)")
+        #expect(summary["conflict_copies"] as? [String: Int] == ["entries": 1, "messages": 1], "\(first)")
+        #expect(summary["unchanged"] as? [String: Int] == ["threads": 1], "\(first)")
+        #expect(try sandbox.show(edited)["content"] as? String == "The walk, edited later.", "the later edit stays")
+        #expect(try sandbox.show(twin)["content"] as? String == "The twin, the vault's text.")
+        let contents = Set(try sandbox.list().compactMap { $0["content"] as? String })
+        #expect(contents == ["The walk, edited later.", "The twin, the vault's text.",
+                             "Conflict copy of entry \(twin): an imported file held this other text, changed at the same moment as the entry's.\n\n"
+                                 + "The twin, the file's text."])
+        let messages = try xicmdExport(sandbox)["threads"].flatMap { ($0 as? [[String: Any]])?.first?["messages"] as? [[String: Any]] } ?? []
+        #expect(messages.count == 2 && messages.contains { ($0["content"] as? String)?.hasSuffix(": an imported file held this other text under the message's id.\n\nThe file's message.") == true },
+                "\(messages)")
+        #expect(try sandbox.run(["check"]).status == 0)
+
+        // Again: the copies are there already, the older version is still older.
+        let again = try sandbox.run(["import", file, "--format", "json"])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.errorLines == ["Imported \(file): added nothing; updated nothing; unchanged 1 entry, 1 message, 1 thread; "
+                                     + "skipped 1 entry whose stored version is as new or newer (--overwrite imports them)."], "\(again)")
+        #expect(try sandbox.entryCount() == 3)
+
+        // --overwrite: the deliberate revert.
+        let overwritten = try sandbox.run(["import", "--json", file, "--format", "json", "--overwrite"])
+        #expect(overwritten.status == 0, "\(overwritten)")
+        #expect(try overwritten.object()["updated"] as? [String: Int] == ["entries": 2, "messages": 1], "\(overwritten)")
+        #expect(try sandbox.show(edited)["content"] as? String == "The walk, first text.")
+        #expect(try sandbox.show(twin)["content"] as? String == "The twin, the file's text.")
+        #expect(try sandbox.run(["check"]).status == 0)
+    }
+
     @Test("jrnl-json, jrnl-txt and dayone-json each import every entry with its date, tags and star, once")
     func importOtherFormats() throws {
         let jrnlJSON = """

@@ -123,4 +123,42 @@ struct StreamingTests {
         let markdown = try sandbox.run(["export", "--format", "markdown"])
         #expect(markdown.lines.filter { $0.hasPrefix("### ") }.count == 3000)
     }
+
+    /// 600 entries of nearly 50,000 characters (30 MB of text), one a day.
+    private static let longEntries = Result {
+        try Fixture { sandbox in
+            let filler = String(repeating: "The sea was calm and we walked along the harbour, talking. ", count: 845)
+            let days = ISO8601DateFormatter()
+            days.timeZone = TimeZone(identifier: "UTC")
+            let entries: [[String: Any]] = (0..<600).map { index in
+                ["id": String(format: "00000000-0000-4000-8000-%012d", index),
+                 "created_at": days.string(from: Date(timeIntervalSince1970: 1_704_096_000 + Double(index) * 86_400)).dropLast() + "+00:00",
+                 "content": "Long entry \(index).\n" + filler]
+            }
+            let file = try sandbox.folder.write("long.json", try JSONSerialization.data(withJSONObject: ["format": "jv-export", "version": 1, "entries": entries]))
+            try Sandbox.requireSuccess(try sandbox.run(["import", file, "--format", "json"]))
+            return [:]
+        }
+    }
+
+    @Test("a listing or export of long entries stays within 64 MiB: batches end at a byte bound as well as at a count")
+    func longEntriesStayWithinTheMemoryBound() throws {
+        let fixture = try Self.longEntries.get()
+        let sandbox = try Sandbox(from: fixture)
+        // Opened with the recovery key: Argon2id's own 64 MiB is no part of a listing's memory.
+        let key = try sandbox.folder.write("recovery.txt", fixture.recoveryKey)
+        for arguments in [["list"], ["search", "harbour"], ["export", "--format", "txt"]] {
+            let child = try sandbox.start(arguments + ["--recovery-key-file", key], env: ["JV_PASSPHRASE_FILE": nil])
+            var peakKiB = 0
+            // VmHWM is the process's peak resident memory so far; a process that has ended has none.
+            while let status = try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) {
+                peakKiB = max(peakKiB, Int(line.filter(\.isNumber)) ?? 0)
+                usleep(1_000)
+            }
+            let result = child.wait()
+            #expect(result.status == 0 && result.out.contains("Long entry 599."), "\(arguments): \(result.err)")
+            #expect(peakKiB > 0 && peakKiB <= 64 << 10, "\(arguments): peak \(peakKiB >> 10) MiB")
+        }
+    }
 }

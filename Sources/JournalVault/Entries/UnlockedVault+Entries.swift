@@ -191,16 +191,21 @@ extension UnlockedVault {
                 // next batch is read; memory stays bounded by two batches.
                 // Batches start small, so even a month's listing overlaps reading with decryption
                 // (and a long listing's first entries come at once), and double up to 2,048 rows,
-                // so a search over everything pays little per batch.
+                // so a search over everything pays little per batch; and they end sooner when
+                // their texts reach the pipeline's byte bound, so long entries take no more memory.
                 var batchSize = query.limit.map { min($0, 512) } ?? 128
                 var batch: [Result<EncryptedEntryRow, any Error>] = []
+                var batchBytes = 0
                 batch.reserveCapacity(batchSize)
                 while given < limit, let row = try rows.next() {
-                    batch.append(Result { try EncryptedEntryRow(row: row) })
-                    guard batch.count == batchSize else { continue }
+                    let stored = Result { try EncryptedEntryRow(row: row) }
+                    batchBytes += (try? stored.get().content.count) ?? 0
+                    batch.append(stored)
+                    guard batch.count == batchSize || batchBytes >= type(of: pipeline).batchBytes else { continue }
                     try pipeline.submit(batch)
                     batchSize = min(batchSize * 2, 2048)
                     batch = []
+                    batchBytes = 0
                     batch.reserveCapacity(batchSize)
                     // With a limit, this batch may complete the result: do not read ahead of it.
                     if query.limit != nil { try pipeline.finish() }

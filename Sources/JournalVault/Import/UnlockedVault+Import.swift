@@ -1,25 +1,44 @@
 import Foundation
 import GRDB
+import VaultCrypto
 
 /// What an import did, by kind of record.
 public struct ImportSummary: Sendable, Equatable {
     public var added: [String: Int] = [:]
     public var updated: [String: Int] = [:]
     public var unchanged: [String: Int] = [:]
+    /// Records whose stored version was kept and the file's text kept beside it as a conflict
+    /// copy: the two cannot be ordered (an entry changed at the same moment, a chat message).
+    public var conflictCopies: [String: Int] = [:]
+    /// Records whose stored version was kept because it is newer than the file's, or (kinds that
+    /// get no conflict copies) as new; or whose file version differs in no text.
+    public var skipped: [String: Int] = [:]
 
     /// True when the import changed nothing (e.g. the same file imported again).
-    public var changedNothing: Bool { added.values.allSatisfy { $0 == 0 } && updated.values.allSatisfy { $0 == 0 } }
+    public var changedNothing: Bool {
+        [added, updated, conflictCopies].allSatisfy { $0.values.allSatisfy { $0 == 0 } }
+    }
 }
 
 extension UnlockedVault {
-    /// Imports `snapshot` in one transaction: a record whose id exists is updated if it differs
-    /// and left alone if not; a knowledge node whose (type, name) exists under another id is
-    /// merged into it. Knowledge nodes and relations are stored under the ids this vault derives
-    /// for them (FORMAT.md §1.6, §1.7), not the file's, and relations follow their nodes there.
+    /// Imports `snapshot` in one transaction. A record whose id is not stored is added; one
+    /// whose id is stored is left alone if it is the same, and otherwise replaces the stored
+    /// version only if it is newer (an entry's `modifiedAt`, a thread's `updatedAt`, an
+    /// analysis's `processedAt`; a chat message is never changed, so no version of it is
+    /// newer): an import never reverts a later change. A version that is older is skipped; one
+    /// that cannot be ordered (an entry changed at the same moment, a chat message) with another
+    /// text is kept as a conflict copy beside the stored record, as sync keeps concurrent edits,
+    /// under an id derived from the record and the text, so importing it again adds nothing.
+    /// With `overwrite`, a file's version that differs replaces the stored one whatever its age.
+    ///
+    /// A knowledge node whose (type, name) exists under another id is merged into it.
+    /// Knowledge nodes and relations are stored under the ids this vault derives for them
+    /// (FORMAT.md §1.6, §1.7), not the file's, and relations follow their nodes there.
     /// Importing the same records twice changes nothing.
     /// `progress` is told how many of the snapshot's records are done, after each one.
     @discardableResult
-    public func importSnapshot(_ snapshot: VaultSnapshot, progress: ((Int, Int) -> Void)? = nil) throws -> ImportSummary {
+    public func importSnapshot(_ snapshot: VaultSnapshot, overwrite: Bool = false,
+                               progress: ((Int, Int) -> Void)? = nil) throws -> ImportSummary {
         var summary = ImportSummary()
         var done = 0
         let total = snapshot.recordCount
@@ -30,6 +49,8 @@ extension UnlockedVault {
             case .added: summary.added[kind, default: 0] += 1
             case .updated: summary.updated[kind, default: 0] += 1
             case .unchanged: summary.unchanged[kind, default: 0] += 1
+            case .conflictCopy: summary.conflictCopies[kind, default: 0] += 1
+            case .skipped: summary.skipped[kind, default: 0] += 1
             }
         }
         try write { db in
@@ -48,7 +69,7 @@ extension UnlockedVault {
                 }
             }
             try insertNew(new, db) { count("entries", .added) }
-            for entry in known { count("entries", try upsert(entry, db)) }
+            for entry in known { count("entries", try upsert(entry, overwrite: overwrite, db)) }
             var nodeIDs: [UUID: UUID] = [:]
             for node in snapshot.nodes {
                 let (id, outcome) = try upsert(node, db)
@@ -57,7 +78,7 @@ extension UnlockedVault {
             }
             for analysis in snapshot.analyses {
                 try requireEntry(analysis.entryID, db)
-                count("analyses", try upsert(analysis, db))
+                count("analyses", try upsert(analysis, overwrite: overwrite, db))
             }
             for relation in snapshot.relations {
                 // A node the file does not list is one of this vault's, named by its id here.
@@ -67,12 +88,12 @@ extension UnlockedVault {
             }
             let messagesByThread = Dictionary(grouping: snapshot.messages, by: \.threadID)
             for thread in snapshot.threads {
-                count("threads", try upsert(thread, db))
-                for message in messagesByThread[thread.id] ?? [] { count("messages", try upsert(message, db)) }
+                count("threads", try upsert(thread, overwrite: overwrite, db))
+                for message in messagesByThread[thread.id] ?? [] { count("messages", try upsert(message, overwrite: overwrite, db)) }
             }
             for (threadID, messages) in messagesByThread where !snapshot.threads.contains(where: { $0.id == threadID }) {
                 _ = try ThreadRow.fetch(id: threadID, db)
-                for message in messages { count("messages", try upsert(message, db)) }
+                for message in messages { count("messages", try upsert(message, overwrite: overwrite, db)) }
             }
         }
         return summary
@@ -80,12 +101,41 @@ extension UnlockedVault {
 
     private typealias Outcome = UpsertOutcome
 
-    private func upsert(_ entry: Entry, _ db: Database) throws -> Outcome {
+    private func upsert(_ entry: Entry, overwrite: Bool, _ db: Database) throws -> Outcome {
         let existing = try Row.fetchOne(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry WHERE id = ?", arguments: [entry.id.storageText])
-        let stored = try existing.map(EncryptedEntryRow.init(row:))
-        if let stored, try stored.decrypt(keys: keys) == entry { return .unchanged }
-        try store(entry, replacing: stored, db)
-        return stored == nil ? .added : .updated
+        guard let stored = try existing.map(EncryptedEntryRow.init(row:)) else {
+            try store(entry, replacing: nil, db)
+            return .added
+        }
+        let current = try stored.decrypt(keys: keys)
+        if current == entry { return .unchanged }
+        if overwrite || entry.modifiedAt > current.modifiedAt {
+            try store(entry, replacing: stored, db)
+            return .updated
+        }
+        // Older: the stored text is a later change of it. The same moment with the same text:
+        // only a star or tags differ, and nothing of the text would be lost.
+        guard entry.modifiedAt == current.modifiedAt, entry.content != current.content else { return .skipped }
+        return try keepImportedCopy(of: entry.id, in: .entry, text: entry.content, db) { copyID in
+            try storeConflictCopy(of: entry, as: copyID, why: "an imported file held this other text, changed at the same moment as the entry's.", db)
+        }
+    }
+
+    /// Keeps a file's `text` of the record `id` of `table` as a conflict copy, made by `store`,
+    /// under an id derived from both, so the same file imported again, here or on another
+    /// device of the vault, makes no second copy.
+    private func keepImportedCopy(of id: UUID, in table: SealedTable, text: String, _ db: Database,
+                                  store: (UUID) throws -> Void) throws -> Outcome {
+        let copyID = Self.importConflictCopyID(of: id, in: table, text: text, syncKey: keys.syncKey)
+        if try Int.fetchOne(db, sql: "SELECT 1 FROM \(table.name) WHERE id = ?", arguments: [copyID.storageText]) != nil { return .unchanged }
+        try store(copyID)
+        return .conflictCopy
+    }
+
+    /// ``conflictCopyID(domain:table:id:syncKey:version:)`` of `"JVLT-import-conflict"` and
+    /// the text (FORMAT.md §9).
+    static func importConflictCopyID(of id: UUID, in table: SealedTable, text: String, syncKey: SecureBytes) -> UUID {
+        conflictCopyID(domain: "JVLT-import-conflict", table: table, id: id, syncKey: syncKey) { $0.raw(text.utf8) }
     }
 
     /// A node is the one of its (type, name), under the id derived from them; returns that id.
@@ -106,11 +156,16 @@ extension UnlockedVault {
         return (id, .added)
     }
 
-    private func upsert(_ analysis: Analysis, _ db: Database) throws -> Outcome {
-        try replaceWhole(analysis, as: AnalysisRow.self, db)
+    /// Analyses get no conflict copies (as in sync): an older one, or another of the same
+    /// moment, is skipped.
+    private func upsert(_ analysis: Analysis, overwrite: Bool, _ db: Database) throws -> Outcome {
+        try replaceWhole(analysis, as: AnalysisRow.self, db) { stored in
+            overwrite || analysis.processedAt.millis > stored.processedAt.millis ? nil : .skipped
+        }
     }
 
-    private func upsert(_ thread: ChatThread, _ db: Database) throws -> Outcome {
+    /// Threads neither (their messages do): an older one, or another of the same moment, is skipped.
+    private func upsert(_ thread: ChatThread, overwrite: Bool, _ db: Database) throws -> Outcome {
         var thread = thread
         if let existing = try Row.fetchOne(db, sql: "SELECT \(ThreadRow.selection) FROM chat_thread WHERE id = ?", arguments: [thread.id.storageText]) {
             let stored = try ThreadRow(row: existing)
@@ -118,6 +173,7 @@ extension UnlockedVault {
             current.messageCount = 0
             thread.messageCount = 0
             if current == thread { return .unchanged }
+            guard overwrite || thread.updatedAt > current.updatedAt else { return .skipped }
             if thread.isActive { try db.execute(sql: "UPDATE chat_thread SET is_active = 0 WHERE is_active = 1 AND id <> ?", arguments: [thread.id.storageText]) }
             try ThreadRow(thread, meta: .rewriting(stored.encMeta, keyVersion: keys.keyVersion), keys: keys).update(db)
             return .updated
@@ -127,19 +183,32 @@ extension UnlockedVault {
         return .added
     }
 
-    private func upsert(_ message: ChatMessage, _ db: Database) throws -> Outcome {
+    /// A chat message is never changed once written, so another version of one was written
+    /// elsewhere, and none is newer: another text is kept as a conflict copy, as sync does.
+    private func upsert(_ message: ChatMessage, overwrite: Bool, _ db: Database) throws -> Outcome {
         if let entryID = message.entryID { try requireEntry(entryID, db) }
-        return try replaceWhole(message, as: MessageRow.self, db)
+        return try replaceWhole(message, as: MessageRow.self, db) { stored in
+            if overwrite { return nil }
+            guard message.content != stored.content else { return .skipped }
+            return try keepImportedCopy(of: message.id, in: .chatMessage, text: message.content, db) { copyID in
+                try storeConflictCopy(of: message, as: copyID, why: "an imported file held this other text under the message's id.", db)
+            }
+        }
     }
 
     /// A record stored as one row and rewritten whole (analyses, messages): left alone if it
-    /// decrypts to the same, else written again under the next revision of its metadata.
-    private func replaceWhole<Stored: WholeRecordRow>(_ record: Stored.Record, as _: Stored.Type, _ db: Database) throws -> Outcome {
+    /// decrypts to the same; else `keep` is asked first, with the stored record, and what it
+    /// returns is what happened, or if nil the record is written again under the next
+    /// revision of its metadata.
+    private func replaceWhole<Stored: WholeRecordRow>(_ record: Stored.Record, as _: Stored.Type, _ db: Database,
+                                                      keep: (Stored.Record) throws -> Outcome?) throws -> Outcome {
         let id = record.id.storageText
         let existing = try Row.fetchOne(db, sql: "SELECT \(Stored.selection) FROM \(Stored.table) WHERE id = ?", arguments: [id])
             .map(Stored.init(row:))
         if let existing {
-            if try existing.decrypt(keys: keys) == record { return .unchanged }
+            let current = try existing.decrypt(keys: keys)
+            if current == record { return .unchanged }
+            if let kept = try keep(current) { return kept }
             try db.execute(sql: "DELETE FROM \(Stored.table) WHERE id = ?", arguments: [id])
         }
         try Stored(record, meta: .rewriting(existing?.encMeta, keyVersion: keys.keyVersion), keys: keys).insert(db)
@@ -147,8 +216,10 @@ extension UnlockedVault {
     }
 }
 
-/// What writing a record that may already be stored did.
-enum UpsertOutcome { case added, updated, unchanged }
+/// What writing a record that may already be stored did: import keeps a stored record that is
+/// newer (`skipped`), or one that cannot be ordered and keeps the file's text beside it
+/// (`conflictCopy`).
+enum UpsertOutcome { case added, updated, unchanged, conflictCopy, skipped }
 
 /// The stored form of a record that import replaces whole.
 private protocol WholeRecordRow {

@@ -10,7 +10,8 @@ import Synchronization
 /// caller comes back for it, the caller takes items from the same batch until none are left,
 /// so no core sits idle at either end and no more threads run than there are cores. At most
 /// two batches are in memory at once, and outputs are delivered in submission order on the
-/// caller's thread.
+/// caller's thread. A caller ends a batch at ``batchBytes`` of record text as well as at its
+/// count, so two batches of the longest entries take no more memory than of short ones.
 ///
 /// ```swift
 /// let pipeline = BatchPipeline(transform: { (row: EncryptedEntryRow) in try row.decrypt(keys: keys) }) { entries in
@@ -23,6 +24,11 @@ final class BatchPipeline<Item: Sendable, Output: Sendable> {
     private let transform: @Sendable (Item) throws -> Output
     private let deliver: ([Output]) throws -> Void
     private var running: Job?
+
+    /// Sealed text per batch past which a caller submits it (4 MiB): two batches, their
+    /// decrypted texts and what is made of them stay within some 20 MiB whatever the entries'
+    /// length, while 2,048 entries of a typical length (under 2 KB) still make one batch.
+    static var batchBytes: Int { 4 << 20 }
 
     /// Background workers per batch: the caller's own core is busy reading meanwhile.
     private static var helpers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }

@@ -130,24 +130,18 @@ extension UnlockedVault {
             try Row.fetchOne(db, sql: "SELECT " + values.indices.map { _ in "?" }.joined(separator: ", "), arguments: StatementArguments(values))!
         }
         let row = try asRow(values)
-        let note = "Conflict copy of \(table == .entry ? "entry" : "message") \(original.storageText): "
-            + "it was changed on two devices at once, and this is the other text."
+        let why = "it was changed on two devices at once, and this is the other text."
         if table == .entry {
             let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
             // The same text on both sides (a star set on each): nothing would be lost.
             if let winner, try EncryptedEntryRow(row: asRow(winner)).decrypt(keys: keys).content == entry.content { return }
-            let copy = Entry(id: copyID, content: note + "\n\n" + entry.content, created: entry.created, modifiedAt: entry.modifiedAt,
-                             starred: entry.starred, explicitTags: entry.explicitTags, version: entry.version)
-            try store(copy, replacing: nil, db)
+            try storeConflictCopy(of: entry, as: copyID, why: why, db)
         } else {
             var message = try MessageRow(row: row).decrypt(keys: keys)
             if let winner, try MessageRow(row: asRow(winner)).decrypt(keys: keys).content == message.content { return }
             guard try rows.exists(.chatThread, message.threadID.storageText) else { return }
             if let entryID = message.entryID, try !rows.exists(.entry, entryID.storageText) { message.entryID = nil }
-            let copy = ChatMessage(id: copyID, threadID: message.threadID, role: message.role, content: note + "\n\n" + message.content,
-                                   timestamp: message.timestamp, model: message.model, language: message.language,
-                                   entryID: message.entryID, usage: message.usage)
-            try MessageRow(copy, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+            try storeConflictCopy(of: message, as: copyID, why: why, db)
         }
         try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) VALUES (?, ?)", arguments: [table.name, copyID.storageText])
         tally.conflictCopies += 1
@@ -161,12 +155,7 @@ extension UnlockedVault {
 
     /// The same under `syncKey` (FORMAT.md §14.10's vector checks it).
     static func conflictCopyID(table: SealedTable, id: UUID, loser: SyncStamp, syncKey: SecureBytes) -> UUID {
-        var writer = ByteWriter(capacity: 80)
-        writer.raw("JVLT-sync-conflict".utf8)
-        writer.shortString(table.name)
-        writer.raw(id.bytes)
-        loser.encode(into: &writer)
-        return UUID(version8From: syncKey.withUnsafeBytes { Blake2b.hash(writer.bytes, key: $0) })
+        conflictCopyID(domain: "JVLT-sync-conflict", table: table, id: id, syncKey: syncKey) { loser.encode(into: &$0) }
     }
 
     private func setTagIndexes(_ indexes: Set<Data>, ofEntry id: String, _ db: Database) throws {

@@ -8,7 +8,10 @@ struct Import: VaultCommand {
         abstract: "Import a jv export, a jrnl journal (JSON or text) or a Day One JSON export.",
         discussion: """
             Idempotent: importing the same file again changes nothing (records are matched by id, or by \
-            an id derived from the source's own id or from its date and text). One transaction: a \
+            an id derived from the source's own id or from its date and text). A record already in the \
+            vault is replaced only by a newer version: an older one is skipped (--overwrite takes it), and \
+            another text of the same moment (or of a chat message) is kept as a conflict copy beside it, \
+            as sync does. One transaction: a \
             malformed file imports nothing and jv says where it is malformed. jrnl's times carry no \
             time zone; they are read in yours (TZ). An age-encrypted file needs --age-identity. \
             Day One's location and weather become the entry's last lines; its photos, videos, audio \
@@ -26,6 +29,9 @@ struct Import: VaultCommand {
     @Option(help: ArgumentHelp("An age identity file (AGE-SECRET-KEY-1…) to decrypt an age-encrypted file.", valueName: "path"))
     var ageIdentity: String?
 
+    @Flag(help: "Replace a record whose version in the file differs, even with an older one (it reverts later changes).")
+    var overwrite = false
+
     func execute() throws {
         var bytes = try readBounded()
         if let ageIdentity {
@@ -36,19 +42,27 @@ struct Import: VaultCommand {
         let snapshot = try format.read(bytes)
         let journal = try options.unlockedVault()
         let progress = Progress("Imported")
-        let summary = try journal.importSnapshot(snapshot) { progress.update($0, of: $1) }
+        let summary = try journal.importSnapshot(snapshot, overwrite: overwrite) { progress.update($0, of: $1) }
         progress.finish()
         let output = options.output
         if output.json {
             func counts(_ values: [String: Int]) -> JSONValue { .object(values.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }) }
             output.printJSON(.object([("added", counts(summary.added)), ("updated", counts(summary.updated)), ("unchanged", counts(summary.unchanged)),
+                                      ("conflict_copies", counts(summary.conflictCopies)), ("skipped", counts(summary.skipped)),
                                       ("not_imported", snapshot.omissions.json)]))
         } else {
             func describe(_ values: [String: Int]) -> String {
                 let parts = values.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { Output.count($0.value, of: $0.key) }
                 return parts.isEmpty ? "nothing" : parts.joined(separator: ", ")
             }
-            Console.note("Imported \(file): added \(describe(summary.added)); updated \(describe(summary.updated)); unchanged \(describe(summary.unchanged)).")
+            var clauses = ["added \(describe(summary.added))", "updated \(describe(summary.updated))", "unchanged \(describe(summary.unchanged))"]
+            if summary.conflictCopies.values.contains(where: { $0 > 0 }) {
+                clauses.append("conflict copies kept for \(describe(summary.conflictCopies))")
+            }
+            if summary.skipped.values.contains(where: { $0 > 0 }) {
+                clauses.append("skipped \(describe(summary.skipped)) whose stored version is as new or newer (--overwrite imports them)")
+            }
+            Console.note("Imported \(file): " + clauses.joined(separator: "; ") + ".")
         }
         for sentence in snapshot.omissions.sentences { Console.note("jv: " + sentence) }
     }
