@@ -103,19 +103,27 @@ struct MultiEditTests {
         #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "modified_at and all else unchanged")
     }
 
-    @Test("an ambiguous or malformed edit is refused (65) and changes nothing", arguments: [
+    @Test("an ambiguous, malformed or oversized edit is refused (65) and changes nothing; without a terminal the text is kept on tmpfs",
+          arguments: [
         ("unknown marker", "sed -i '1s/{jv:[0-9a-f]*}/{jv:00000000}/' \"$f\"", "is not the marker of an entry being edited"),
         ("duplicated marker", "sed -n 1p \"$f\" >> \"$f\"", "was already at line 1"),
         ("bad header date", "sed -i '3s/^\\[2026-01-10/[2026-13-10/' \"$f\"", "is not of the form [YYYY-MM-DD HH:MM]"),
         ("text before the first header", "sed -i '1i Dear diary,' \"$f\"", "there is text before the first header"),
+        ("text over the limit", "head -c 50001 /dev/zero | tr '\\0' a >> \"$f\"", "Line 5 of the edited text: The text has"),
     ])
     func malformedEditsAreRefused(what: String, commands: String, says: String) throws {
         let sandbox = try Sandbox(from: try Self.journal.get())
         let before = try sandbox.list()
-        let result = try sandbox.run(["edit", "--yes"] + january, env: try editor(sandbox, commands))
+        let result = try sandbox.run(["edit", "--yes"] + january, env: try editor(sandbox, "sed -i 's/Second entry/Second, typed/' \"$f\"\n" + commands))
         #expect(result.status == 65, "\(what): \(result)")
-        #expect(result.errorLines.count == 1 && result.err.contains(says) && result.err.contains("nothing was changed"), "\(what): \(result)")
+        #expect(result.errorLines.count == 1 && result.err.contains(says) && result.err.contains("Nothing was saved"), "\(what): \(result)")
         #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "\(what)")
+        // What was typed is not lost: it is kept, private and in memory, where the error says.
+        let kept = try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path)
+        #expect(kept.count == 1 && kept[0].hasPrefix("jv-refused-") && result.err.contains(sandbox.runtime.file(kept.first ?? "")), "\(what): \(kept)")
+        let path = sandbox.runtime.file(kept.first ?? "")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("Second, typed"), "\(what)")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600, "\(what)")
     }
 
     @Test("deleting without --yes and without a terminal is refused (64) and changes nothing")

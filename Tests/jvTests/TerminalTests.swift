@@ -164,6 +164,79 @@ struct TerminalTests {
         #expect(try sandbox.list().contents == ["Kept"])
     }
 
+    /// An editor (a shell script) that counts its runs, copies the file it is given to
+    /// `editor.N` (N the run), and runs `first` on its first run, `later` on the others, with
+    /// the file's path in `$f`.
+    private func roundsEditor(_ sandbox: Sandbox, first: String, later: String) throws -> [String: String?] {
+        let log = sandbox.folder.file("editor")
+        let path = try sandbox.folder.write("rounds-editor.sh", """
+            #!/bin/sh
+            for f in "$@"; do :; done
+            n=$(($(cat '\(log).runs' 2>/dev/null || echo 0) + 1))
+            echo $n > '\(log).runs'
+            cp "$f" '\(log).'$n
+            if [ $n = 1 ]; then
+            \(first)
+            else
+            \(later)
+            fi
+            """)
+        return ["EDITOR": "/bin/sh " + path, "VISUAL": nil]
+    }
+
+    @Test("edit over several entries: a malformed header is shown at the top of the text opened again, and the corrected edit is saved whole")
+    func multiEditReopensOnAProblem() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("First entry", ["--at", "2026-01-05 09:00"])
+        try sandbox.add("Second entry", ["--at", "2026-01-10 09:00"])
+        let env = try roundsEditor(sandbox, first: "sed -i -e 's/First entry/First, rewritten/' -e 's/^\\[2026-01-10/[2026-13-10/' \"$f\"",
+                                   later: "sed -i 's/^\\[2026-13-10/[2026-01-11/' \"$f\"")
+        let result = try onTerminal(sandbox, ["edit", "--from", "2026-01-01"], typed: ["\n"], delay: 1.5, env: env)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out.contains("Line 3 of the edited text: the header's date is not of the form") && result.out.contains("Edit again?"),
+                "\(result)")
+        #expect(result.out.contains("2 changed, 0 added, 0 deleted."), "\(result)")
+        let second = try String(contentsOfFile: sandbox.folder.file("editor.2"), encoding: .utf8).components(separatedBy: "\n")
+        #expect(second[0] == "# jv: Line 5 of the edited text: the header's date is not of the form [YYYY-MM-DD HH:MM].", "\(second)")
+        #expect(second[1].hasPrefix("# jv: ") && second[2].contains("First, rewritten") && second[4].hasPrefix("[2026-13-10 09:00]"), "\(second)")
+        let entries = try sandbox.list()
+        #expect(entries.contents == ["First, rewritten", "Second entry"], "everything typed in the first run is kept")
+        #expect(entries.map { $0["created_at"] as? String } == ["2026-01-05T09:00:00.000+00:00", "2026-01-11T09:00:00.000+00:00"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [], "no editor file is left")
+    }
+
+    @Test("edit over several entries: declining to edit again saves nothing (65)")
+    func multiEditDeclinedAfterAProblem() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("First entry", ["--at", "2026-01-05 09:00"])
+        let env = try roundsEditor(sandbox, first: "sed -i -e 's/First entry/First, rewritten/' -e '1i Dear diary,' \"$f\"", later: "exit 1")
+        let result = try onTerminal(sandbox, shell: commandLine(sandbox, ["edit", "--from", "2026-01-01"]) + "; echo \"status=$?\"",
+                                    typed: ["n\n"], delay: 1.5, env: env)
+        #expect(result.out.contains("status=65"), "\(result)")
+        #expect(result.out.contains("there is text before the first header") && result.out.contains("nothing was changed"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.file("editor.2")), "the editor was not opened again")
+        #expect(try sandbox.list().contents == ["First entry"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [])
+    }
+
+    @Test("edit of one entry: text over the limit is opened again under the problem; what is saved then is stored")
+    func singleEditReopensOverTheLimit() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("A short entry")
+        let env = try roundsEditor(sandbox, first: "head -c 50001 /dev/zero | tr '\\0' a > \"$f\"",
+                                   later: "sed -i 's/^a*$/Shorter now/' \"$f\"")
+        let result = try onTerminal(sandbox, ["edit", id], typed: ["y\n"], delay: 1.5, env: env)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out.contains("The text has 50001 characters; the limit is 50000.") && result.out.contains("Edit again?"), "\(result)")
+        let second = try String(contentsOfFile: sandbox.folder.file("editor.2"), encoding: .utf8)
+        #expect(second.hasPrefix("# jv: The text has 50001 characters; the limit is 50000.\n# jv: "), "\(second.prefix(200))")
+        #expect(second.hasSuffix("\n" + String(repeating: "a", count: 50_001)), "the refused text is what opens again")
+        #expect(try sandbox.show(id)["content"] as? String == "Shorter now")
+    }
+
     @Test("with no other source, the passphrase is asked on the terminal without echo")
     func passphrasePrompt() throws {
         let sandbox = try Sandbox()

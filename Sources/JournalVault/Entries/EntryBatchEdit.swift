@@ -166,11 +166,20 @@ public enum EntryEditError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .unreadable(let line, let reason):
-            "Line \(line) of the edited text: \(reason); nothing was changed."
+        case .unreadable:
+            String(problem().dropLast()) + "; nothing was changed."
         case .headerInText(let id):
             "The entry \(String(id.uuidString.lowercased().prefix(8))) has a line starting like an entry header ('[YYYY-'), which would split it in two; "
                 + "edit it on its own with 'jv edit \(String(id.uuidString.lowercased().prefix(8)))'."
+        }
+    }
+
+    /// What is wrong, in one sentence that does not say what became of the edit; for the text
+    /// shown again with `linesAbove` more lines above it, the line is numbered as shown.
+    public func problem(linesAbove: Int = 0) -> String {
+        switch self {
+        case .unreadable(let line, let reason): "Line \(line + linesAbove) of the edited text: \(reason)."
+        case .headerInText: description
         }
     }
 }

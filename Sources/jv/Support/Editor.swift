@@ -6,8 +6,13 @@ import JournalVault
 /// (`$XDG_RUNTIME_DIR`, else `/dev/shm`), mode 0600, overwritten and removed afterwards, so
 /// plaintext never reaches a disk.
 enum Editor {
-    /// The edited text; throws, naming the editor, if it failed (nothing is saved then).
-    static func edit(_ text: String) throws -> [UInt8] {
+    /// Opens the editor on `text` and returns what `accept` makes of the text saved there;
+    /// throws, naming the editor, if it failed (nothing is saved then). Text that `accept`
+    /// refuses (by throwing) is not lost: on a terminal the problem is shown and, unless the
+    /// person declines, the editor opens again on what they saved, under a note of the problem
+    /// that is removed again when read (as `crontab -e` and `visudo` do); without a terminal,
+    /// the file is kept, in memory, and named in the error.
+    static func edit<Accepted>(_ text: String, accepting accept: ([UInt8]) throws -> Accepted) throws -> Accepted {
         let editorCommand = try command()
         let folder = try privateFolder()
         let path = folder + "/jv-" + UUID().uuidString.lowercased() + ".txt"
@@ -29,9 +34,62 @@ enum Editor {
             jv_guard_terminal(-1)
             if terminal >= 0 { close(terminal) }
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) || text.isEmpty else {
-            throw CLIError.failed("Cannot write the temporary file for the editor.")
+        var shown = Array(text.utf8)
+        while true {
+            guard FileManager.default.createFile(atPath: path, contents: Data(shown)) || shown.isEmpty else {
+                throw CLIError.failed("Cannot write the temporary file for the editor.")
+            }
+            try run(editorCommand, on: path)
+            let (saved, linesAbove) = withoutNote(Array(FileManager.default.contents(atPath: path) ?? Data()))
+            do {
+                return try accept(saved)
+            } catch {
+                guard Console.stdinIsTerminal, let asking = Terminal.open() else { throw keeping(path, refusedWith: error) }
+                defer { asking.close() }
+                asking.write(problem(error, linesAbove: linesAbove) + "\n")
+                guard asking.confirmUnlessRefused("Edit again? Otherwise nothing is saved.") else { throw error }
+                shown = Array(note(of: error).utf8) + saved
+            }
         }
+    }
+
+    /// What marks the lines of a note about a problem, at the top of the text shown again.
+    private static let notePrefix = "# jv: "
+
+    /// The note above the text shown again: the problem, numbered as shown, and what to do.
+    private static func note(of error: Error) -> String {
+        [problem(error, linesAbove: 2), "Correct it and save (these lines are removed), or quit and answer no to save nothing."]
+            .map { notePrefix + $0 + "\n" }.joined()
+    }
+
+    /// `saved` without the note's lines at its top, and how many lines went.
+    private static func withoutNote(_ saved: [UInt8]) -> ([UInt8], Int) {
+        var rest = saved[...]
+        var removed = 0
+        while rest.starts(with: notePrefix.utf8) {
+            rest = rest.firstIndex(of: UInt8(ascii: "\n")).map { rest[($0 + 1)...] } ?? []
+            removed += 1
+        }
+        return (Array(rest), removed)
+    }
+
+    /// The refusal in one sentence, its line numbered as in the text shown with `linesAbove`
+    /// lines above what was read.
+    private static func problem(_ error: Error, linesAbove: Int) -> String {
+        (error as? EntryEditError)?.problem(linesAbove: linesAbove) ?? Failure.sentence(for: error)
+    }
+
+    /// The refused text kept under a name that says so, beside where it was (in memory, 0600),
+    /// and the error that says where; `error` itself if it cannot be kept.
+    private static func keeping(_ path: String, refusedWith error: Error) -> Error {
+        let kept = URL(fileURLWithPath: path).deletingLastPathComponent().path + "/jv-refused-" + UUID().uuidString.lowercased() + ".txt"
+        guard rename(path, kept) == 0 else { return error }
+        return CLIError.refused(problem(error, linesAbove: 0) + " Nothing was saved; the text as saved in the editor is kept in \(kept) "
+                                + "(in memory, readable only by you, gone at shutdown): remove it once you have what you need.")
+    }
+
+    /// Runs the editor on the file at `path`; throws if it failed.
+    private static func run(_ editorCommand: String, on path: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // "$0" is the editor command (which may carry its own flags), "$@" the safety flags and file.
@@ -40,12 +98,12 @@ enum Editor {
         try process.run()
         jv_guard_child(process.processIdentifier)
         process.waitUntilExit()
+        jv_guard_child(0)
         guard process.terminationStatus == 0 else {
             let what = process.terminationStatus == 127 ? "was not found" : "exited with status \(process.terminationStatus)"
             throw CLIError.cancelled("The editor '\(TerminalText.visible(editorCommand))' \(what); nothing was saved. "
                                      + "Set $VISUAL or $EDITOR (or the config file's editor) to the editor you use, or pipe the text on standard input.")
         }
-        return Array(FileManager.default.contents(atPath: path) ?? Data())
     }
 
     /// `$VISUAL`, else `$EDITOR`, else the config file's `editor`, else vi.
