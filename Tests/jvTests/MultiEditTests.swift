@@ -103,6 +103,17 @@ struct MultiEditTests {
         #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "modified_at and all else unchanged")
     }
 
+    @Test("an entry whose lines end in CRLF, saved unchanged, is not changed: no write, modified time kept")
+    func unchangedCRLFEntry() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Title ended by CRLF\r\nSecond line.\r\nThird.", ["--at", "2026-01-20 09:00"])
+        let before = try sandbox.list()
+        let result = try sandbox.run(["edit", "--on", "2026-01-20"], env: try editor(sandbox, "true"))
+        #expect(result.status == 0 && result.errorLines == ["No changes."], "\(result)")
+        #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "content and modified_at unchanged")
+    }
+
     @Test("an ambiguous, malformed or oversized edit is refused (65) and changes nothing; without a terminal the text is kept on tmpfs",
           arguments: [
         ("unknown marker", "sed -i '1s/{jv:[0-9a-f]*}/{jv:00000000}/' \"$f\"", "is not the marker of an entry being edited"),

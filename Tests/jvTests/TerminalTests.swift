@@ -113,6 +113,19 @@ struct TerminalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: runtime) == ["kept-link"])
     }
 
+    @Test("edit on a terminal of an entry whose first line ends in CRLF, saved unchanged, changes nothing")
+    func editUnchangedCRLF() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("Title ended by CRLF\r\nSecond line.")
+        let before = try sandbox.show(id)
+        let result = try onTerminal(sandbox, ["edit", id], env: ["EDITOR": "/bin/true", "VISUAL": nil])
+        #expect(result.status == 0 && result.out.contains("No changes."), "\(result)")
+        let after = try sandbox.show(id)
+        #expect(after["content"] as? String == "Title ended by CRLF\r\nSecond line.", "\(after)")
+        #expect(after["modified_at"] as? String == before["modified_at"] as? String, "not written: \(after)")
+    }
+
     @Test("an editor that fails, or leaves the text empty, adds nothing")
     func editorFailsOrEmpty() throws {
         let sandbox = try Sandbox()

@@ -116,19 +116,21 @@ public struct EntryBatchEdit: Sendable {
     }
 
     /// A header line read: `[YYYY-MM-DD HH:MM]`, then, after a space, an optional `{jv:…}` marker
-    /// and the first line of the text (returned beside the block). Read as scalars: a space
-    /// followed by a combining mark is one Character.
+    /// and the first line of the text (returned beside the block), with the `\r` of a line ended
+    /// CRLF: it is the text's, as on every other line. Read as scalars: a space followed by a
+    /// combining mark is one Character.
     private static func header(_ line: String, number: Int) throws -> (Block, String) {
         func unreadable(_ reason: String) -> EntryEditError { .unreadable(line: number, reason: reason) }
         var rest = Substring(line).unicodeScalars
-        if rest.last == "\r" { rest.removeLast() }
         guard let close = rest.firstIndex(of: "]") else { throw unreadable("the header has no closing ']'") }
         let parts = String(Substring(rest[rest.index(after: rest.startIndex)..<close])).split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2, let day = CivilDay(iso: parts[0]), let seconds = JrnlFormat.parseHourMinute(String(parts[1])) else {
             throw unreadable("the header's date is not of the form [YYYY-MM-DD HH:MM]")
         }
         rest = rest[rest.index(after: close)...]
-        guard rest.isEmpty || rest.first == " " else { throw unreadable("a space must follow the header's ']'") }
+        guard rest.isEmpty || rest.first == " " || rest.elementsEqual("\r".unicodeScalars) else {
+            throw unreadable("a space must follow the header's ']'")
+        }
         rest = rest.dropFirst()
         var marker: String?
         if rest.starts(with: "{jv:".unicodeScalars) {
