@@ -70,7 +70,7 @@ void jv_guard_pager(int pid, int input) {
     guarded_pager = pid;
 }
 
-// Only async-signal-safe calls: kill, open, lseek, write, fsync, close, unlink, tcsetattr,
+// Only async-signal-safe calls (and strlen): kill, open, lseek, write, fsync, close, unlink, rmdir, tcsetattr,
 // waitpid, sigaction, raise.
 static void wipe_guarded_file(void) {
     int fd = open(guarded_file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -87,6 +87,14 @@ static void wipe_guarded_file(void) {
         close(fd);
     }
     unlink(guarded_file);
+    // Its folder of its own goes too, when nothing else is in it (else the next jv removes it).
+    size_t index = strlen(guarded_file);
+    while (index-- > 1) {
+        if (guarded_file[index] != '/') continue;
+        guarded_file[index] = 0;
+        rmdir(guarded_file);
+        break;
+    }
 }
 
 static void on_fatal_signal(int signal_number) {

@@ -5,6 +5,8 @@ import Foundation
 _ = jv_harden_process()
 // Ctrl-C, a closed terminal or a kill: no plaintext file left, no terminal left without echo.
 _ = jv_install_signal_guard()
+// A jv killed outright while its editor was open left the file: its text goes now.
+_ = Editor.abandonedFilesRemoved
 do {
     let arguments = GlobalOptions.fillingOptionalValues(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
     if let unknown = UnknownCommand.message(for: arguments) {

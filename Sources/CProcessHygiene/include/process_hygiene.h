@@ -19,7 +19,8 @@ int jv_set_echo(int fd, int on);
 /// Returns 0, or -1 if a handler could not be installed.
 int jv_install_signal_guard(void);
 
-/// Guards the plaintext file at `path` (a copy of the path is kept); NULL stops guarding it.
+/// Guards the plaintext file at `path` (a copy of the path is kept), alone in a folder of its
+/// own, which goes with it if empty; NULL stops guarding it.
 /// Returns 0, or -1 if the path is too long to guard (nothing is guarded then).
 int jv_guard_file(const char *path);
 

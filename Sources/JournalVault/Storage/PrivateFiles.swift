@@ -204,6 +204,24 @@ enum PrivateFiles {
         }
     }
 
+    /// Overwrites the regular file at `path` with zeros and syncs it (its text is gone from
+    /// every name it has, and from memory once a tmpfs file's pages are freed).
+    static func overwriteWithZeros(_ path: String) {
+        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        var remaining = Int(status.st_size)
+        let zeros = [UInt8](repeating: 0, count: 4096)
+        while remaining > 0 {
+            let written = zeros.withUnsafeBytes { write(descriptor, $0.baseAddress, min(remaining, $0.count)) }
+            if written <= 0 { break }
+            remaining -= written
+        }
+        fsync(descriptor)
+    }
+
     /// Removes a database file and its write-ahead-log companions.
     static func removeDatabase(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }

@@ -3,8 +3,8 @@ import Foundation
 import JournalVault
 
 /// Edits text in the user's `$VISUAL`/`$EDITOR` through a private file on tmpfs
-/// (`$XDG_RUNTIME_DIR`, else `/dev/shm`), mode 0600, overwritten and removed afterwards, so
-/// plaintext never reaches a disk.
+/// (`$XDG_RUNTIME_DIR`, else `/dev/shm`), mode 0600 in a folder of its own, overwritten and
+/// removed afterwards, so plaintext never reaches a disk (``EditorFile``).
 enum Editor {
     /// Opens the editor on `text` and returns what `accept` makes of the text saved there;
     /// throws, naming the editor, if it failed (nothing is saved then). Text that `accept`
@@ -15,42 +15,58 @@ enum Editor {
     static func edit<Accepted>(_ text: String, accepting accept: ([UInt8]) throws -> Accepted) throws -> Accepted {
         let editorCommand = try command()
         let folder = try privateFolder()
-        let path = folder + "/jv-" + UUID().uuidString.lowercased() + ".txt"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw CLIError.failed("Cannot create a private temporary file in \(folder).") }
-        close(descriptor)
-        // A signal that ends jv while the editor is open (the terminal closed, Ctrl-C, a kill)
-        // still ends the editor, wipes and removes the file, and puts the terminal back.
-        guard jv_guard_file(path) == 0 else {
-            unlink(path)
-            throw CLIError.failed("The path of the editor's temporary file is too long: \(folder).")
-        }
         let terminal = Foundation.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         jv_guard_terminal(terminal)
         defer {
-            jv_guard_child(0)
-            shred(path)
-            _ = jv_guard_file(nil)
             jv_guard_terminal(-1)
             if terminal >= 0 { close(terminal) }
         }
         var shown = Array(text.utf8)
         while true {
-            guard FileManager.default.createFile(atPath: path, contents: Data(shown)) || shown.isEmpty else {
-                throw CLIError.failed("Cannot write the temporary file for the editor.")
+            let file: EditorFile
+            do {
+                file = try EditorFile(in: folder, holding: shown)
+            } catch {
+                throw CLIError.failed("Cannot create a private temporary file in \(folder).")
             }
-            try run(editorCommand, on: path)
-            let (saved, linesAbove) = withoutNote(Array(FileManager.default.contents(atPath: path) ?? Data()))
+            // A signal that ends jv while the editor is open (the terminal closed, Ctrl-C, a
+            // kill) still ends the editor, wipes and removes the file, and puts the terminal
+            // back; after a SIGKILL, the next jv removes it (``abandonedFilesRemoved``).
+            guard jv_guard_file(file.path) == 0 else {
+                file.remove()
+                throw CLIError.failed("The path of the editor's temporary file is too long: \(folder).")
+            }
+            var kept = false
+            defer {
+                _ = jv_guard_file(nil)
+                if !kept { file.remove() }
+            }
+            try run(editorCommand, on: file.path)
+            let (saved, linesAbove) = withoutNote(file.read())
             do {
                 return try accept(saved)
             } catch {
-                guard Console.stdinIsTerminal, let asking = Terminal.open() else { throw keeping(path, refusedWith: error) }
+                guard Console.stdinIsTerminal, let asking = Terminal.open() else {
+                    kept = true
+                    throw keeping(file, in: folder, refusedWith: error)
+                }
                 defer { asking.close() }
                 asking.write(problem(error, linesAbove: linesAbove) + "\n")
                 guard asking.confirmUnlessRefused("Edit again? Otherwise nothing is saved.") else { throw error }
                 shown = Array(note(of: error).utf8) + saved
             }
         }
+    }
+
+    /// How many editor files a jv killed outright (SIGKILL, which no handler sees) had left in
+    /// the tmpfs folders, removed when this jv started (`jv info` and `jv check` say so).
+    static let abandonedFilesRemoved = EditorFile.removeAbandoned(in: PrivateOutput.tmpfsFolders())
+
+    /// Says on standard error that this jv removed editor files a killed jv left, if it did.
+    static func noteAbandonedFiles() {
+        guard abandonedFilesRemoved > 0 else { return }
+        Console.note("jv: removed \(Output.count(abandonedFilesRemoved, of: "editor files")) that a killed jv had left in memory "
+                     + "(\(PrivateOutput.tmpfsFolders().joined(separator: ", "))).")
     }
 
     /// What marks the lines of a note about a problem, at the top of the text shown again.
@@ -79,11 +95,11 @@ enum Editor {
         (error as? EntryEditError)?.problem(linesAbove: linesAbove) ?? Failure.sentence(for: error)
     }
 
-    /// The refused text kept under a name that says so, beside where it was (in memory, 0600),
-    /// and the error that says where; `error` itself if it cannot be kept.
-    private static func keeping(_ path: String, refusedWith error: Error) -> Error {
-        let kept = URL(fileURLWithPath: path).deletingLastPathComponent().path + "/jv-refused-" + UUID().uuidString.lowercased() + ".txt"
-        guard rename(path, kept) == 0 else { return error }
+    /// The refused text kept under a name that says so, in `folder` (in memory, 0600), and the
+    /// error that says where; `error` itself if it cannot be kept.
+    private static func keeping(_ file: EditorFile, in folder: String, refusedWith error: Error) -> Error {
+        let kept = folder + "/jv-refused-" + UUID().uuidString.lowercased() + ".txt"
+        guard file.keep(as: kept) else { return error }
         return CLIError.refused(problem(error, linesAbove: 0) + " Nothing was saved; the text as saved in the editor is kept in \(kept) "
                                 + "(in memory, readable only by you, gone at shutdown): remove it once you have what you need.")
     }
@@ -124,23 +140,5 @@ enum Editor {
             throw CLIError.failed("No memory-backed folder (tmpfs) for the editor's file: $XDG_RUNTIME_DIR is not on tmpfs and /dev/shm is not usable. Pipe the text on standard input instead.")
         }
         return folder
-    }
-
-    /// Overwrites the file with zeros, syncs, and removes it.
-    private static func shred(_ path: String) {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        if descriptor >= 0 {
-            var size = lseek(descriptor, 0, SEEK_END)
-            lseek(descriptor, 0, SEEK_SET)
-            let zeros = [UInt8](repeating: 0, count: 4096)
-            while size > 0 {
-                let written = zeros.withUnsafeBytes { write(descriptor, $0.baseAddress, min(Int(size), 4096)) }
-                if written <= 0 { break }
-                size -= off_t(written)
-            }
-            fsync(descriptor)
-            close(descriptor)
-        }
-        unlink(path)
     }
 }
