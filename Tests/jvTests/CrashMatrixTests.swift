@@ -199,11 +199,8 @@ extension CrashMatrixTests {
             exec sleep 30
             """)
         let child = try sandbox.start(["edit", "--from", "2000-01-01"], env: ["EDITOR": "/bin/sh " + editor])
-        var waited = 0
-        while !FileManager.default.fileExists(atPath: opened) && waited < 300 {
-            Thread.sleep(forTimeInterval: 0.05)
-            waited += 1
-        }
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: opened) && Date() < deadline { usleep(10_000) }
         let path = try String(contentsOfFile: opened, encoding: .utf8)
         let link = sandbox.runtime.file("kept-link")
         try FileManager.default.linkItem(atPath: path, toPath: link)

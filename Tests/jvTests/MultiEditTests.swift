@@ -137,6 +137,38 @@ struct MultiEditTests {
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600, "\(what)")
     }
 
+    @Test("SIGTERM to jv while an editor started by a wrapper script is open ends that editor too: nothing writes the file afterwards")
+    func wrappedEditorEndsWithJV() throws {
+        let sandbox = try Sandbox(from: try Self.journal.get())
+        let log = sandbox.folder.file("editor")
+        // The wrapper runs the editor as its child (no exec), as many wrappers do; the editor
+        // reports itself, waits, then saves.
+        let real = try sandbox.folder.write("real-editor.sh", """
+            for f in "$@"; do :; done
+            printf '%s' "$f" > '\(log).path'
+            echo $$ > '\(log).pid'
+            sleep 1
+            printf 'Written after jv ended\\n' > "$f"
+            """)
+        let wrapper = try sandbox.folder.write("wrapper.sh", "/bin/sh '\(real)' \"$@\"\nexit $?\n")
+        let child = try sandbox.start(["edit"] + january, env: ["EDITOR": "/bin/sh " + wrapper, "VISUAL": nil])
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: log + ".pid") && Date() < deadline { usleep(10_000) }
+        Thread.sleep(forTimeInterval: 0.1)
+        child.kill(SIGTERM)
+        let result = child.wait()
+        #expect(result.signal == SIGTERM || result.status == 128 + SIGTERM, "\(result)")
+        let path = try String(contentsOfFile: log + ".path", encoding: .utf8)
+        let pid = try #require(Int32(try String(contentsOfFile: log + ".pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Longer than the editor would have waited before saving.
+        Thread.sleep(forTimeInterval: 1.5)
+        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+        #expect(state == nil || state == "Z", "the wrapped editor was ended with jv")
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing wrote the editor's file after jv removed it")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [])
+        kill(pid, SIGKILL)
+    }
+
     @Test("deleting without --yes and without a terminal is refused (64) and changes nothing")
     func deletingNeedsConfirmation() throws {
         let fixture = try Self.journal.get()

@@ -362,6 +362,21 @@ struct TerminalTests {
         #expect(try sandbox.show(id)["content"] as? String == secret, "nothing was saved")
     }
 
+    @Test("the editor, in a process group of its own, has the terminal: it reads what is typed; the terminal comes back to the shell")
+    func editorReadsTheTerminal() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let editor = try sandbox.folder.write("reading-editor.sh", """
+            for last in "$@"; do :; done
+            IFS= read -r line < /dev/tty
+            printf '%s\\n' "$line" > "$last"
+            """)
+        let result = try onTerminal(sandbox, shell: commandLine(sandbox, ["add"]) + "; echo \"status=$?\"; stty -a",
+                                    typed: ["Typed into the editor\n"], delay: 1.5, env: ["EDITOR": "/bin/sh " + editor, "VISUAL": nil])
+        #expect(result.out.contains("status=0") && echoIsOn(result.out) == true, "\(result)")
+        #expect(try sandbox.list().contents == ["Typed into the editor"])
+    }
+
     @Test("the editor runs without jv's secret variables in its environment")
     func editorEnvironmentHasNoSecrets() throws {
         let sandbox = try Sandbox()

@@ -41,7 +41,7 @@ enum Editor {
                 _ = jv_guard_file(nil)
                 if !kept { file.remove() }
             }
-            try run(editorCommand, on: file.path)
+            try run(editorCommand, on: file.path, terminal: terminal)
             let (saved, linesAbove) = withoutNote(file.read())
             do {
                 return try accept(saved)
@@ -104,19 +104,18 @@ enum Editor {
                                 + "(in memory, readable only by you, gone at shutdown): remove it once you have what you need.")
     }
 
-    /// Runs the editor on the file at `path`; throws if it failed.
-    private static func run(_ editorCommand: String, on path: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    /// Runs the editor on the file at `path`, on the terminal if jv has one; throws if it failed.
+    private static func run(_ editorCommand: String, on path: String, terminal: Int32) throws {
         // "$0" is the editor command (which may carry its own flags), "$@" the safety flags and file.
-        process.arguments = ["-c", "exec $0 \"$@\"", editorCommand] + safetyFlags(for: editorCommand) + [path]
-        process.environment = ChildEnvironment.withoutSecrets
-        try process.run()
-        jv_guard_child(process.processIdentifier)
-        process.waitUntilExit()
-        jv_guard_child(0)
-        guard process.terminationStatus == 0 else {
-            let what = process.terminationStatus == 127 ? "was not found" : "exited with status \(process.terminationStatus)"
+        let arguments = ["/bin/sh", "-c", "exec $0 \"$@\"", editorCommand] + safetyFlags(for: editorCommand) + [path]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.withoutSecrets.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        // In a process group of its own, which a signal to jv ends whole: an editor a wrapper
+        // script started must not outlive the file it was given.
+        let status = jv_run_guarded_child("/bin/sh", argv, envp, terminal)
+        guard status == 0 else {
+            let what = status < 0 ? "could not be started" : status == 127 ? "was not found" : "exited with status \(status)"
             throw CLIError.cancelled("The editor '\(TerminalText.visible(editorCommand))' \(what); nothing was saved. "
                                      + "Set $VISUAL or $EDITOR (or the config file's editor) to the editor you use, or pipe the text on standard input.")
         }
