@@ -251,6 +251,16 @@ struct TerminalTests {
         #expect(try sandbox.show(id)["content"] as? String == "Shorter now")
     }
 
+    @Test("text starting like jv's note of a problem is the entry's own when no problem was noted")
+    func noteLikeTextIsKept() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let editor = try editor(sandbox, writing: "# jv: a heading of my own")
+        let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil])
+        #expect(result.status == 0, "\(result)")
+        #expect(try sandbox.list().contents == ["# jv: a heading of my own"])
+    }
+
     @Test("with no other source, the passphrase is asked on the terminal without echo")
     func passphrasePrompt() throws {
         let sandbox = try Sandbox()

@@ -22,6 +22,7 @@ enum Editor {
             if terminal >= 0 { close(terminal) }
         }
         var shown = Array(text.utf8)
+        var noted = false
         while true {
             let file: EditorFile
             do {
@@ -29,9 +30,9 @@ enum Editor {
             } catch {
                 throw CLIError.failed("Cannot create a private temporary file in \(folder).")
             }
-            // A signal that ends jv while the editor is open (the terminal closed, Ctrl-C, a
-            // kill) still ends the editor, wipes and removes the file, and puts the terminal
-            // back; after a SIGKILL, the next jv removes it (``abandonedFilesRemoved``).
+            // A signal that ends jv while the editor is open (the terminal closed, a kill)
+            // still ends the editor, wipes and removes the file, and puts the terminal back;
+            // after a SIGKILL, the next jv removes it (``abandonedFilesRemoved``).
             guard jv_guard_file(file.path) == 0 else {
                 file.remove()
                 throw CLIError.failed("The path of the editor's temporary file is too long: \(folder).")
@@ -42,7 +43,8 @@ enum Editor {
                 if !kept { file.remove() }
             }
             try run(editorCommand, on: file.path, terminal: terminal)
-            let (saved, linesAbove) = withoutNote(file.read())
+            // Only a note jv put there goes: an entry may well start with "# jv: ".
+            let (saved, linesAbove) = noted ? withoutNote(file.read()) : (file.read(), 0)
             do {
                 return try accept(saved)
             } catch {
@@ -54,6 +56,7 @@ enum Editor {
                 asking.write(problem(error, linesAbove: linesAbove) + "\n")
                 guard asking.confirmUnlessRefused("Edit again? Otherwise nothing is saved.") else { throw error }
                 shown = Array(note(of: error).utf8) + saved
+                noted = true
             }
         }
     }
