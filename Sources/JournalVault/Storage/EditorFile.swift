@@ -68,7 +68,7 @@ public final class EditorFile {
                 defer { close(descriptor) }
                 var status = stat()
                 guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(), flock(descriptor, LOCK_EX | LOCK_NB) == 0,
-                      isFolder(descriptor, named: candidate) else { continue }
+                      PrivateFiles.isOpen(descriptor, named: candidate, ofType: S_IFDIR) else { continue }
                 wipeAndRemove(candidate)
                 removed += 1
             }
@@ -87,18 +87,10 @@ public final class EditorFile {
             }
             let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0, isFolder(descriptor, named: folder) { return (folder, descriptor) }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0, PrivateFiles.isOpen(descriptor, named: folder, ofType: S_IFDIR) { return (folder, descriptor) }
             close(descriptor)
         }
         throw VaultError.storage("cannot create a private folder in \(parent): other processes keep removing it")
-    }
-
-    /// Whether `path` names the folder open as `descriptor` (and not another, or nothing).
-    private static func isFolder(_ descriptor: Int32, named path: String) -> Bool {
-        var opened = stat()
-        var named = stat()
-        guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }
-        return opened.st_mode & S_IFMT == S_IFDIR && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// Overwrites every regular file in `folder` with zeros, removes it, and removes the folder.

@@ -167,10 +167,16 @@ enum PrivateFiles {
 
     /// Whether `path` names the regular file open as `descriptor` (and not another, or nothing).
     private static func isRegularFile(_ descriptor: Int32, named path: String) -> Bool {
+        isOpen(descriptor, named: path, ofType: S_IFREG)
+    }
+
+    /// Whether `path` names what is open as `descriptor` (and not another, or nothing), and it
+    /// is of `type` (`S_IFREG`, `S_IFDIR`): so that a lock taken on what was opened holds for the name.
+    static func isOpen(_ descriptor: Int32, named path: String, ofType type: mode_t) -> Bool {
         var opened = stat()
         var named = stat()
         guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }
-        return opened.st_mode & S_IFMT == S_IFREG && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
+        return opened.st_mode & S_IFMT == type && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// ``VaultError/diskFull(folder:)`` when `error` came from writing `path` on a disk with no
