@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "process_hygiene.h"
 
 #include <dirent.h>
@@ -28,6 +29,8 @@ int jv_harden_process(void) {
 static char guarded_file[4096];
 static volatile sig_atomic_t file_is_guarded = 0;
 static volatile sig_atomic_t guarded_child = 0;
+// Whether the guarded child's process group has the terminal (is its foreground group).
+static volatile sig_atomic_t guarded_child_has_terminal = 0;
 static volatile sig_atomic_t guarded_pager = 0;
 static volatile sig_atomic_t guarded_pager_input = -1;
 static struct termios guarded_terminal_settings;
@@ -62,16 +65,77 @@ int jv_guard_file(const char *path) {
     return 0;
 }
 
-void jv_guard_child(int pid) { guarded_child = pid; }
-
 void jv_guard_pager(int pid, int input) {
     guarded_pager = 0;
     guarded_pager_input = input;
     guarded_pager = pid;
 }
 
-// Only async-signal-safe calls: kill, open, lseek, write, fsync, close, unlink, tcsetattr,
-// waitpid, sigaction, raise.
+/// Makes `group` the terminal's foreground group. From outside the foreground that would stop
+/// the process (SIGTTOU) unless the signal is blocked, as shells block it.
+static void hand_terminal(int terminal, pid_t group) {
+    sigset_t ttou, previous;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &previous);
+    tcsetpgrp(terminal, group);
+    sigprocmask(SIG_SETMASK, &previous, NULL);
+}
+
+int jv_run_guarded_child(const char *path, char *const argv[], char *const envp[], int terminal) {
+    int foreground = terminal >= 0 && tcgetpgrp(terminal) == getpgrp();
+    sigset_t ttou, previous;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &previous);
+    pid_t child = fork();
+    if (child == 0) {
+        // Only async-signal-safe calls between fork and exec. Handlers go back to the default
+        // at exec; the mask is restored here.
+        setpgid(0, 0);
+        if (foreground) tcsetpgrp(terminal, getpid());
+        sigprocmask(SIG_SETMASK, &previous, NULL);
+        // Standard input, output and error only: the vault and anything else jv holds stay out.
+        if (close_range(3, ~0U, 0) != 0) {
+            for (int fd = 3; fd < 1024; fd++) close(fd);
+        }
+        execve(path, argv, envp);
+        _exit(127);
+    }
+    if (child < 0) {
+        sigprocmask(SIG_SETMASK, &previous, NULL);
+        return -1;
+    }
+    // Here too: whichever runs first, the group and the terminal are the child's before the
+    // child's program starts or the guard can signal it.
+    setpgid(child, child);
+    if (foreground) tcsetpgrp(terminal, child);
+    guarded_child_has_terminal = foreground;
+    guarded_child = child;
+    sigprocmask(SIG_SETMASK, &previous, NULL);
+    int status = 0;
+    while (1) {
+        if (waitpid(child, &status, foreground ? WUNTRACED : 0) < 0) {
+            if (errno == EINTR) continue;
+            status = 127 << 8;
+            break;
+        }
+        if (!WIFSTOPPED(status)) break;
+        // The editor was suspended (Ctrl-Z): so is jv's job, with the terminal back, as the
+        // shell that started it expects; when the job goes on, the editor goes on.
+        hand_terminal(terminal, getpgrp());
+        kill(0, SIGTSTP);
+        hand_terminal(terminal, child);
+        kill(-child, SIGCONT);
+    }
+    guarded_child = 0;
+    if (foreground) hand_terminal(terminal, getpgrp());
+    guarded_child_has_terminal = 0;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Only async-signal-safe calls (and strlen): kill, open, lseek, write, fsync, close, unlink, rmdir, tcsetattr,
+// tcsetpgrp, getpgrp, waitpid, sigaction, raise.
 static void wipe_guarded_file(void) {
     int fd = open(guarded_file, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd >= 0) {
@@ -87,13 +151,36 @@ static void wipe_guarded_file(void) {
         close(fd);
     }
     unlink(guarded_file);
+    // Its folder of its own goes too, when nothing else is in it (else the next jv removes it).
+    size_t index = strlen(guarded_file);
+    while (index-- > 1) {
+        if (guarded_file[index] != '/') continue;
+        guarded_file[index] = 0;
+        rmdir(guarded_file);
+        break;
+    }
 }
 
 static void on_fatal_signal(int signal_number) {
     int saved_errno = errno;
-    if (guarded_child > 0) kill((pid_t)guarded_child, SIGHUP);
+    if (guarded_child > 0) {
+        // Its whole process group: an editor started by a wrapper script ends with the script.
+        // SIGCONT after SIGHUP, so that a suspended one gets it too, as shells do.
+        kill(-(pid_t)guarded_child, SIGHUP);
+        kill(-(pid_t)guarded_child, SIGCONT);
+    }
     if (file_is_guarded) wipe_guarded_file();
-    if (guarded_terminal >= 0) tcsetattr(guarded_terminal, TCSANOW, &guarded_terminal_settings);
+    if (guarded_terminal >= 0) {
+        // jv is outside the terminal's foreground while the editor has it: changing the terminal
+        // from there stops the process (SIGTTOU) unless the signal is ignored.
+        struct sigaction ignore;
+        memset(&ignore, 0, sizeof ignore);
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        sigaction(SIGTTOU, &ignore, NULL);
+        if (guarded_child_has_terminal) tcsetpgrp(guarded_terminal, getpgrp());
+        tcsetattr(guarded_terminal, TCSANOW, &guarded_terminal_settings);
+    }
     // The pager has the terminal: it is left to finish (it ends its input and the user quits
     // it), so the shell does not come back while it still draws, nor find the terminal in its mode.
     if (guarded_pager > 0) {

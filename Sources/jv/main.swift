@@ -7,6 +7,8 @@ _ = jv_harden_process()
 _ = jv_install_signal_guard()
 // A crash ends the process there and then, the same way, printing nothing of its memory.
 _ = jv_install_crash_guard()
+// A jv killed outright while its editor was open left the file: its text goes now.
+_ = Editor.abandonedFilesRemoved
 do {
     let arguments = GlobalOptions.fillingOptionalValues(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
     if let unknown = UnknownCommand.message(for: arguments) {

@@ -61,6 +61,22 @@ struct CrashMatrixTests {
                      case let other: "content \(other ?? "none")"
                      }
                  }),
+        Scenario(name: "edit of many entries", arguments: { sandbox, _ in
+                     // An editor that takes a while, so that kills land while its file is open.
+                     let editor = try sandbox.folder.write("editor.sh", """
+                         for f in "$@"; do :; done
+                         sed -i 's/Alpha entry\\./Alpha, edited together./' "$f"
+                         sleep 0.3
+                         """)
+                     sandbox.environment["EDITOR"] = "/bin/sh " + editor
+                     return ["edit", "--from", "2000-01-01", "--yes"]
+                 }, state: { sandbox, fixture in
+                     switch try sandbox.show(fixture["alpha"])["content"] as? String {
+                     case "Alpha entry. #one": "before"
+                     case "Alpha, edited together. #one": "after"
+                     case let other: "content \(other ?? "none")"
+                     }
+                 }),
         Scenario(name: "delete", arguments: { _, fixture in ["delete", fixture["beta"], "--yes"] },
                  state: count("entries", before: 2, after: 1)),
         Scenario(name: "import (3,000 entries)", arguments: { sandbox, _ in
@@ -187,10 +203,49 @@ struct CrashMatrixTests {
             let next = try sandbox.run(scenario.next(sandbox), env: credential)
             #expect(next.status == 0, "\(comment): the next command: \(next)")
             #expect(try sandbox.leftoverCopies() == [], "\(comment)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [], "\(comment): nothing left on tmpfs")
         }
         // Kills spread over the run land on both sides of the commit now and then; not required
         // (a fast command may always be killed before or after it), so only reported.
         if seen.count < 2 { print("crash matrix: \(scenario.name) was always found \(seen.first ?? "?") in \(Self.trialsPerCommand) trials") }
+    }
+}
+
+extension CrashMatrixTests {
+    @Test("jv edit killed with SIGKILL while the editor is open: the next jv wipes and removes the editor's file, and info and check say so")
+    func killedEditLeavesNoFile() throws {
+        let sandbox = try Sandbox(from: try Self.fixture.get())
+        let opened = sandbox.folder.file("editor.opened")
+        let editor = try sandbox.folder.write("editor.sh", """
+            for f in "$@"; do :; done
+            echo $$ > '\(opened).pid'
+            printf '%s' "$f" > '\(opened)'
+            exec sleep 30
+            """)
+        let child = try sandbox.start(["edit", "--from", "2000-01-01"], env: ["EDITOR": "/bin/sh " + editor])
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: opened) && Date() < deadline { usleep(10_000) }
+        let path = try String(contentsOfFile: opened, encoding: .utf8)
+        let link = sandbox.runtime.file("kept-link")
+        try FileManager.default.linkItem(atPath: path, toPath: link)
+        child.kill(SIGKILL)
+        _ = child.wait()
+        #expect(FileManager.default.fileExists(atPath: path), "SIGKILL cannot be caught: the file is still there")
+
+        let info = try sandbox.run(["info"])
+        #expect(info.status == 0 && info.errorLines == ["jv: removed 1 editor file that a killed jv had left in memory (\(sandbox.runtime.path), /dev/shm)."],
+                "\(info)")
+        #expect(!FileManager.default.fileExists(atPath: path), "the file is removed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == ["kept-link"], "and its folder")
+        let kept = try #require(FileManager.default.contents(atPath: link))
+        #expect(kept.count >= "Alpha entry.".utf8.count && kept.allSatisfy { $0 == 0 }, "its text was overwritten first")
+        let check = try sandbox.run(["check"])
+        #expect(check.status == 0 && check.errorLines == [], "removed once, said once: \(check)")
+        try? FileManager.default.removeItem(atPath: link)
+        // The editor outlived the jv that started it (SIGKILL runs no handler).
+        if let pid = Int32(try String(contentsOfFile: opened + ".pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(pid, SIGKILL)
+        }
     }
 }
 

@@ -103,19 +103,70 @@ struct MultiEditTests {
         #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "modified_at and all else unchanged")
     }
 
-    @Test("an ambiguous or malformed edit is refused (65) and changes nothing", arguments: [
+    @Test("an entry whose lines end in CRLF, saved unchanged, is not changed: no write, modified time kept")
+    func unchangedCRLFEntry() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Title ended by CRLF\r\nSecond line.\r\nThird.", ["--at", "2026-01-20 09:00"])
+        let before = try sandbox.list()
+        let result = try sandbox.run(["edit", "--on", "2026-01-20"], env: try editor(sandbox, "true"))
+        #expect(result.status == 0 && result.errorLines == ["No changes."], "\(result)")
+        #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "content and modified_at unchanged")
+    }
+
+    @Test("an ambiguous, malformed or oversized edit is refused (65) and changes nothing; without a terminal the text is kept on tmpfs",
+          arguments: [
         ("unknown marker", "sed -i '1s/{jv:[0-9a-f]*}/{jv:00000000}/' \"$f\"", "is not the marker of an entry being edited"),
         ("duplicated marker", "sed -n 1p \"$f\" >> \"$f\"", "was already at line 1"),
         ("bad header date", "sed -i '3s/^\\[2026-01-10/[2026-13-10/' \"$f\"", "is not of the form [YYYY-MM-DD HH:MM]"),
         ("text before the first header", "sed -i '1i Dear diary,' \"$f\"", "there is text before the first header"),
+        ("text over the limit", "head -c 50001 /dev/zero | tr '\\0' a >> \"$f\"", "Line 5 of the edited text: The text has"),
     ])
     func malformedEditsAreRefused(what: String, commands: String, says: String) throws {
         let sandbox = try Sandbox(from: try Self.journal.get())
         let before = try sandbox.list()
-        let result = try sandbox.run(["edit", "--yes"] + january, env: try editor(sandbox, commands))
+        let result = try sandbox.run(["edit", "--yes"] + january, env: try editor(sandbox, "sed -i 's/Second entry/Second, typed/' \"$f\"\n" + commands))
         #expect(result.status == 65, "\(what): \(result)")
-        #expect(result.errorLines.count == 1 && result.err.contains(says) && result.err.contains("nothing was changed"), "\(what): \(result)")
+        #expect(result.errorLines.count == 1 && result.err.contains(says) && result.err.contains("Nothing was saved"), "\(what): \(result)")
         #expect(NSArray(array: try sandbox.list()).isEqual(to: before), "\(what)")
+        // What was typed is not lost: it is kept, private and in memory, where the error says.
+        let kept = try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path)
+        #expect(kept.count == 1 && kept[0].hasPrefix("jv-refused-") && result.err.contains(sandbox.runtime.file(kept.first ?? "")), "\(what): \(kept)")
+        let path = sandbox.runtime.file(kept.first ?? "")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("Second, typed"), "\(what)")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600, "\(what)")
+    }
+
+    @Test("SIGTERM to jv while an editor started by a wrapper script is open ends that editor too: nothing writes the file afterwards")
+    func wrappedEditorEndsWithJV() throws {
+        let sandbox = try Sandbox(from: try Self.journal.get())
+        let log = sandbox.folder.file("editor")
+        // The wrapper runs the editor as its child (no exec), as many wrappers do; the editor
+        // reports itself, waits, then saves.
+        let real = try sandbox.folder.write("real-editor.sh", """
+            for f in "$@"; do :; done
+            printf '%s' "$f" > '\(log).path'
+            echo $$ > '\(log).pid'
+            sleep 1
+            printf 'Written after jv ended\\n' > "$f"
+            """)
+        let wrapper = try sandbox.folder.write("wrapper.sh", "/bin/sh '\(real)' \"$@\"\nexit $?\n")
+        let child = try sandbox.start(["edit"] + january, env: ["EDITOR": "/bin/sh " + wrapper, "VISUAL": nil])
+        let deadline = Date().addingTimeInterval(15)
+        while !FileManager.default.fileExists(atPath: log + ".pid") && Date() < deadline { usleep(10_000) }
+        Thread.sleep(forTimeInterval: 0.1)
+        child.kill(SIGTERM)
+        let result = child.wait()
+        #expect(result.signal == SIGTERM || result.status == 128 + SIGTERM, "\(result)")
+        let path = try String(contentsOfFile: log + ".path", encoding: .utf8)
+        let pid = try #require(Int32(try String(contentsOfFile: log + ".pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // Longer than the editor would have waited before saving.
+        Thread.sleep(forTimeInterval: 1.5)
+        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+        #expect(state == nil || state == "Z", "the wrapped editor was ended with jv")
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing wrote the editor's file after jv removed it")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [])
+        kill(pid, SIGKILL)
     }
 
     @Test("deleting without --yes and without a terminal is refused (64) and changes nothing")

@@ -33,7 +33,8 @@ struct TerminalTests {
     }
 
     /// An editor (a shell script) that records the file it was given, its mode and its text,
-    /// keeps a hard link to it (to see afterwards what jv left in it), then writes `text`.
+    /// keeps a hard link to it in the runtime folder (to see afterwards what jv left in it; jv
+    /// removes everything in the file's own folder), then writes `text`.
     private func editor(_ sandbox: Sandbox, writing text: String) throws -> String {
         let log = sandbox.folder.file("editor")
         let path = try sandbox.folder.write("editor.sh", """
@@ -42,7 +43,7 @@ struct TerminalTests {
             printf '%s' "$last" > '\(log).path'
             stat -c %a "$last" > '\(log).mode'
             cat "$last" > '\(log).before'
-            ln -f "$last" "$(dirname "$last")/kept-link"
+            ln -f "$last" '\(sandbox.runtime.file("kept-link"))'
             printf '%s\\n' '\(text)' > "$last"
             """)
         // Run through sh, not executed itself: a file just written cannot be executed while a
@@ -113,6 +114,19 @@ struct TerminalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: runtime) == ["kept-link"])
     }
 
+    @Test("edit on a terminal of an entry whose first line ends in CRLF, saved unchanged, changes nothing")
+    func editUnchangedCRLF() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("Title ended by CRLF\r\nSecond line.")
+        let before = try sandbox.show(id)
+        let result = try onTerminal(sandbox, ["edit", id], env: ["EDITOR": "/bin/true", "VISUAL": nil])
+        #expect(result.status == 0 && result.out.contains("No changes."), "\(result)")
+        let after = try sandbox.show(id)
+        #expect(after["content"] as? String == "Title ended by CRLF\r\nSecond line.", "\(after)")
+        #expect(after["modified_at"] as? String == before["modified_at"] as? String, "not written: \(after)")
+    }
+
     @Test("an editor that fails, or leaves the text empty, adds nothing")
     func editorFailsOrEmpty() throws {
         let sandbox = try Sandbox()
@@ -162,6 +176,89 @@ struct TerminalTests {
         #expect(accepted.status == 0, "\(accepted)")
         #expect(accepted.out.contains("1 changed, 0 added, 1 deleted."), "\(accepted)")
         #expect(try sandbox.list().contents == ["Kept"])
+    }
+
+    /// An editor (a shell script) that counts its runs, copies the file it is given to
+    /// `editor.N` (N the run), and runs `first` on its first run, `later` on the others, with
+    /// the file's path in `$f`.
+    private func roundsEditor(_ sandbox: Sandbox, first: String, later: String) throws -> [String: String?] {
+        let log = sandbox.folder.file("editor")
+        let path = try sandbox.folder.write("rounds-editor.sh", """
+            #!/bin/sh
+            for f in "$@"; do :; done
+            n=$(($(cat '\(log).runs' 2>/dev/null || echo 0) + 1))
+            echo $n > '\(log).runs'
+            cp "$f" '\(log).'$n
+            if [ $n = 1 ]; then
+            \(first)
+            else
+            \(later)
+            fi
+            """)
+        return ["EDITOR": "/bin/sh " + path, "VISUAL": nil]
+    }
+
+    @Test("edit over several entries: a malformed header is shown at the top of the text opened again, and the corrected edit is saved whole")
+    func multiEditReopensOnAProblem() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("First entry", ["--at", "2026-01-05 09:00"])
+        try sandbox.add("Second entry", ["--at", "2026-01-10 09:00"])
+        let env = try roundsEditor(sandbox, first: "sed -i -e 's/First entry/First, rewritten/' -e 's/^\\[2026-01-10/[2026-13-10/' \"$f\"",
+                                   later: "sed -i 's/^\\[2026-13-10/[2026-01-11/' \"$f\"")
+        let result = try onTerminal(sandbox, ["edit", "--from", "2026-01-01"], typed: ["\n"], delay: 1.5, env: env)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out.contains("Line 3 of the edited text: the header's date is not of the form") && result.out.contains("Edit again?"),
+                "\(result)")
+        #expect(result.out.contains("2 changed, 0 added, 0 deleted."), "\(result)")
+        let second = try String(contentsOfFile: sandbox.folder.file("editor.2"), encoding: .utf8).components(separatedBy: "\n")
+        #expect(second[0] == "# jv: Line 5 of the edited text: the header's date is not of the form [YYYY-MM-DD HH:MM].", "\(second)")
+        #expect(second[1].hasPrefix("# jv: ") && second[2].contains("First, rewritten") && second[4].hasPrefix("[2026-13-10 09:00]"), "\(second)")
+        let entries = try sandbox.list()
+        #expect(entries.contents == ["First, rewritten", "Second entry"], "everything typed in the first run is kept")
+        #expect(entries.map { $0["created_at"] as? String } == ["2026-01-05T09:00:00.000+00:00", "2026-01-11T09:00:00.000+00:00"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [], "no editor file is left")
+    }
+
+    @Test("edit over several entries: declining to edit again saves nothing (65)")
+    func multiEditDeclinedAfterAProblem() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("First entry", ["--at", "2026-01-05 09:00"])
+        let env = try roundsEditor(sandbox, first: "sed -i -e 's/First entry/First, rewritten/' -e '1i Dear diary,' \"$f\"", later: "exit 1")
+        let result = try onTerminal(sandbox, shell: commandLine(sandbox, ["edit", "--from", "2026-01-01"]) + "; echo \"status=$?\"",
+                                    typed: ["n\n"], delay: 1.5, env: env)
+        #expect(result.out.contains("status=65"), "\(result)")
+        #expect(result.out.contains("there is text before the first header") && result.out.contains("nothing was changed"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.folder.file("editor.2")), "the editor was not opened again")
+        #expect(try sandbox.list().contents == ["First entry"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [])
+    }
+
+    @Test("edit of one entry: text over the limit is opened again under the problem; what is saved then is stored")
+    func singleEditReopensOverTheLimit() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("A short entry")
+        let env = try roundsEditor(sandbox, first: "head -c 50001 /dev/zero | tr '\\0' a > \"$f\"",
+                                   later: "sed -i 's/^a*$/Shorter now/' \"$f\"")
+        let result = try onTerminal(sandbox, ["edit", id], typed: ["y\n"], delay: 1.5, env: env)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.out.contains("The text has 50001 characters; the limit is 50000.") && result.out.contains("Edit again?"), "\(result)")
+        let second = try String(contentsOfFile: sandbox.folder.file("editor.2"), encoding: .utf8)
+        #expect(second.hasPrefix("# jv: The text has 50001 characters; the limit is 50000.\n# jv: "), "\(second.prefix(200))")
+        #expect(second.hasSuffix("\n" + String(repeating: "a", count: 50_001)), "the refused text is what opens again")
+        #expect(try sandbox.show(id)["content"] as? String == "Shorter now")
+    }
+
+    @Test("text starting like jv's note of a problem is the entry's own when no problem was noted")
+    func noteLikeTextIsKept() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let editor = try editor(sandbox, writing: "# jv: a heading of my own")
+        let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil])
+        #expect(result.status == 0, "\(result)")
+        #expect(try sandbox.list().contents == ["# jv: a heading of my own"])
     }
 
     @Test("with no other source, the passphrase is asked on the terminal without echo")
@@ -229,8 +326,8 @@ struct TerminalTests {
         #expect(echoIsOn(result.out) == true, "\(result)")
     }
 
-    /// An editor that records its file and process, keeps a hard link to the file, then sends
-    /// `signal` to jv (its parent) and waits to be ended.
+    /// An editor that records its file and process, keeps a hard link to the file in the runtime
+    /// folder, then sends `signal` to jv (its parent) and waits to be ended.
     private func signallingEditor(_ sandbox: Sandbox, signal: String) throws -> String {
         let log = sandbox.folder.file("editor")
         let path = try sandbox.folder.write("signalling-editor.sh", """
@@ -238,7 +335,7 @@ struct TerminalTests {
             for last in "$@"; do :; done
             printf '%s' "$last" > '\(log).path'
             echo $$ > '\(log).pid'
-            ln -f "$last" "$(dirname "$last")/kept-link"
+            ln -f "$last" '\(sandbox.runtime.file("kept-link"))'
             kill -\(signal) $PPID
             exec sleep 30
             """)
@@ -273,6 +370,21 @@ struct TerminalTests {
         }
         #expect(ended, "the editor was ended with jv")
         #expect(try sandbox.show(id)["content"] as? String == secret, "nothing was saved")
+    }
+
+    @Test("the editor, in a process group of its own, has the terminal: it reads what is typed; the terminal comes back to the shell")
+    func editorReadsTheTerminal() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let editor = try sandbox.folder.write("reading-editor.sh", """
+            for last in "$@"; do :; done
+            IFS= read -r line < /dev/tty
+            printf '%s\\n' "$line" > "$last"
+            """)
+        let result = try onTerminal(sandbox, shell: commandLine(sandbox, ["add"]) + "; echo \"status=$?\"; stty -a",
+                                    typed: ["Typed into the editor\n"], delay: 1.5, env: ["EDITOR": "/bin/sh " + editor, "VISUAL": nil])
+        #expect(result.out.contains("status=0") && echoIsOn(result.out) == true, "\(result)")
+        #expect(try sandbox.list().contents == ["Typed into the editor"])
     }
 
     @Test("the editor runs without jv's secret variables in its environment")
@@ -311,8 +423,7 @@ struct TerminalTests {
         #expect(result.status == 0, "\(result)")
         let path = try String(contentsOfFile: sandbox.folder.file("editor") + ".path", encoding: .utf8)
         #expect(path.hasPrefix("/dev/shm/"), "\(path)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: onDisk).filter { $0 != "kept-link" } == [])
-        try? FileManager.default.removeItem(atPath: "/dev/shm/kept-link")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: onDisk) == [])
     }
 
 

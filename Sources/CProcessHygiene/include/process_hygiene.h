@@ -12,10 +12,10 @@ int jv_harden_process(void);
 /// Returns 0, or -1 when `fd` is not a terminal.
 int jv_set_echo(int fd, int on);
 
-/// Installs the signal guard: on SIGINT, SIGTERM, SIGHUP or SIGQUIT it ends the guarded child
-/// (SIGHUP), overwrites the guarded file with zeros and removes it, restores the guarded
-/// terminal, waits for the guarded pager, then lets the signal end the process as it would
-/// have (exit status 128 + signal).
+/// Installs the signal guard: on SIGINT, SIGTERM, SIGHUP or SIGQUIT it ends the guarded child's
+/// process group (SIGHUP), overwrites the guarded file with zeros and removes it, restores the
+/// guarded terminal (and its foreground group), waits for the guarded pager, then lets the
+/// signal end the process as it would have (exit status 128 + signal).
 /// Returns 0, or -1 if a handler could not be installed.
 int jv_install_signal_guard(void);
 
@@ -28,12 +28,19 @@ int jv_install_signal_guard(void);
 /// Returns 0, or -1 if a handler or its stack could not be installed.
 int jv_install_crash_guard(void);
 
-/// Guards the plaintext file at `path` (a copy of the path is kept); NULL stops guarding it.
+/// Guards the plaintext file at `path` (a copy of the path is kept), alone in a folder of its
+/// own, which goes with it if empty; NULL stops guarding it.
 /// Returns 0, or -1 if the path is too long to guard (nothing is guarded then).
 int jv_guard_file(const char *path);
 
-/// Guards the child process `pid` (0 stops guarding it).
-void jv_guard_child(int pid);
+/// Runs `path` with `argv` and `envp` (NULL-terminated) in a process group of its own, guarded
+/// (the signal guard ends the whole group: a program a wrapper script started too), and waits
+/// for it. When this process has the terminal `terminal` (-1: none) in the foreground, the
+/// child's group gets it while it runs (an editor reads it, and Ctrl-C and Ctrl-Z go to the
+/// editor alone), and it comes back afterwards; a suspended child suspends this process's job.
+/// Returns the exit status, 128 + the signal that ended it, or -1 if it could not be started.
+int jv_run_guarded_child(const char *path, char *const argv[], char *const envp[], int terminal);
+
 /// Guards the pager `pid` that reads jv's output from `input` (pid 0 stops guarding it): a
 /// signal that ends jv closes `input` and waits for the pager to exit, killing nothing.
 void jv_guard_pager(int pid, int input);

@@ -116,19 +116,21 @@ public struct EntryBatchEdit: Sendable {
     }
 
     /// A header line read: `[YYYY-MM-DD HH:MM]`, then, after a space, an optional `{jv:…}` marker
-    /// and the first line of the text (returned beside the block). Read as scalars: a space
-    /// followed by a combining mark is one Character.
+    /// and the first line of the text (returned beside the block), with the `\r` of a line ended
+    /// CRLF: it is the text's, as on every other line. Read as scalars: a space followed by a
+    /// combining mark is one Character.
     private static func header(_ line: String, number: Int) throws -> (Block, String) {
         func unreadable(_ reason: String) -> EntryEditError { .unreadable(line: number, reason: reason) }
         var rest = Substring(line).unicodeScalars
-        if rest.last == "\r" { rest.removeLast() }
         guard let close = rest.firstIndex(of: "]") else { throw unreadable("the header has no closing ']'") }
         let parts = String(Substring(rest[rest.index(after: rest.startIndex)..<close])).split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 2, let day = CivilDay(iso: parts[0]), let seconds = JrnlFormat.parseHourMinute(String(parts[1])) else {
             throw unreadable("the header's date is not of the form [YYYY-MM-DD HH:MM]")
         }
         rest = rest[rest.index(after: close)...]
-        guard rest.isEmpty || rest.first == " " else { throw unreadable("a space must follow the header's ']'") }
+        guard rest.isEmpty || rest.first == " " || rest.elementsEqual("\r".unicodeScalars) else {
+            throw unreadable("a space must follow the header's ']'")
+        }
         rest = rest.dropFirst()
         var marker: String?
         if rest.starts(with: "{jv:".unicodeScalars) {
@@ -166,11 +168,20 @@ public enum EntryEditError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .unreadable(let line, let reason):
-            "Line \(line) of the edited text: \(reason); nothing was changed."
+        case .unreadable:
+            String(problem().dropLast()) + "; nothing was changed."
         case .headerInText(let id):
             "The entry \(String(id.uuidString.lowercased().prefix(8))) has a line starting like an entry header ('[YYYY-'), which would split it in two; "
                 + "edit it on its own with 'jv edit \(String(id.uuidString.lowercased().prefix(8)))'."
+        }
+    }
+
+    /// What is wrong, in one sentence that does not say what became of the edit; for the text
+    /// shown again with `linesAbove` more lines above it, the line is numbered as shown.
+    public func problem(linesAbove: Int = 0) -> String {
+        switch self {
+        case .unreadable(let line, let reason): "Line \(line + linesAbove) of the edited text: \(reason)."
+        case .headerInText: description
         }
     }
 }

@@ -167,10 +167,16 @@ enum PrivateFiles {
 
     /// Whether `path` names the regular file open as `descriptor` (and not another, or nothing).
     private static func isRegularFile(_ descriptor: Int32, named path: String) -> Bool {
+        isOpen(descriptor, named: path, ofType: S_IFREG)
+    }
+
+    /// Whether `path` names what is open as `descriptor` (and not another, or nothing), and it
+    /// is of `type` (`S_IFREG`, `S_IFDIR`): so that a lock taken on what was opened holds for the name.
+    static func isOpen(_ descriptor: Int32, named path: String, ofType type: mode_t) -> Bool {
         var opened = stat()
         var named = stat()
         guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }
-        return opened.st_mode & S_IFMT == S_IFREG && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
+        return opened.st_mode & S_IFMT == type && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
     }
 
     /// ``VaultError/diskFull(folder:)`` when `error` came from writing `path` on a disk with no
@@ -202,6 +208,24 @@ enum PrivateFiles {
         } catch {
             throw diskFull(error, writing: path) ?? error
         }
+    }
+
+    /// Overwrites the regular file at `path` with zeros and syncs it (its text is gone from
+    /// every name it has, and from memory once a tmpfs file's pages are freed).
+    static func overwriteWithZeros(_ path: String) {
+        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        var remaining = Int(status.st_size)
+        let zeros = [UInt8](repeating: 0, count: 4096)
+        while remaining > 0 {
+            let written = zeros.withUnsafeBytes { write(descriptor, $0.baseAddress, min(remaining, $0.count)) }
+            if written <= 0 { break }
+            remaining -= written
+        }
+        fsync(descriptor)
     }
 
     /// Removes a database file and its write-ahead-log companions.

@@ -8,10 +8,15 @@ public enum PrivateOutput {
     /// `$XDG_RUNTIME_DIR`, else `/dev/shm`; nil if neither is usable. The file system is checked
     /// (`statfs`), not assumed: `$XDG_RUNTIME_DIR` may name any folder.
     public static func tmpfsFolder() -> String? {
+        tmpfsFolders().first
+    }
+
+    /// Every such folder, in that order (where an earlier jv may have put a file).
+    public static func tmpfsFolders() -> [String] {
         var candidates: [String] = []
-        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { candidates.append(runtime) }
+        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, runtime != "/dev/shm" { candidates.append(runtime) }
         candidates.append("/dev/shm")
-        return candidates.first { folder in
+        return candidates.filter { folder in
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
                 && access(folder, W_OK) == 0 && jv_is_memory_filesystem(folder) == 1

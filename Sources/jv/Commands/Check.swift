@@ -9,6 +9,7 @@ struct Check: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
+        Editor.noteAbandonedFiles()
         let report = try options.unlockedVault(access: .readOnly).check()
         if options.json {
             options.output.printJSON(.object([

@@ -94,8 +94,11 @@ struct Edit: VaultCommand {
             Console.note("No entries match; nothing to edit.")
             return printSummary(EntryChanges())
         }
-        guard let edited = String(validating: try Editor.edit(batch.text), as: UTF8.self) else { throw VaultError.invalidUTF8 }
-        let changes = try batch.changes(in: edited, zone: .current)
+        // Text that cannot be read as entries is offered for editing again, not thrown away.
+        let changes = try Editor.edit(batch.text) { saved in
+            guard let edited = String(validating: saved, as: UTF8.self) else { throw VaultError.invalidUTF8 }
+            return try batch.changes(in: edited, zone: .current)
+        }
         guard !changes.isEmpty else {
             Console.note("No changes.")
             return printSummary(changes)

@@ -10,6 +10,7 @@ struct Info: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
+        Editor.noteAbandonedFiles()
         let vault = try Vault.open(at: options.vaultPath, access: .readOnly)
         let info = try vault.info()
         let session: SessionStatus?

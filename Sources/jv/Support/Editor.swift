@@ -3,49 +3,125 @@ import Foundation
 import JournalVault
 
 /// Edits text in the user's `$VISUAL`/`$EDITOR` through a private file on tmpfs
-/// (`$XDG_RUNTIME_DIR`, else `/dev/shm`), mode 0600, overwritten and removed afterwards, so
-/// plaintext never reaches a disk.
+/// (`$XDG_RUNTIME_DIR`, else `/dev/shm`), mode 0600 in a folder of its own, overwritten and
+/// removed afterwards, so plaintext never reaches a disk (``EditorFile``).
 enum Editor {
-    /// The edited text; throws, naming the editor, if it failed (nothing is saved then).
-    static func edit(_ text: String) throws -> [UInt8] {
+    /// Opens the editor on `text` and returns what `accept` makes of the text saved there;
+    /// throws, naming the editor, if it failed (nothing is saved then). Text that `accept`
+    /// refuses (by throwing) is not lost: on a terminal the problem is shown and, unless the
+    /// person declines, the editor opens again on what they saved, under a note of the problem
+    /// that is removed again when read (as `crontab -e` and `visudo` do); without a terminal,
+    /// the file is kept, in memory, and named in the error.
+    static func edit<Accepted>(_ text: String, accepting accept: ([UInt8]) throws -> Accepted) throws -> Accepted {
         let editorCommand = try command()
         let folder = try privateFolder()
-        let path = folder + "/jv-" + UUID().uuidString.lowercased() + ".txt"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw CLIError.failed("Cannot create a private temporary file in \(folder).") }
-        close(descriptor)
-        // A signal that ends jv while the editor is open (the terminal closed, Ctrl-C, a kill)
-        // still ends the editor, wipes and removes the file, and puts the terminal back.
-        guard jv_guard_file(path) == 0 else {
-            unlink(path)
-            throw CLIError.failed("The path of the editor's temporary file is too long: \(folder).")
-        }
         let terminal = Foundation.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         jv_guard_terminal(terminal)
         defer {
-            jv_guard_child(0)
-            shred(path)
-            _ = jv_guard_file(nil)
             jv_guard_terminal(-1)
             if terminal >= 0 { close(terminal) }
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) || text.isEmpty else {
-            throw CLIError.failed("Cannot write the temporary file for the editor.")
+        var shown = Array(text.utf8)
+        var noted = false
+        while true {
+            let file: EditorFile
+            do {
+                file = try EditorFile(in: folder, holding: shown)
+            } catch {
+                throw CLIError.failed("Cannot create a private temporary file in \(folder).")
+            }
+            // A signal that ends jv while the editor is open (the terminal closed, a kill)
+            // still ends the editor, wipes and removes the file, and puts the terminal back;
+            // after a SIGKILL, the next jv removes it (``abandonedFilesRemoved``).
+            guard jv_guard_file(file.path) == 0 else {
+                file.remove()
+                throw CLIError.failed("The path of the editor's temporary file is too long: \(folder).")
+            }
+            var kept = false
+            defer {
+                _ = jv_guard_file(nil)
+                if !kept { file.remove() }
+            }
+            try run(editorCommand, on: file.path, terminal: terminal)
+            // Only a note jv put there goes: an entry may well start with "# jv: ".
+            let (saved, linesAbove) = noted ? withoutNote(file.read()) : (file.read(), 0)
+            do {
+                return try accept(saved)
+            } catch {
+                guard Console.stdinIsTerminal, let asking = Terminal.open() else {
+                    kept = true
+                    throw keeping(file, in: folder, refusedWith: error)
+                }
+                defer { asking.close() }
+                asking.write(problem(error, linesAbove: linesAbove) + "\n")
+                guard asking.confirmUnlessRefused("Edit again? Otherwise nothing is saved.") else { throw error }
+                shown = Array(note(of: error).utf8) + saved
+                noted = true
+            }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    }
+
+    /// How many editor files a jv killed outright (SIGKILL, which no handler sees) had left in
+    /// the tmpfs folders, removed when this jv started (`jv info` and `jv check` say so).
+    static let abandonedFilesRemoved = EditorFile.removeAbandoned(in: PrivateOutput.tmpfsFolders())
+
+    /// Says on standard error that this jv removed editor files a killed jv left, if it did.
+    static func noteAbandonedFiles() {
+        guard abandonedFilesRemoved > 0 else { return }
+        Console.note("jv: removed \(Output.count(abandonedFilesRemoved, of: "editor files")) that a killed jv had left in memory "
+                     + "(\(PrivateOutput.tmpfsFolders().joined(separator: ", "))).")
+    }
+
+    /// What marks the lines of a note about a problem, at the top of the text shown again.
+    private static let notePrefix = "# jv: "
+
+    /// The note above the text shown again: the problem, numbered as shown, and what to do.
+    private static func note(of error: Error) -> String {
+        [problem(error, linesAbove: 2), "Correct it and save (these lines are removed), or quit and answer no to save nothing."]
+            .map { notePrefix + $0 + "\n" }.joined()
+    }
+
+    /// `saved` without the note's lines at its top, and how many lines went.
+    private static func withoutNote(_ saved: [UInt8]) -> ([UInt8], Int) {
+        var rest = saved[...]
+        var removed = 0
+        while rest.starts(with: notePrefix.utf8) {
+            rest = rest.firstIndex(of: UInt8(ascii: "\n")).map { rest[($0 + 1)...] } ?? []
+            removed += 1
+        }
+        return (Array(rest), removed)
+    }
+
+    /// The refusal in one sentence, its line numbered as in the text shown with `linesAbove`
+    /// lines above what was read.
+    private static func problem(_ error: Error, linesAbove: Int) -> String {
+        (error as? EntryEditError)?.problem(linesAbove: linesAbove) ?? Failure.sentence(for: error)
+    }
+
+    /// The refused text kept under a name that says so, in `folder` (in memory, 0600), and the
+    /// error that says where; `error` itself if it cannot be kept.
+    private static func keeping(_ file: EditorFile, in folder: String, refusedWith error: Error) -> Error {
+        let kept = folder + "/jv-refused-" + UUID().uuidString.lowercased() + ".txt"
+        guard file.keep(as: kept) else { return error }
+        return CLIError.refused(problem(error, linesAbove: 0) + " Nothing was saved; the text as saved in the editor is kept in \(kept) "
+                                + "(in memory, readable only by you, gone at shutdown): remove it once you have what you need.")
+    }
+
+    /// Runs the editor on the file at `path`, on the terminal if jv has one; throws if it failed.
+    private static func run(_ editorCommand: String, on path: String, terminal: Int32) throws {
         // "$0" is the editor command (which may carry its own flags), "$@" the safety flags and file.
-        process.arguments = ["-c", "exec $0 \"$@\"", editorCommand] + safetyFlags(for: editorCommand) + [path]
-        process.environment = ChildEnvironment.withoutSecrets
-        try process.run()
-        jv_guard_child(process.processIdentifier)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let what = process.terminationStatus == 127 ? "was not found" : "exited with status \(process.terminationStatus)"
+        let arguments = ["/bin/sh", "-c", "exec $0 \"$@\"", editorCommand] + safetyFlags(for: editorCommand) + [path]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.withoutSecrets.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        // In a process group of its own, which a signal to jv ends whole: an editor a wrapper
+        // script started must not outlive the file it was given.
+        let status = jv_run_guarded_child("/bin/sh", argv, envp, terminal)
+        guard status == 0 else {
+            let what = status < 0 ? "could not be started" : status == 127 ? "was not found" : "exited with status \(status)"
             throw CLIError.cancelled("The editor '\(TerminalText.visible(editorCommand))' \(what); nothing was saved. "
                                      + "Set $VISUAL or $EDITOR (or the config file's editor) to the editor you use, or pipe the text on standard input.")
         }
-        return Array(FileManager.default.contents(atPath: path) ?? Data())
     }
 
     /// `$VISUAL`, else `$EDITOR`, else the config file's `editor`, else vi.
@@ -66,23 +142,5 @@ enum Editor {
             throw CLIError.failed("No memory-backed folder (tmpfs) for the editor's file: $XDG_RUNTIME_DIR is not on tmpfs and /dev/shm is not usable. Pipe the text on standard input instead.")
         }
         return folder
-    }
-
-    /// Overwrites the file with zeros, syncs, and removes it.
-    private static func shred(_ path: String) {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        if descriptor >= 0 {
-            var size = lseek(descriptor, 0, SEEK_END)
-            lseek(descriptor, 0, SEEK_SET)
-            let zeros = [UInt8](repeating: 0, count: 4096)
-            while size > 0 {
-                let written = zeros.withUnsafeBytes { write(descriptor, $0.baseAddress, min(Int(size), 4096)) }
-                if written <= 0 { break }
-                size -= off_t(written)
-            }
-            fsync(descriptor)
-            close(descriptor)
-        }
-        unlink(path)
     }
 }

@@ -12,12 +12,14 @@ enum EntryText {
     }
 
     /// Text written in the editor, starting from `current`; nil if it was left unchanged.
-    /// Called after unlocking, so nothing typed is lost to a wrong passphrase.
+    /// Called after unlocking, so nothing typed is lost to a wrong passphrase; text the content
+    /// rules refuse is offered for editing again (``Editor/edit(_:accepting:)``).
     static func fromEditor(editing current: String = "") throws -> String? {
-        let edited = try Editor.edit(current)
-        if ContentRules.isBlank(utf8: edited) && current.isEmpty { return nil }
-        let text = try ContentRules.text(fromUTF8: edited)
-        // Unchanged up to the white space saving trims (a template's last line break).
-        return text == current || text == (try? ContentRules.validated(current)) ? nil : text
+        try Editor.edit(current) { edited in
+            if ContentRules.isBlank(utf8: edited) && current.isEmpty { return nil }
+            let text = try ContentRules.text(fromUTF8: edited)
+            // Unchanged up to the white space saving trims (a template's last line break).
+            return text == current || text == (try? ContentRules.validated(current)) ? nil : text
+        }
     }
 }

@@ -12,12 +12,15 @@ enum CLIError: Error, CustomStringConvertible {
     case cancelled(String)
     /// A file is in the way and was not replaced: exit 73.
     case exists(String)
+    /// Input that cannot be used as given (and was not): exit 65.
+    case refused(String)
     /// Anything else: exit 1.
     case failed(String)
 
     var description: String {
         switch self {
-        case .usage(let message), .inputNotFound(let message), .cancelled(let message), .exists(let message), .failed(let message): message
+        case .usage(let message), .inputNotFound(let message), .cancelled(let message), .exists(let message), .refused(let message),
+             .failed(let message): message
         }
     }
 }
@@ -50,13 +53,14 @@ enum Failure {
             case .usage: 64
             case .inputNotFound: 66
             case .exists: 73
+            case .refused: 65
             case .cancelled, .failed: 1
             }
         default: 1
         }
     }
 
-    private static func sentence(for error: Error) -> String {
+    static func sentence(for error: Error) -> String {
         switch error {
         case let error as CustomStringConvertible
             where error is VaultError || error is CLIError || error is DateExpressionError || error is ImportError || error is AgeError

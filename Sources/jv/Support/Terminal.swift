@@ -48,17 +48,27 @@ struct Terminal {
         return try buffer.prefix(length)
     }
 
-    /// Reads a visible line (for yes/no questions).
-    func readLine(prompt: String) -> String {
+    /// Reads a visible line (for yes/no questions); nil when the terminal ends before a line does.
+    func readLine(prompt: String) -> String? {
         write(prompt)
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        while Foundation.read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") { bytes.append(byte) }
-        return String(decoding: bytes, as: UTF8.self)
+        while true {
+            guard Foundation.read(descriptor, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
     }
 
     /// Asks a yes/no question; only "y" or "yes" is yes.
     func confirm(_ question: String) -> Bool {
-        ["y", "yes"].contains(readLine(prompt: question + " [y/N] ").trimmingCharacters(in: .whitespaces).lowercased())
+        readLine(prompt: question + " [y/N] ").map { ["y", "yes"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) } ?? false
+    }
+
+    /// Asks a yes/no question whose answer is yes unless refused: an empty line, "y" or "yes"
+    /// is yes; a terminal that ends is no, so that nothing asks again forever.
+    func confirmUnlessRefused(_ question: String) -> Bool {
+        guard let answer = readLine(prompt: question + " [Y/n] ")?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return ["", "y", "yes"].contains(answer)
     }
 }

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Plaintext for the person's editor, kept in memory only: a file in a private folder of its
+/// own (`.jv.editing-xxxxxxxx`, mode 0700) inside a tmpfs folder, on which this process holds an
+/// exclusive `flock` while the file lives. A process killed outright (SIGKILL cannot be caught)
+/// loses the lock with its life, and the next `jv` overwrites and removes what it left
+/// (``removeAbandoned(in:)``). The lock is on the folder, not the file: editors save by writing
+/// a new file and renaming it over the old one, and leave backups beside it.
+///
+/// ```swift
+/// let file = try EditorFile(in: "/dev/shm", holding: Array(text.utf8))
+/// defer { file.remove() }
+/// // run the editor on file.path
+/// let saved = file.read()
+/// ```
+public final class EditorFile {
+    /// The file the editor opens.
+    public let path: String
+    private let folder: String
+    private let lock: Int32
+
+    /// What starts the name of each edit's folder.
+    private static let folderPrefix = ".jv.editing-"
+
+    /// Creates the folder and the file holding `bytes` in `parent`, which must be on tmpfs.
+    public init(in parent: String, holding bytes: [UInt8]) throws {
+        (folder, lock) = try Self.createLockedFolder(in: parent)
+        path = folder + "/jv.txt"
+        do {
+            let handle = try PrivateFiles.create(path)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: bytes)
+        } catch {
+            remove()
+            throw VaultError.storage("cannot write the file for the editor in \(parent)")
+        }
+    }
+
+    /// What the file holds now (nothing, if the editor removed it).
+    public func read() -> [UInt8] {
+        Array(FileManager.default.contents(atPath: path) ?? Data())
+    }
+
+    /// Overwrites with zeros and removes the file and whatever the editor left beside it, then
+    /// lets the lock go.
+    public func remove() {
+        Self.wipeAndRemove(folder)
+        close(lock)
+    }
+
+    /// Moves the file to `kept` (outside the folder, where no clean-up looks) and removes the
+    /// rest as ``remove()`` does; false if it could not be moved (it is removed then too).
+    public func keep(as kept: String) -> Bool {
+        defer { remove() }
+        return rename(path, kept) == 0
+    }
+
+    /// Overwrites and removes what edits that no live process holds left in `parents` (this
+    /// user's only); returns how many edits' files went.
+    public static func removeAbandoned(in parents: [String]) -> Int {
+        var removed = 0
+        for parent in parents {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { continue }
+            for name in names where name.hasPrefix(folderPrefix) {
+                let candidate = parent + "/" + name
+                let descriptor = open(candidate, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard descriptor >= 0 else { continue }
+                defer { close(descriptor) }
+                var status = stat()
+                guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(), flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+                      PrivateFiles.isOpen(descriptor, named: candidate, ofType: S_IFDIR) else { continue }
+                wipeAndRemove(candidate)
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// A new private folder in `parent`, locked. Another process's clean-up may lock it between
+    /// its creation and the lock and remove it; then another is made.
+    private static func createLockedFolder(in parent: String) throws -> (String, Int32) {
+        for _ in 0..<4 {
+            let folder = parent + "/" + folderPrefix + UUID().uuidString.prefix(8).lowercased()
+            guard mkdir(folder, 0o700) == 0 else {
+                if errno == EEXIST { continue }
+                throw VaultError.storage("cannot create a private folder in \(parent): \(String(cString: strerror(errno)))")
+            }
+            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0, PrivateFiles.isOpen(descriptor, named: folder, ofType: S_IFDIR) { return (folder, descriptor) }
+            close(descriptor)
+        }
+        throw VaultError.storage("cannot create a private folder in \(parent): other processes keep removing it")
+    }
+
+    /// Overwrites every regular file in `folder` with zeros, removes it, and removes the folder.
+    private static func wipeAndRemove(_ folder: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            let file = folder + "/" + name
+            var status = stat()
+            guard lstat(file, &status) == 0 else { continue }
+            if status.st_mode & S_IFMT == S_IFREG { PrivateFiles.overwriteWithZeros(file) }
+            unlink(file)
+        }
+        rmdir(folder)
+    }
+}
