@@ -166,7 +166,7 @@ enum PrivateFiles {
     }
 
     /// Whether `path` names the regular file open as `descriptor` (and not another, or nothing).
-    private static func isRegularFile(_ descriptor: Int32, named path: String) -> Bool {
+    static func isRegularFile(_ descriptor: Int32, named path: String) -> Bool {
         var opened = stat()
         var named = stat()
         guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }

@@ -20,8 +20,11 @@ public struct SyncReport: Sendable {
     public var waiting: [String] = []
     /// Packs refused (damaged, moved, replayed, foreign): one sentence each; nothing of them applied.
     public var refused: [String] = []
-    /// The snapshot written by `compact`, by the number of the newest pack it holds.
+    /// The snapshot written by `compact` (or in place of lost packs, ``resent``), by the number of the newest pack it holds.
     public var snapshot: UInt64?
+    /// This device's packs recorded as sent that the location had lost, in increasing order: the
+    /// snapshot written then (``snapshot``) takes their place for the devices waiting for them.
+    public var resent: [UInt64] = []
     /// This device's packs removed by `compact`.
     public var packsRemoved = 0
     /// The key version this vault moved to, following a `jv rekey` made on another device. The
@@ -67,20 +70,22 @@ extension UnlockedVault {
     /// ```
     public func setUpSync(at location: String, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
         let place = try SyncLocation(location)
-        if let existing = try database.read({ db in try SyncState.load(db) }) {
-            throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
-        }
-        try place.prepareForFirstDevice()
-        try place.fetch(vaultID: keys.vaultID, device: nil)
-        // The write derives graph ids first where they are not yet (other devices derive the same
-        // ids for the same nodes and relations, FORMAT.md §1.6); the records then all go out.
-        try write { db in
-            try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
-            for table in SealedTable.all {
-                try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) SELECT ?, id FROM \(table.name)", arguments: [table.name])
+        return try SyncLock.holding(vault: database.path) {
+            if let existing = try database.read({ db in try SyncState.load(db) }) {
+                throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
             }
+            try place.prepareForFirstDevice()
+            try place.fetch(vaultID: keys.vaultID, device: nil)
+            // The write derives graph ids first where they are not yet (other devices derive the same
+            // ids for the same nodes and relations, FORMAT.md §1.6); the records then all go out.
+            try write { db in
+                try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
+                for table in SealedTable.all {
+                    try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) SELECT ?, id FROM \(table.name)", arguments: [table.name])
+                }
+            }
+            return try syncHoldingLock(dryRun: false, compact: false, progress: progress)
         }
-        return try sync(progress: progress)
     }
 
     /// Sends this device's changes as one new pack, then applies every other device's packs
@@ -90,7 +95,13 @@ extension UnlockedVault {
     /// `compact`: then also writes a snapshot of the whole vault, from which new devices start,
     /// and removes this device's packs that snapshot holds and every other device has applied
     /// (FORMAT.md §14.9).
+    ///
+    /// A second sync of the same vault file waits until this one is done (``SyncLock``).
     public func sync(dryRun: Bool = false, compact: Bool = false, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
+        try SyncLock.holding(vault: database.path) { try syncHoldingLock(dryRun: dryRun, compact: compact, progress: progress) }
+    }
+
+    private func syncHoldingLock(dryRun: Bool, compact: Bool, progress: ((SyncProgress) -> Void)?) throws -> SyncReport {
         guard var state = try database.read({ db in try SyncState.load(db) }) else {
             throw VaultError.syncSetup("This vault does not sync yet: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
         }
@@ -109,6 +120,9 @@ extension UnlockedVault {
         state = try database.read { db in try SyncState.load(db) } ?? state
         try publishKeys(root: root, state: state)
         try publishRotations(root: root, device: state.device)
+        if let replaced = try replaceMissingPacks(root: root, device: state.device) {
+            (report.resent, report.snapshot) = (replaced.missing, replaced.snapshot)
+        }
         try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         // Following another device's rekey on the way gives a vault under the new key.
         let current = try pull(root: root, device: state.device, report: &report, progress: progress)
@@ -121,7 +135,7 @@ extension UnlockedVault {
             if let sent = try current.push(root: root, progress: progress) {
                 report.sent = (report.sent?.pack ?? sent.pack, (report.sent?.changes ?? 0) + sent.changes)
             }
-            report.snapshot = try current.writeSnapshot(root: root, device: state.device)
+            report.snapshot = try current.writeSnapshot(root: root, device: state.device) ?? report.snapshot
             let removed = try current.removeCompacted(root: root, device: state.device)
             report.packsRemoved = removed.filter { $0.hasPrefix("pack-") }.count
             // The snapshot is up before any pack it holds goes.
@@ -248,6 +262,22 @@ extension UnlockedVault {
         }
         try location.removeKeysFile(vaultID: keys.vaultID, device: state.device)
         return reborn
+    }
+
+    /// This device's packs recorded as sent that its folder lacks, above its newest snapshot
+    /// (which holds those before): lost on the way, or removed by someone. They cannot be made
+    /// again as they were, so a snapshot of the whole vault, numbered as the newest pack, takes
+    /// their place: a device waiting for one of them applies it instead (FORMAT.md §14.9) and goes
+    /// on with the packs after it. Nothing is pending here (the pack just sent took it all), as a
+    /// snapshot needs. Returns the missing numbers and the snapshot's; nil when none is missing.
+    private func replaceMissingPacks(root: String, device: UUID) throws -> (missing: [UInt64], snapshot: UInt64)? {
+        guard let state = try database.read({ db in try SyncState.load(db) }) else { return nil }
+        let held = newestSnapshot(of: device, root: root)?.number ?? 0
+        guard state.lastPack > held else { return nil }
+        let present = Set(Self.packNumbers(root: root, device: device))
+        let missing = ((held + 1)...state.lastPack).filter { !present.contains($0) }
+        guard !missing.isEmpty, let snapshot = try writeSnapshot(root: root, device: device) else { return nil }
+        return (missing, snapshot)
     }
 
     /// A pack whose number was recorded but that was killed before taking its name takes it

@@ -153,6 +153,7 @@ extension Output {
                 ("refused", .array(report.refused.map { .string($0) })),
                 ("rekeyed_to", report.rekeyedTo.map { .integer(Int64($0)) } ?? .null),
                 ("snapshot", report.snapshot.map { .integer(Int64($0)) } ?? .null),
+                ("resent", .array(report.resent.map { .integer(Int64($0)) })),
                 ("packs_removed", .integer(Int64(report.packsRemoved))),
             ]))
             return
@@ -164,7 +165,11 @@ extension Output {
             let copies = report.conflictCopies > 0 ? "; kept \(Output.count(report.conflictCopies, of: "conflict copies")) of texts changed on two machines at once" : ""
             Console.out("\(sent); received \(Output.count(report.changesReceived, of: "changes")) in \(Output.count(report.packsReceived, of: "packs"))\(copies).")
         }
-        if let snapshot = report.snapshot {
+        if let snapshot = report.snapshot, !report.resent.isEmpty {
+            let numbers = report.resent.map(String.init).joined(separator: ", ")
+            Console.out("This machine's pack\(report.resent.count == 1 ? "" : "s") \(numbers) had gone from the location: "
+                        + "sent again, as a snapshot of the whole vault (as of pack \(snapshot)).")
+        } else if let snapshot = report.snapshot {
             Console.out("Wrote a snapshot of the whole vault (as of pack \(snapshot)); removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")
         } else if report.packsRemoved > 0 {
             Console.out("Removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")
