@@ -183,7 +183,7 @@ extension UnlockedVault {
     /// name after — so a process killed at any point leaves either no pack and the changes still
     /// pending, or the pack and its number recorded (``finishInterruptedPush(root:state:)``).
     func push(root: String, progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
-        var written: (number: UInt64, temporary: String, final: String, changes: Int)?
+        var written: (number: UInt64, device: UUID, temporary: String, final: String, changes: Int)?
         do {
             try write { db in
                 guard var state = try SyncState.load(db) else { return }
@@ -199,7 +199,7 @@ extension UnlockedVault {
                 let temporary = "\(folder)/\(Self.temporaryPackName(number))"
                 unlink(temporary)
                 let handle = try PrivateFiles.create(temporary)
-                written = (number, temporary, "\(folder)/\(Self.packName(number))", 0)
+                written = (number, state.device, temporary, "\(folder)/\(Self.packName(number))", 0)
                 defer { try? handle.close() }
                 let header = SyncPack.Header(vaultID: keys.vaultID, device: state.device, number: number, keyVersion: keys.keyVersion,
                                              createdAt: Instant.now().millis, dependencies: try SyncState.applied(db))
@@ -240,8 +240,30 @@ extension UnlockedVault {
             throw error
         }
         guard let written else { return nil }
-        try PrivateFiles.commit(written.temporary, to: written.final, replace: false)
+        try namePack(written.temporary, as: written.final, number: written.number, device: written.device, root: root)
         return (written.number, written.changes)
+    }
+
+    /// Gives the complete pack `temporary` its name `final`. A file already of that name is kept
+    /// only when it is this very pack (a run killed between naming it and removing the temporary
+    /// name); anything else there — garbage, a FIFO, a link someone put in this device's folder —
+    /// is no pack of this device's, and the pack replaces it.
+    private func namePack(_ temporary: String, as final: String, number: UInt64, device: UUID, root: String) throws {
+        var status = stat()
+        guard lstat(final, &status) == 0 else { return try PrivateFiles.commit(temporary, to: final, replace: false) }
+        if isOwnPack(final, number: number, device: device, root: root) {
+            unlink(temporary)
+        } else {
+            try PrivateFiles.commit(temporary, to: final, replace: true)
+        }
+    }
+
+    /// Whether the file at `path` is `device`'s pack `number` as a device of this vault wrote it:
+    /// its header authenticates under a key at hand (a later version's too, through the rotation
+    /// files) and names this vault, that device and that number. Only such a file says anything
+    /// of this device's own state.
+    func isOwnPack(_ path: String, number: UInt64, device: UUID, root: String) -> Bool {
+        (try? SyncPack.open(path, kind: .pack, expected: (keys.vaultID, device, number)) { try self.keys(anyVersion: $0, root: root).syncKey }) != nil
     }
 
     /// A vault restored from an older copy of itself (a backup, a copied file) has sent fewer
@@ -250,7 +272,11 @@ extension UnlockedVault {
     /// another device's; its old keys file goes (a device that never acknowledges anything
     /// would hold back every other device's compaction). Returns the state to go on with.
     private func continueAfterRollback(root: String, location: SyncLocation, state: SyncState) throws -> SyncState {
-        guard Self.packNumbers(root: root, device: state.device).max() ?? 0 > state.lastPack else { return state }
+        // Only a pack that authenticates as this device's says so: a file of that name proves nothing.
+        let later = Self.packNumbers(root: root, device: state.device).filter { $0 > state.lastPack }
+        guard later.contains(where: { isOwnPack("\(root)/\(state.device.storageText)/\(Self.packName($0))", number: $0, device: state.device, root: root) }) else {
+            return state
+        }
         let reborn = try write { db -> SyncState in
             var reborn = try SyncState.load(db) ?? state
             try SyncState.setApplied(reborn.lastPack, of: reborn.device, db)
@@ -288,8 +314,8 @@ extension UnlockedVault {
         PrivateFiles.removeAbandoned(in: folder) { $0.hasPrefix(".") && $0.contains(".\(PrivateFiles.Purpose.writing.rawValue)-") }
         PrivateFiles.removeAbandoned(beside: SyncKeysFile.path(root: root, device: state.device), purposes: .writing)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".pack-") && name.hasSuffix(".jvp.tmp") {
-            if name == Self.temporaryPackName(state.lastPack), !FileManager.default.fileExists(atPath: "\(folder)/\(Self.packName(state.lastPack))") {
-                try PrivateFiles.commit("\(folder)/\(name)", to: "\(folder)/\(Self.packName(state.lastPack))", replace: false)
+            if name == Self.temporaryPackName(state.lastPack) {
+                try namePack("\(folder)/\(name)", as: "\(folder)/\(Self.packName(state.lastPack))", number: state.lastPack, device: state.device, root: root)
             } else {
                 unlink("\(folder)/\(name)")
             }
