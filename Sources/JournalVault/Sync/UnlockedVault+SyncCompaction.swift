@@ -13,7 +13,7 @@ extension UnlockedVault {
         let applied = try database.read { db in try SyncState.applied(db) }
         let acks = SyncAcks(vaultID: keys.vaultID, device: device, keyVersion: keys.keyVersion, applied: applied)
         let path = "\(root)/\(device.storageText)/\(SyncAcks.fileName)"
-        if let data = FileManager.default.contents(atPath: path),
+        if let data = SyncLocationFile.contents(path),
            let written = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }), written == acks { return false }
         try VaultDatabase.createPrivateFolder("\(root)/\(device.storageText)")
         try PrivateFiles.writeWhole(acks.encoded(syncKey: keys.syncKey), to: path, replace: true)
@@ -109,7 +109,7 @@ extension UnlockedVault {
         let others = SyncKeysFile.devices(root: root).filter { $0 != device }
         let acked = others.map { other -> UInt64 in
             let path = "\(root)/\(other.storageText)/\(SyncAcks.fileName)"
-            guard let data = FileManager.default.contents(atPath: path),
+            guard let data = SyncLocationFile.contents(path),
                   let acks = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }),
                   acks.vaultID == keys.vaultID, acks.device == other else { return 0 }
             return acks.applied[device] ?? 0

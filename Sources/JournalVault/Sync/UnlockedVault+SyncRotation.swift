@@ -56,7 +56,7 @@ extension UnlockedVault {
             chain.append(next)
         }
         let keysFiles = SyncKeysFile.devices(root: root).compactMap { device in
-            FileManager.default.contents(atPath: SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+            SyncLocationFile.contents(SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
         }
         // The newest version reached whose keys some device's keys file holds, with its recovery keyslot.
         let reached = chain.reversed().lazy.compactMap { newKeys in
