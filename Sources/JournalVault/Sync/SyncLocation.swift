@@ -126,6 +126,31 @@ public struct SyncLocation: Sendable, Equatable {
         _ = try Self.rclone(["delete", folder, "--include-from", list], allowMissing: true)
     }
 
+    /// The folder `name` — a device's folder, or `keys` — of this vault's part of the location,
+    /// `root`, made (0700) where missing when `create`. It and the two folders above it
+    /// (`jv-sync/VAULT-ID`) must be folders, not symbolic links: a link there would make jv write
+    /// outside the location, wherever whoever can write to the location points it (FORMAT.md
+    /// §14.1). Only the location itself, as the user named it, may be a link. Checked right
+    /// before each use.
+    @discardableResult
+    static func folder(_ name: String, in root: String, create: Bool = true) throws -> String {
+        for folder in [(root as NSString).deletingLastPathComponent, root, root + "/" + name] {
+            var status = stat()
+            if lstat(folder, &status) != 0 {
+                guard errno == ENOENT, create else { break }
+                guard mkdir(folder, 0o700) == 0 || errno == EEXIST, lstat(folder, &status) == 0 else {
+                    throw VaultError.storage("cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+                }
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK: throw VaultError.syncUnavailable("\(folder) is a symbolic link, which jv does not follow in a sync location")
+            default: throw VaultError.syncUnavailable("\(folder) is not a folder")
+            }
+        }
+        return root + "/" + name
+    }
+
     private func checkFolder(_ path: String) throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {

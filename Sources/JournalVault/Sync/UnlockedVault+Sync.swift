@@ -108,6 +108,7 @@ extension UnlockedVault {
         let location = try SyncLocation(state.location)
         try location.fetch(vaultID: keys.vaultID, device: state.device)
         let root = location.root(vaultID: keys.vaultID)
+        for name in [state.device.storageText, "keys"] { try SyncLocation.folder(name, in: root, create: false) }
         var report = SyncReport()
         if dryRun {
             report.pending = try database.read { db in try SyncState.pendingCount(db) }
@@ -194,8 +195,7 @@ extension UnlockedVault {
                 }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
                 guard !pending.isEmpty else { return }
                 let number = state.lastPack + 1
-                let folder = "\(root)/\(state.device.storageText)"
-                try VaultDatabase.createPrivateFolder(folder)
+                let folder = try SyncLocation.folder(state.device.storageText, in: root)
                 let temporary = "\(folder)/\(Self.temporaryPackName(number))"
                 unlink(temporary)
                 let handle = try PrivateFiles.create(temporary)
@@ -329,7 +329,7 @@ extension UnlockedVault {
         let digest = Data(Blake2b.hash(slots.flatMap { Array($0.encoded) }))
         let path = SyncKeysFile.path(root: root, device: state.device)
         guard digest != state.keysDigest || !FileManager.default.fileExists(atPath: path) else { return }
-        try VaultDatabase.createPrivateFolder("\(root)/keys")
+        try SyncLocation.folder("keys", in: root)
         let file = SyncKeysFile(vaultID: keys.vaultID, device: state.device, keyVersion: keys.keyVersion, slots: slots)
         try PrivateFiles.writeWhole(file.encoded(syncKey: keys.syncKey), to: path, replace: true)
         try write { db in
@@ -341,8 +341,12 @@ extension UnlockedVault {
 
     // MARK: Receiving
 
+    /// The folders of `root` named by a device id; a link of such a name is not followed.
     static func deviceFolders(root: String) -> [UUID] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(UUID.init(storageText:))
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { name in
+            var status = stat()
+            return lstat("\(root)/\(name)", &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        }.compactMap(UUID.init(storageText:))
     }
 
     static func packNumbers(root: String, device: UUID) -> [UInt64] {

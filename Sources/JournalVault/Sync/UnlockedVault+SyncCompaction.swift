@@ -15,7 +15,7 @@ extension UnlockedVault {
         let path = "\(root)/\(device.storageText)/\(SyncAcks.fileName)"
         if let data = SyncLocationFile.contents(path),
            let written = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }), written == acks { return false }
-        try VaultDatabase.createPrivateFolder("\(root)/\(device.storageText)")
+        try SyncLocation.folder(device.storageText, in: root)
         try PrivateFiles.writeWhole(acks.encoded(syncKey: keys.syncKey), to: path, replace: true)
         return true
     }
@@ -31,7 +31,7 @@ extension UnlockedVault {
             let folder = "\(root)/\(device.storageText)"
             let path = "\(folder)/\(SyncPack.Kind.snapshot.fileName(state.lastPack))"
             guard !FileManager.default.fileExists(atPath: path) else { return }
-            try VaultDatabase.createPrivateFolder(folder)
+            try SyncLocation.folder(device.storageText, in: root)
             let (temporary, handle) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
             do {
                 let header = SyncPack.Header(vaultID: keys.vaultID, device: device, number: state.lastPack, keyVersion: keys.keyVersion,
@@ -116,7 +116,7 @@ extension UnlockedVault {
         }.min() ?? UInt64.max
         guard let own = newestSnapshot(of: device, root: root) else { return [] }
         let limit = min(acked, own.number)
-        let folder = "\(root)/\(device.storageText)"
+        let folder = try SyncLocation.folder(device.storageText, in: root, create: false)
         let packs = Self.numbers(of: .pack, root: root, device: device).filter { $0 <= limit }.map(SyncPack.Kind.pack.fileName)
         let olderSnapshots = Self.numbers(of: .snapshot, root: root, device: device).filter { $0 < own.number }.map(SyncPack.Kind.snapshot.fileName)
         for name in olderSnapshots + packs { unlink("\(folder)/\(name)") }

@@ -78,7 +78,7 @@ extension UnlockedVault {
         for (version, file) in try database.read({ db in try SyncRotation.stored(db) }) {
             let path = "\(root)/\(device.storageText)/\(SyncRotation.fileName(to: version))"
             guard !FileManager.default.fileExists(atPath: path) else { continue }
-            try VaultDatabase.createPrivateFolder("\(root)/\(device.storageText)")
+            try SyncLocation.folder(device.storageText, in: root)
             try PrivateFiles.writeWhole(Array(file), to: path, replace: false)
         }
     }
