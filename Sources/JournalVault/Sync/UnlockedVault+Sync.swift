@@ -58,6 +58,9 @@ public struct SyncStatus: Sendable {
     /// Local changes not sent yet.
     public let pending: Int
     public let peers: [Peer]
+    /// Devices whose keys file in the location does not authenticate (not written by a device of
+    /// this vault, or damaged): they hold no compaction back.
+    public let unauthenticatedKeysFiles: [UUID]
 }
 
 extension UnlockedVault {
@@ -160,7 +163,11 @@ extension UnlockedVault {
 
     /// The set-up and what the local copy of the location shows (nothing is fetched).
     public func syncStatus() throws -> SyncStatus {
-        try database.read { db in
+        guard let location = try database.read({ db in try SyncState.load(db)?.location }) else {
+            throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
+        }
+        let unauthenticated = keysFiles(root: try SyncLocation(location).root(vaultID: keys.vaultID)).unauthenticated
+        return try database.read { db in
             guard let state = try SyncState.load(db) else {
                 throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
             }
@@ -169,7 +176,8 @@ extension UnlockedVault {
             let peers = Set(applied.keys).union(Self.deviceFolders(root: root)).subtracting([state.device]).sorted { $0.storageText < $1.storageText }
             return SyncStatus(device: state.device, location: state.location, lastPack: state.lastPack, pending: try SyncState.pendingCount(db),
                               peers: peers.map { SyncStatus.Peer(device: $0, applied: applied[$0] ?? 0,
-                                                                 newest: Self.packNumbers(root: root, device: $0).max() ?? 0) })
+                                                                 newest: Self.packNumbers(root: root, device: $0).max() ?? 0) },
+                              unauthenticatedKeysFiles: unauthenticated)
         }
     }
 

@@ -106,7 +106,7 @@ extension UnlockedVault {
     /// in that snapshot (``recoverFromSnapshot(of:root:after:progress:)``). Returns the names
     /// removed, relative to its folder.
     func removeCompacted(root: String, device: UUID) throws -> [String] {
-        let others = SyncKeysFile.devices(root: root).filter { $0 != device }
+        let others = keysFiles(root: root).authentic.filter { $0 != device }
         let acked = others.map { other -> UInt64 in
             let path = "\(root)/\(other.storageText)/\(SyncAcks.fileName)"
             guard let data = SyncLocationFile.contents(path),
@@ -121,6 +121,23 @@ extension UnlockedVault {
         let olderSnapshots = Self.numbers(of: .snapshot, root: root, device: device).filter { $0 < own.number }.map(SyncPack.Kind.snapshot.fileName)
         for name in olderSnapshots + packs { unlink("\(folder)/\(name)") }
         return olderSnapshots + packs
+    }
+
+    /// The devices of the location's keys files (FORMAT.md §14.5): those whose file authenticates
+    /// under a key at hand (this vault's, or another version's through the rotation files) and
+    /// names the device it is named by, and the others. A file anyone could have put there holds
+    /// no compaction back.
+    func keysFiles(root: String) -> (authentic: [UUID], unauthenticated: [UUID]) {
+        var result: (authentic: [UUID], unauthenticated: [UUID]) = ([], [])
+        for device in SyncKeysFile.devices(root: root) {
+            let file = SyncLocationFile.contents(SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+            if let file, file.device == device, (try? file.authenticates(with: keys(anyVersion: file.keyVersion, root: root))) == true {
+                result.authentic.append(device)
+            } else {
+                result.unauthenticated.append(device)
+            }
+        }
+        return result
     }
 
     /// When `device`'s pack after `applied` is gone (removed by compaction before this device

@@ -102,6 +102,7 @@ struct SyncStatusCommand: VaultCommand {
                     .object([("device", .string(peer.device.uuidString.lowercased())), ("applied", .integer(Int64(peer.applied))),
                              ("newest", .integer(Int64(peer.newest)))])
                 })),
+                ("keys_files_not_authenticating", .array(status.unauthenticatedKeysFiles.map { .string($0.uuidString.lowercased()) })),
             ]))
             return
         }
@@ -111,6 +112,9 @@ struct SyncStatusCommand: VaultCommand {
         for peer in status.peers {
             let behind = peer.newest > peer.applied ? ", \(peer.newest - peer.applied) more here to apply" : ""
             Console.out("Device \(peer.device.uuidString.lowercased()): \(peer.applied) pack\(peer.applied == 1 ? "" : "s") applied\(behind)")
+        }
+        for device in status.unauthenticatedKeysFiles {
+            Console.out("Keys file of \(device.uuidString.lowercased()): does not authenticate (not of this vault, or damaged); it holds no compaction back")
         }
     }
 }
