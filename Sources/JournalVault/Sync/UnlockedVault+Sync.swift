@@ -25,6 +25,13 @@ public struct SyncReport: Sendable {
     /// This device's packs recorded as sent that the location had lost, in increasing order: the
     /// snapshot written then (``snapshot``) takes their place for the devices waiting for them.
     public var resent: [UInt64] = []
+    /// This device's files that could not be written to the location once its pack had gone out
+    /// and the other devices' had been applied — its keys, acks or rotation files, a snapshot in
+    /// place of lost packs — each with why (its disk is full). Each is written at the next sync.
+    public var unwritten: [(file: String, reason: String)] = []
+    /// Why `compact` wrote no snapshot and removed nothing (the location's disk is full); nil
+    /// when it compacted, or was not asked to.
+    public var notCompacted: String?
     /// This device's packs removed by `compact`.
     public var packsRemoved = 0
     /// The key version this vault moved to, following a `jv rekey` made on another device. The
@@ -122,9 +129,11 @@ extension UnlockedVault {
         try finishInterruptedPush(root: root, state: state)
         report.sent = try push(root: root, progress: progress)
         state = try database.read { db in try SyncState.load(db) } ?? state
-        try publishKeys(root: root, state: state)
-        try publishRotations(root: root, device: state.device)
-        if let replaced = try replaceMissingPacks(root: root, device: state.device) {
+        try unlessFull("keys file", root: root, report: &report) { try publishKeys(root: root, state: state) }
+        try unlessFull("key rotation files", root: root, report: &report) { try publishRotations(root: root, device: state.device) }
+        if let replaced = try unlessFull("snapshot in place of its lost packs", root: root, report: &report, {
+            try replaceMissingPacks(root: root, device: state.device)
+        }) ?? nil {
             (report.resent, report.snapshot) = (replaced.missing, replaced.snapshot)
         }
         try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
@@ -133,14 +142,20 @@ extension UnlockedVault {
         // A node or relation parked as the same as another comes back once that one is gone,
         // which a change made here may have done (applying a pack looks at them too).
         if report.sent != nil { try current.unparkReady() }
-        let changed = try current.publishAcks(root: root, device: state.device)
+        let changed = try unlessFull("acks file", root: root, report: &report) { try current.publishAcks(root: root, device: state.device) } ?? false
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
             if let sent = try current.push(root: root, progress: progress) {
                 report.sent = (report.sent?.pack ?? sent.pack, (report.sent?.changes ?? 0) + sent.changes)
             }
-            report.snapshot = try current.writeSnapshot(root: root, device: state.device) ?? report.snapshot
-            let removed = try current.removeCompacted(root: root, device: state.device)
+            do {
+                report.snapshot = try current.writeSnapshot(root: root, device: state.device) ?? report.snapshot
+            } catch {
+                guard let full = Self.fullDisk(error, root: root) else { throw error }
+                report.notCompacted = "the disk holding \(full) is full"
+            }
+            // Removal needs the snapshot.
+            let removed = report.notCompacted == nil ? try current.removeCompacted(root: root, device: state.device) : []
             report.packsRemoved = removed.filter { $0.hasPrefix("pack-") }.count
             // The snapshot is up before any pack it holds goes.
             try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
@@ -149,6 +164,26 @@ extension UnlockedVault {
             try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         }
         return report
+    }
+
+    /// Writes one of this device's files to the location (`file` says which) after its pack: a
+    /// full disk there is no failed sync — the changes went out and came in — so the file goes in
+    /// ``SyncReport/unwritten``, to be written at the next sync. Returns nil then.
+    private func unlessFull<Result>(_ file: String, root: String, report: inout SyncReport, _ body: () throws -> Result) throws -> Result? {
+        do {
+            return try body()
+        } catch {
+            guard let full = Self.fullDisk(error, root: root) else { throw error }
+            report.unwritten.append((file, "the disk holding \(full) is full"))
+            return nil
+        }
+    }
+
+    /// The location's folder whose disk is full, when `error` came from writing a file there.
+    /// (A full disk of the vault itself is not this: SQLite's errors are the vault's.)
+    static func fullDisk(_ error: Error, root: String) -> String? {
+        guard !(error is DatabaseError), case .diskFull(let folder)? = PrivateFiles.diskFull(error, writing: root + "/file") else { return nil }
+        return folder
     }
 
     /// Runs an upload to the location, or a removal there: once this device's pack is made, a
@@ -244,8 +279,10 @@ extension UnlockedVault {
                 try state.save(db)
             }
         } catch {
-            if let written { unlink(written.temporary) }
-            throw error
+            guard let written else { throw error }
+            unlink(written.temporary)
+            // The pack's own disk full: its transaction was rolled back, nothing changed.
+            throw Self.fullDisk(error, root: root).map { VaultError.diskFull(folder: $0) } ?? error
         }
         guard let written else { return nil }
         try namePack(written.temporary, as: written.final, number: written.number, device: written.device, root: root)

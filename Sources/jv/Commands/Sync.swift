@@ -140,6 +140,14 @@ extension Output {
         bar.finish()
         if let note, !json { Console.out(note) }
         printSyncReport(report, dryRun: dryRun)
+        for (file, reason) in report.unwritten {
+            Console.error("This machine's \(file) could not be written to the sync location, as \(reason); it is written at the next 'jv sync'.")
+        }
+        if let reason = report.notCompacted {
+            Console.error("Nothing was compacted: this machine's snapshot could not be written to the sync location, as \(reason); "
+                          + "run jv sync --compact again once there is room.")
+            throw ExitCode.failure
+        }
         if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
     }
 
@@ -158,6 +166,8 @@ extension Output {
                 ("rekeyed_to", report.rekeyedTo.map { .integer(Int64($0)) } ?? .null),
                 ("snapshot", report.snapshot.map { .integer(Int64($0)) } ?? .null),
                 ("resent", .array(report.resent.map { .integer(Int64($0)) })),
+                ("unwritten", .array(report.unwritten.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })),
+                ("not_compacted", report.notCompacted.map { .string($0) } ?? .null),
                 ("packs_removed", .integer(Int64(report.packsRemoved))),
             ]))
             return
