@@ -50,6 +50,8 @@ import Testing
         #expect(waiting.status == 0, "\(waiting)")
         let waitingFor = try waiting.object()["waiting"] as? [Any]
         #expect(waitingFor?.count == 1, "\(waiting)")
+        let status = try machines.second.run(["sync", "status"])
+        #expect(status.out.contains("waiting for its pack \(lastPack - 1), which has not arrived"), "jv sync status says so: \(status)")
 
         let resent = try machines.first.run(["sync"])
         #expect(resent.status == 0 && resent.out.contains("pack \(lastPack - 1)"), "the machine says what it sent again: \(resent)")

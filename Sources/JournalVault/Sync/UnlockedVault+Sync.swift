@@ -56,6 +56,9 @@ public struct SyncStatus: Sendable {
         public let applied: UInt64
         /// Its newest pack in the local copy of the location.
         public let newest: UInt64
+        /// Its next pack (applied + 1) when that is missing while later ones are there: nothing of
+        /// that device applies until it arrives (or the snapshot its device sends in its place).
+        public let missing: UInt64?
     }
 
     public let device: UUID
@@ -169,6 +172,7 @@ extension UnlockedVault {
     /// Writes one of this device's files to the location (`file` says which) after its pack: a
     /// full disk there is no failed sync — the changes went out and came in — so the file goes in
     /// ``SyncReport/unwritten``, to be written at the next sync. Returns nil then.
+    @discardableResult
     private func unlessFull<Result>(_ file: String, root: String, report: inout SyncReport, _ body: () throws -> Result) throws -> Result? {
         do {
             return try body()
@@ -210,8 +214,12 @@ extension UnlockedVault {
             let applied = try SyncState.applied(db)
             let peers = Set(applied.keys).union(Self.deviceFolders(root: root)).subtracting([state.device]).sorted { $0.storageText < $1.storageText }
             return SyncStatus(device: state.device, location: state.location, lastPack: state.lastPack, pending: try SyncState.pendingCount(db),
-                              peers: peers.map { SyncStatus.Peer(device: $0, applied: applied[$0] ?? 0,
-                                                                 newest: Self.packNumbers(root: root, device: $0).max() ?? 0) },
+                              peers: peers.map { peer in
+                                  let numbers = Set(Self.packNumbers(root: root, device: peer))
+                                  let next = (applied[peer] ?? 0) + 1
+                                  return SyncStatus.Peer(device: peer, applied: next - 1, newest: numbers.max() ?? 0,
+                                                         missing: !numbers.contains(next) && (numbers.max() ?? 0) > next ? next : nil)
+                              },
                               unauthenticatedKeysFiles: unauthenticated)
         }
     }

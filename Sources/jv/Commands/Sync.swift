@@ -100,7 +100,7 @@ struct SyncStatusCommand: VaultCommand {
                 ("last_pack", .integer(Int64(status.lastPack))), ("pending", .integer(Int64(status.pending))),
                 ("devices", .array(status.peers.map { peer in
                     .object([("device", .string(peer.device.uuidString.lowercased())), ("applied", .integer(Int64(peer.applied))),
-                             ("newest", .integer(Int64(peer.newest)))])
+                             ("newest", .integer(Int64(peer.newest))), ("missing", peer.missing.map { .integer(Int64($0)) } ?? .null)])
                 })),
                 ("keys_files_not_authenticating", .array(status.unauthenticatedKeysFiles.map { .string($0.uuidString.lowercased()) })),
             ]))
@@ -110,7 +110,11 @@ struct SyncStatusCommand: VaultCommand {
         Console.out("Location: \(status.location)")
         Console.out("Not sent yet: \(Output.count(status.pending, of: "changes"))")
         for peer in status.peers {
-            let behind = peer.newest > peer.applied ? ", \(peer.newest - peer.applied) more here to apply" : ""
+            let behind = if let missing = peer.missing {
+                ", waiting for its pack \(missing), which has not arrived while later ones have"
+            } else {
+                peer.newest > peer.applied ? ", \(peer.newest - peer.applied) more here to apply" : ""
+            }
             Console.out("Device \(peer.device.uuidString.lowercased()): \(peer.applied) pack\(peer.applied == 1 ? "" : "s") applied\(behind)")
         }
         for device in status.unauthenticatedKeysFiles {
