@@ -6,12 +6,10 @@ import Testing
 @Suite struct SyncConcurrencyTests {
     typealias Machines = SyncCommandTests.Machines
 
-    /// This device's folder in the location, as `jv sync status` names the device.
+    /// This device's folder in the location, and its newest pack.
     static func deviceFolder(_ sandbox: Sandbox, location: String) throws -> (folder: String, lastPack: Int) {
-        let status = try sandbox.run(["sync", "status", "--json"]).object()
-        let device = try #require(status["device"] as? String)
-        let vault = try #require(try FileManager.default.contentsOfDirectory(atPath: location + "/jv-sync").first)
-        return ("\(location)/jv-sync/\(vault)/\(device)", try #require(status["last_pack"] as? Int))
+        let place = try SyncFolderTamperingTests.place(sandbox, location: location)
+        return ("\(place.root)/\(place.device)", place.lastPack)
     }
 
     @Test("two and three jv sync at once on one vault, 8 rounds each: every run succeeds, no pack is lost, the other machine gets every entry")
