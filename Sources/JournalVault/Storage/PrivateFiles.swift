@@ -166,7 +166,7 @@ enum PrivateFiles {
     }
 
     /// Whether `path` names the regular file open as `descriptor` (and not another, or nothing).
-    private static func isRegularFile(_ descriptor: Int32, named path: String) -> Bool {
+    static func isRegularFile(_ descriptor: Int32, named path: String) -> Bool {
         isOpen(descriptor, named: path, ofType: S_IFREG)
     }
 

@@ -30,6 +30,11 @@ public struct SyncLocation: Sendable, Equatable {
             guard let colon = remote.firstIndex(of: ":"), colon != remote.startIndex else {
                 throw VaultError.syncUnavailable("\(text) is not of the form rclone:REMOTE:PATH")
             }
+            // rclone takes it after `--` anyway; a remote no rclone configuration can name is refused
+            // here too, when set up and each time it is read back from the vault.
+            guard !remote.hasPrefix("-") else {
+                throw VaultError.syncUnavailable("\(text) is not an rclone location: its remote begins with '-'")
+            }
             kind = .rclone(remote)
         } else {
             guard !text.isEmpty else { throw VaultError.syncUnavailable("the sync location is empty") }
@@ -61,7 +66,7 @@ public struct SyncLocation: Sendable, Equatable {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/jv-sync")) ?? []
             return names.compactMap(UUID.init(storageText:))
         case .rclone(let remote):
-            let listing = try Self.rclone(["lsf", "--dirs-only", Self.join(remote, "jv-sync")], allowMissing: true)
+            let listing = try Self.rclone("lsf", options: ["--dirs-only"], paths: [Self.join(remote, "jv-sync")], allowMissing: true)
             return listing.split(separator: "\n").compactMap { UUID(storageText: String($0.dropLast($0.hasSuffix("/") ? 1 : 0))) }
         }
     }
@@ -74,14 +79,14 @@ public struct SyncLocation: Sendable, Equatable {
         case .rclone(let remote):
             let cache = root(vaultID: vaultID)
             try VaultDatabase.createPrivateFolder(cache)
-            var arguments = ["copy", Self.join(remote, "jv-sync/" + vaultID.storageText), cache]
+            var excluded: [String] = []
             // This device's packs are here already, but for those of a later state of its vault
             // than the one restored here, which come down like the others'. Its keys and acks
             // files are written only here: an older copy on the remote must not come back.
             if let device {
-                arguments += ["--exclude", "/keys/\(device.storageText)", "--exclude", "/\(device.storageText)/\(SyncAcks.fileName)"]
+                excluded = ["--exclude", "/keys/\(device.storageText)", "--exclude", "/\(device.storageText)/\(SyncAcks.fileName)"]
             }
-            _ = try Self.rclone(arguments, allowMissing: true)
+            _ = try Self.rclone("copy", options: excluded, paths: [Self.join(remote, "jv-sync/" + vaultID.storageText), cache], allowMissing: true)
         }
     }
 
@@ -100,10 +105,10 @@ public struct SyncLocation: Sendable, Equatable {
     func publish(vaultID: UUID, device: UUID) throws {
         guard case .rclone(let remote) = kind else { return }
         let cache = root(vaultID: vaultID)
-        _ = try Self.rclone(["copy", cache, Self.join(remote, "jv-sync/" + vaultID.storageText),
-                             "--include", "/\(device.storageText)/pack-*.jvp", "--include", "/\(device.storageText)/snap-*.jvp",
-                             "--include", "/\(device.storageText)/rotation-*.jvr", "--include", "/\(device.storageText)/\(SyncAcks.fileName)",
-                             "--include", "/keys/\(device.storageText)"], allowMissing: false)
+        _ = try Self.rclone("copy", options: ["--include", "/\(device.storageText)/pack-*.jvp", "--include", "/\(device.storageText)/snap-*.jvp",
+                                              "--include", "/\(device.storageText)/rotation-*.jvr", "--include", "/\(device.storageText)/\(SyncAcks.fileName)",
+                                              "--include", "/keys/\(device.storageText)"],
+                            paths: [cache, Self.join(remote, "jv-sync/" + vaultID.storageText)], allowMissing: false)
     }
 
     /// Removes a keys file of this vault's (of a device id a restored vault no longer uses),
@@ -111,7 +116,7 @@ public struct SyncLocation: Sendable, Equatable {
     func removeKeysFile(vaultID: UUID, device: UUID) throws {
         unlink("\(root(vaultID: vaultID))/keys/\(device.storageText)")
         guard case .rclone(let remote) = kind else { return }
-        _ = try Self.rclone(["deletefile", Self.join(remote, "jv-sync/\(vaultID.storageText)/keys/\(device.storageText)")], allowMissing: true)
+        _ = try Self.rclone("deletefile", paths: [Self.join(remote, "jv-sync/\(vaultID.storageText)/keys/\(device.storageText)")], allowMissing: true)
     }
 
     /// Removes files of this device's folder (already removed from ``root(vaultID:)``) from a
@@ -123,7 +128,32 @@ public struct SyncLocation: Sendable, Equatable {
         let list = root(vaultID: vaultID) + "/.remove-\(device.storageText).txt"
         try PrivateFiles.writeWhole(Array(names.map { "/" + $0 }.joined(separator: "\n").utf8), to: list, replace: true)
         defer { unlink(list) }
-        _ = try Self.rclone(["delete", folder, "--include-from", list], allowMissing: true)
+        _ = try Self.rclone("delete", options: ["--include-from", list], paths: [folder], allowMissing: true)
+    }
+
+    /// The folder `name` — a device's folder, or `keys` — of this vault's part of the location,
+    /// `root`, made (0700) where missing when `create`. It and the two folders above it
+    /// (`jv-sync/VAULT-ID`) must be folders, not symbolic links: a link there would make jv write
+    /// outside the location, wherever whoever can write to the location points it (FORMAT.md
+    /// §14.1). Only the location itself, as the user named it, may be a link. Checked right
+    /// before each use.
+    @discardableResult
+    static func folder(_ name: String, in root: String, create: Bool = true) throws -> String {
+        for folder in [(root as NSString).deletingLastPathComponent, root, root + "/" + name] {
+            var status = stat()
+            if lstat(folder, &status) != 0 {
+                guard errno == ENOENT, create else { break }
+                guard mkdir(folder, 0o700) == 0 || errno == EEXIST, lstat(folder, &status) == 0 else {
+                    throw VaultError.storage("cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+                }
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFLNK: throw VaultError.syncUnavailable("\(folder) is a symbolic link, which jv does not follow in a sync location")
+            default: throw VaultError.syncUnavailable("\(folder) is not a folder")
+            }
+        }
+        return root + "/" + name
     }
 
     private func checkFolder(_ path: String) throws {
@@ -145,15 +175,16 @@ public struct SyncLocation: Sendable, Equatable {
         remote.hasSuffix(":") || remote.hasSuffix("/") ? remote + relative : remote + "/" + relative
     }
 
-    /// Runs `rclone` with `arguments`; its standard output. `allowMissing`: a path that does not
-    /// exist yet (a location nobody has written to) is not an error.
-    static func rclone(_ arguments: [String], allowMissing: Bool) throws -> String {
+    /// Runs `rclone COMMAND OPTIONS -- PATHS`; its standard output. The paths come after `--`, so
+    /// that none is taken for an option. `allowMissing`: a path that does not exist yet (a
+    /// location nobody has written to) is not an error.
+    static func rclone(_ command: String, options: [String] = [], paths: [String], allowMissing: Bool) throws -> String {
         let process = Process()
         guard let executable = executablePath("rclone") else {
             throw VaultError.syncUnavailable("rclone is not installed (Debian package rclone)")
         }
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.arguments = [command] + options + ["--"] + paths
         process.environment = ChildEnvironment.withoutSecrets
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         let output = Pipe()

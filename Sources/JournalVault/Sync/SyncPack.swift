@@ -156,7 +156,7 @@ enum SyncPack {
     /// a version whose key is not at hand). The header is authenticated by that key.
     static func open(_ path: String, kind: Kind, expected: (vaultID: UUID, device: UUID, number: UInt64),
                      syncKey: (UInt32) throws -> SecureBytes) throws -> Reader {
-        guard let input = FileHandle(forReadingAtPath: path) else { throw VaultError.storage("cannot read \(path)") }
+        let input = try SyncLocationFile.open(path)
         do {
             return try Reader(input: input, kind: kind, syncKey: syncKey, expected: expected)
         } catch {

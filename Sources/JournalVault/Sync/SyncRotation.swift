@@ -107,7 +107,7 @@ struct SyncRotation: Sendable {
     /// The first rotation to `version` in the location that `authenticates` accepts.
     static func find(root: String, to version: UInt32, _ authenticates: (SyncRotation) throws -> VaultKeys) -> (SyncRotation, VaultKeys)? {
         for path in files(root: root, to: version) {
-            guard let data = FileManager.default.contents(atPath: path), let rotation = try? SyncRotation(parsing: Array(data)),
+            guard let data = SyncLocationFile.contents(path), let rotation = try? SyncRotation(parsing: Array(data)),
                   let keys = try? authenticates(rotation) else { continue }
             return (rotation, keys)
         }

@@ -20,8 +20,18 @@ public struct SyncReport: Sendable {
     public var waiting: [String] = []
     /// Packs refused (damaged, moved, replayed, foreign): one sentence each; nothing of them applied.
     public var refused: [String] = []
-    /// The snapshot written by `compact`, by the number of the newest pack it holds.
+    /// The snapshot written by `compact` (or in place of lost packs, ``resent``), by the number of the newest pack it holds.
     public var snapshot: UInt64?
+    /// This device's packs recorded as sent that the location had lost, in increasing order: the
+    /// snapshot written then (``snapshot``) takes their place for the devices waiting for them.
+    public var resent: [UInt64] = []
+    /// This device's files that could not be written to the location once its pack had gone out
+    /// and the other devices' had been applied — its keys, acks or rotation files, a snapshot in
+    /// place of lost packs — each with why (its disk is full). Each is written at the next sync.
+    public var unwritten: [(file: String, reason: String)] = []
+    /// Why `compact` wrote no snapshot and removed nothing (the location's disk is full); nil
+    /// when it compacted, or was not asked to.
+    public var notCompacted: String?
     /// This device's packs removed by `compact`.
     public var packsRemoved = 0
     /// The key version this vault moved to, following a `jv rekey` made on another device. The
@@ -46,6 +56,9 @@ public struct SyncStatus: Sendable {
         public let applied: UInt64
         /// Its newest pack in the local copy of the location.
         public let newest: UInt64
+        /// Its next pack (applied + 1) when that is missing while later ones are there: nothing of
+        /// that device applies until it arrives (or the snapshot its device sends in its place).
+        public let missing: UInt64?
     }
 
     public let device: UUID
@@ -55,6 +68,9 @@ public struct SyncStatus: Sendable {
     /// Local changes not sent yet.
     public let pending: Int
     public let peers: [Peer]
+    /// Devices whose keys file in the location does not authenticate (not written by a device of
+    /// this vault, or damaged): they hold no compaction back.
+    public let unauthenticatedKeysFiles: [UUID]
 }
 
 extension UnlockedVault {
@@ -67,20 +83,22 @@ extension UnlockedVault {
     /// ```
     public func setUpSync(at location: String, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
         let place = try SyncLocation(location)
-        if let existing = try database.read({ db in try SyncState.load(db) }) {
-            throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
-        }
-        try place.prepareForFirstDevice()
-        try place.fetch(vaultID: keys.vaultID, device: nil)
-        // The write derives graph ids first where they are not yet (other devices derive the same
-        // ids for the same nodes and relations, FORMAT.md §1.6); the records then all go out.
-        try write { db in
-            try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
-            for table in SealedTable.all {
-                try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) SELECT ?, id FROM \(table.name)", arguments: [table.name])
+        return try SyncLock.holding(vault: database.path) {
+            if let existing = try database.read({ db in try SyncState.load(db) }) {
+                throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
             }
+            try place.prepareForFirstDevice()
+            try place.fetch(vaultID: keys.vaultID, device: nil)
+            // The write derives graph ids first where they are not yet (other devices derive the same
+            // ids for the same nodes and relations, FORMAT.md §1.6); the records then all go out.
+            try write { db in
+                try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
+                for table in SealedTable.all {
+                    try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) SELECT ?, id FROM \(table.name)", arguments: [table.name])
+                }
+            }
+            return try syncHoldingLock(dryRun: false, compact: false, progress: progress)
         }
-        return try sync(progress: progress)
     }
 
     /// Sends this device's changes as one new pack, then applies every other device's packs
@@ -90,13 +108,20 @@ extension UnlockedVault {
     /// `compact`: then also writes a snapshot of the whole vault, from which new devices start,
     /// and removes this device's packs that snapshot holds and every other device has applied
     /// (FORMAT.md §14.9).
+    ///
+    /// A second sync of the same vault file waits until this one is done (``SyncLock``).
     public func sync(dryRun: Bool = false, compact: Bool = false, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
+        try SyncLock.holding(vault: database.path) { try syncHoldingLock(dryRun: dryRun, compact: compact, progress: progress) }
+    }
+
+    private func syncHoldingLock(dryRun: Bool, compact: Bool, progress: ((SyncProgress) -> Void)?) throws -> SyncReport {
         guard var state = try database.read({ db in try SyncState.load(db) }) else {
             throw VaultError.syncSetup("This vault does not sync yet: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
         }
         let location = try SyncLocation(state.location)
         try location.fetch(vaultID: keys.vaultID, device: state.device)
         let root = location.root(vaultID: keys.vaultID)
+        for name in [state.device.storageText, "keys"] { try SyncLocation.folder(name, in: root, create: false) }
         var report = SyncReport()
         if dryRun {
             report.pending = try database.read { db in try SyncState.pendingCount(db) }
@@ -107,22 +132,33 @@ extension UnlockedVault {
         try finishInterruptedPush(root: root, state: state)
         report.sent = try push(root: root, progress: progress)
         state = try database.read { db in try SyncState.load(db) } ?? state
-        try publishKeys(root: root, state: state)
-        try publishRotations(root: root, device: state.device)
+        try unlessFull("keys file", root: root, report: &report) { try publishKeys(root: root, state: state) }
+        try unlessFull("key rotation files", root: root, report: &report) { try publishRotations(root: root, device: state.device) }
+        if let replaced = try unlessFull("snapshot in place of its lost packs", root: root, report: &report, {
+            try replaceMissingPacks(root: root, device: state.device)
+        }) ?? nil {
+            (report.resent, report.snapshot) = (replaced.missing, replaced.snapshot)
+        }
         try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         // Following another device's rekey on the way gives a vault under the new key.
         let current = try pull(root: root, device: state.device, report: &report, progress: progress)
         // A node or relation parked as the same as another comes back once that one is gone,
         // which a change made here may have done (applying a pack looks at them too).
         if report.sent != nil { try current.unparkReady() }
-        let changed = try current.publishAcks(root: root, device: state.device)
+        let changed = try unlessFull("acks file", root: root, report: &report) { try current.publishAcks(root: root, device: state.device) } ?? false
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
             if let sent = try current.push(root: root, progress: progress) {
                 report.sent = (report.sent?.pack ?? sent.pack, (report.sent?.changes ?? 0) + sent.changes)
             }
-            report.snapshot = try current.writeSnapshot(root: root, device: state.device)
-            let removed = try current.removeCompacted(root: root, device: state.device)
+            do {
+                report.snapshot = try current.writeSnapshot(root: root, device: state.device) ?? report.snapshot
+            } catch {
+                guard let full = Self.fullDisk(error, root: root) else { throw error }
+                report.notCompacted = "the disk holding \(full) is full"
+            }
+            // Removal needs the snapshot.
+            let removed = report.notCompacted == nil ? try current.removeCompacted(root: root, device: state.device) : []
             report.packsRemoved = removed.filter { $0.hasPrefix("pack-") }.count
             // The snapshot is up before any pack it holds goes.
             try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
@@ -131,6 +167,27 @@ extension UnlockedVault {
             try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         }
         return report
+    }
+
+    /// Writes one of this device's files to the location (`file` says which) after its pack: a
+    /// full disk there is no failed sync — the changes went out and came in — so the file goes in
+    /// ``SyncReport/unwritten``, to be written at the next sync. Returns nil then.
+    @discardableResult
+    private func unlessFull<Result>(_ file: String, root: String, report: inout SyncReport, _ body: () throws -> Result) throws -> Result? {
+        do {
+            return try body()
+        } catch {
+            guard let full = Self.fullDisk(error, root: root) else { throw error }
+            report.unwritten.append((file, "the disk holding \(full) is full"))
+            return nil
+        }
+    }
+
+    /// The location's folder whose disk is full, when `error` came from writing a file there.
+    /// (A full disk of the vault itself is not this: SQLite's errors are the vault's.)
+    static func fullDisk(_ error: Error, root: String) -> String? {
+        guard !(error is DatabaseError), case .diskFull(let folder)? = PrivateFiles.diskFull(error, writing: root + "/file") else { return nil }
+        return folder
     }
 
     /// Runs an upload to the location, or a removal there: once this device's pack is made, a
@@ -145,7 +202,11 @@ extension UnlockedVault {
 
     /// The set-up and what the local copy of the location shows (nothing is fetched).
     public func syncStatus() throws -> SyncStatus {
-        try database.read { db in
+        guard let location = try database.read({ db in try SyncState.load(db)?.location }) else {
+            throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
+        }
+        let unauthenticated = keysFiles(root: try SyncLocation(location).root(vaultID: keys.vaultID)).unauthenticated
+        return try database.read { db in
             guard let state = try SyncState.load(db) else {
                 throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
             }
@@ -153,8 +214,13 @@ extension UnlockedVault {
             let applied = try SyncState.applied(db)
             let peers = Set(applied.keys).union(Self.deviceFolders(root: root)).subtracting([state.device]).sorted { $0.storageText < $1.storageText }
             return SyncStatus(device: state.device, location: state.location, lastPack: state.lastPack, pending: try SyncState.pendingCount(db),
-                              peers: peers.map { SyncStatus.Peer(device: $0, applied: applied[$0] ?? 0,
-                                                                 newest: Self.packNumbers(root: root, device: $0).max() ?? 0) })
+                              peers: peers.map { peer in
+                                  let numbers = Set(Self.packNumbers(root: root, device: peer))
+                                  let next = (applied[peer] ?? 0) + 1
+                                  return SyncStatus.Peer(device: peer, applied: next - 1, newest: numbers.max() ?? 0,
+                                                         missing: !numbers.contains(next) && (numbers.max() ?? 0) > next ? next : nil)
+                              },
+                              unauthenticatedKeysFiles: unauthenticated)
         }
     }
 
@@ -169,7 +235,7 @@ extension UnlockedVault {
     /// name after — so a process killed at any point leaves either no pack and the changes still
     /// pending, or the pack and its number recorded (``finishInterruptedPush(root:state:)``).
     func push(root: String, progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
-        var written: (number: UInt64, temporary: String, final: String, changes: Int)?
+        var written: (number: UInt64, device: UUID, temporary: String, final: String, changes: Int)?
         do {
             try write { db in
                 guard var state = try SyncState.load(db) else { return }
@@ -180,12 +246,11 @@ extension UnlockedVault {
                 }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
                 guard !pending.isEmpty else { return }
                 let number = state.lastPack + 1
-                let folder = "\(root)/\(state.device.storageText)"
-                try VaultDatabase.createPrivateFolder(folder)
+                let folder = try SyncLocation.folder(state.device.storageText, in: root)
                 let temporary = "\(folder)/\(Self.temporaryPackName(number))"
                 unlink(temporary)
                 let handle = try PrivateFiles.create(temporary)
-                written = (number, temporary, "\(folder)/\(Self.packName(number))", 0)
+                written = (number, state.device, temporary, "\(folder)/\(Self.packName(number))", 0)
                 defer { try? handle.close() }
                 let header = SyncPack.Header(vaultID: keys.vaultID, device: state.device, number: number, keyVersion: keys.keyVersion,
                                              createdAt: Instant.now().millis, dependencies: try SyncState.applied(db))
@@ -222,12 +287,36 @@ extension UnlockedVault {
                 try state.save(db)
             }
         } catch {
-            if let written { unlink(written.temporary) }
-            throw error
+            guard let written else { throw error }
+            unlink(written.temporary)
+            // The pack's own disk full: its transaction was rolled back, nothing changed.
+            throw Self.fullDisk(error, root: root).map { VaultError.diskFull(folder: $0) } ?? error
         }
         guard let written else { return nil }
-        try PrivateFiles.commit(written.temporary, to: written.final, replace: false)
+        try namePack(written.temporary, as: written.final, number: written.number, device: written.device, root: root)
         return (written.number, written.changes)
+    }
+
+    /// Gives the complete pack `temporary` its name `final`. A file already of that name is kept
+    /// only when it is this very pack (a run killed between naming it and removing the temporary
+    /// name); anything else there — garbage, a FIFO, a link someone put in this device's folder —
+    /// is no pack of this device's, and the pack replaces it.
+    private func namePack(_ temporary: String, as final: String, number: UInt64, device: UUID, root: String) throws {
+        var status = stat()
+        guard lstat(final, &status) == 0 else { return try PrivateFiles.commit(temporary, to: final, replace: false) }
+        if isOwnPack(final, number: number, device: device, root: root) {
+            unlink(temporary)
+        } else {
+            try PrivateFiles.commit(temporary, to: final, replace: true)
+        }
+    }
+
+    /// Whether the file at `path` is `device`'s pack `number` as a device of this vault wrote it:
+    /// its header authenticates under a key at hand (a later version's too, through the rotation
+    /// files) and names this vault, that device and that number. Only such a file says anything
+    /// of this device's own state.
+    func isOwnPack(_ path: String, number: UInt64, device: UUID, root: String) -> Bool {
+        (try? SyncPack.open(path, kind: .pack, expected: (keys.vaultID, device, number)) { try self.keys(anyVersion: $0, root: root).syncKey }) != nil
     }
 
     /// A vault restored from an older copy of itself (a backup, a copied file) has sent fewer
@@ -236,7 +325,11 @@ extension UnlockedVault {
     /// another device's; its old keys file goes (a device that never acknowledges anything
     /// would hold back every other device's compaction). Returns the state to go on with.
     private func continueAfterRollback(root: String, location: SyncLocation, state: SyncState) throws -> SyncState {
-        guard Self.packNumbers(root: root, device: state.device).max() ?? 0 > state.lastPack else { return state }
+        // Only a pack that authenticates as this device's says so: a file of that name proves nothing.
+        let later = Self.packNumbers(root: root, device: state.device).filter { $0 > state.lastPack }
+        guard later.contains(where: { isOwnPack("\(root)/\(state.device.storageText)/\(Self.packName($0))", number: $0, device: state.device, root: root) }) else {
+            return state
+        }
         let reborn = try write { db -> SyncState in
             var reborn = try SyncState.load(db) ?? state
             try SyncState.setApplied(reborn.lastPack, of: reborn.device, db)
@@ -250,6 +343,22 @@ extension UnlockedVault {
         return reborn
     }
 
+    /// This device's packs recorded as sent that its folder lacks, above its newest snapshot
+    /// (which holds those before): lost on the way, or removed by someone. They cannot be made
+    /// again as they were, so a snapshot of the whole vault, numbered as the newest pack, takes
+    /// their place: a device waiting for one of them applies it instead (FORMAT.md §14.9) and goes
+    /// on with the packs after it. Nothing is pending here (the pack just sent took it all), as a
+    /// snapshot needs. Returns the missing numbers and the snapshot's; nil when none is missing.
+    private func replaceMissingPacks(root: String, device: UUID) throws -> (missing: [UInt64], snapshot: UInt64)? {
+        guard let state = try database.read({ db in try SyncState.load(db) }) else { return nil }
+        let held = newestSnapshot(of: device, root: root)?.number ?? 0
+        guard state.lastPack > held else { return nil }
+        let present = Set(Self.packNumbers(root: root, device: device))
+        let missing = ((held + 1)...state.lastPack).filter { !present.contains($0) }
+        guard !missing.isEmpty, let snapshot = try writeSnapshot(root: root, device: device) else { return nil }
+        return (missing, snapshot)
+    }
+
     /// A pack whose number was recorded but that was killed before taking its name takes it
     /// now; temporary packs of numbers never recorded are removed.
     private func finishInterruptedPush(root: String, state: SyncState) throws {
@@ -258,8 +367,8 @@ extension UnlockedVault {
         PrivateFiles.removeAbandoned(in: folder) { $0.hasPrefix(".") && $0.contains(".\(PrivateFiles.Purpose.writing.rawValue)-") }
         PrivateFiles.removeAbandoned(beside: SyncKeysFile.path(root: root, device: state.device), purposes: .writing)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".pack-") && name.hasSuffix(".jvp.tmp") {
-            if name == Self.temporaryPackName(state.lastPack), !FileManager.default.fileExists(atPath: "\(folder)/\(Self.packName(state.lastPack))") {
-                try PrivateFiles.commit("\(folder)/\(name)", to: "\(folder)/\(Self.packName(state.lastPack))", replace: false)
+            if name == Self.temporaryPackName(state.lastPack) {
+                try namePack("\(folder)/\(name)", as: "\(folder)/\(Self.packName(state.lastPack))", number: state.lastPack, device: state.device, root: root)
             } else {
                 unlink("\(folder)/\(name)")
             }
@@ -273,7 +382,7 @@ extension UnlockedVault {
         let digest = Data(Blake2b.hash(slots.flatMap { Array($0.encoded) }))
         let path = SyncKeysFile.path(root: root, device: state.device)
         guard digest != state.keysDigest || !FileManager.default.fileExists(atPath: path) else { return }
-        try VaultDatabase.createPrivateFolder("\(root)/keys")
+        try SyncLocation.folder("keys", in: root)
         let file = SyncKeysFile(vaultID: keys.vaultID, device: state.device, keyVersion: keys.keyVersion, slots: slots)
         try PrivateFiles.writeWhole(file.encoded(syncKey: keys.syncKey), to: path, replace: true)
         try write { db in
@@ -285,8 +394,12 @@ extension UnlockedVault {
 
     // MARK: Receiving
 
+    /// The folders of `root` named by a device id; a link of such a name is not followed.
     static func deviceFolders(root: String) -> [UUID] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(UUID.init(storageText:))
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { name in
+            var status = stat()
+            return lstat("\(root)/\(name)", &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+        }.compactMap(UUID.init(storageText:))
     }
 
     static func packNumbers(root: String, device: UUID) -> [UInt64] {

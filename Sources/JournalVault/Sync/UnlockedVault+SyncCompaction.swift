@@ -13,9 +13,9 @@ extension UnlockedVault {
         let applied = try database.read { db in try SyncState.applied(db) }
         let acks = SyncAcks(vaultID: keys.vaultID, device: device, keyVersion: keys.keyVersion, applied: applied)
         let path = "\(root)/\(device.storageText)/\(SyncAcks.fileName)"
-        if let data = FileManager.default.contents(atPath: path),
+        if let data = SyncLocationFile.contents(path),
            let written = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }), written == acks { return false }
-        try VaultDatabase.createPrivateFolder("\(root)/\(device.storageText)")
+        try SyncLocation.folder(device.storageText, in: root)
         try PrivateFiles.writeWhole(acks.encoded(syncKey: keys.syncKey), to: path, replace: true)
         return true
     }
@@ -31,7 +31,7 @@ extension UnlockedVault {
             let folder = "\(root)/\(device.storageText)"
             let path = "\(folder)/\(SyncPack.Kind.snapshot.fileName(state.lastPack))"
             guard !FileManager.default.fileExists(atPath: path) else { return }
-            try VaultDatabase.createPrivateFolder(folder)
+            try SyncLocation.folder(device.storageText, in: root)
             let (temporary, handle) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
             do {
                 let header = SyncPack.Header(vaultID: keys.vaultID, device: device, number: state.lastPack, keyVersion: keys.keyVersion,
@@ -106,21 +106,38 @@ extension UnlockedVault {
     /// in that snapshot (``recoverFromSnapshot(of:root:after:progress:)``). Returns the names
     /// removed, relative to its folder.
     func removeCompacted(root: String, device: UUID) throws -> [String] {
-        let others = SyncKeysFile.devices(root: root).filter { $0 != device }
+        let others = keysFiles(root: root).authentic.filter { $0 != device }
         let acked = others.map { other -> UInt64 in
             let path = "\(root)/\(other.storageText)/\(SyncAcks.fileName)"
-            guard let data = FileManager.default.contents(atPath: path),
+            guard let data = SyncLocationFile.contents(path),
                   let acks = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }),
                   acks.vaultID == keys.vaultID, acks.device == other else { return 0 }
             return acks.applied[device] ?? 0
         }.min() ?? UInt64.max
         guard let own = newestSnapshot(of: device, root: root) else { return [] }
         let limit = min(acked, own.number)
-        let folder = "\(root)/\(device.storageText)"
+        let folder = try SyncLocation.folder(device.storageText, in: root, create: false)
         let packs = Self.numbers(of: .pack, root: root, device: device).filter { $0 <= limit }.map(SyncPack.Kind.pack.fileName)
         let olderSnapshots = Self.numbers(of: .snapshot, root: root, device: device).filter { $0 < own.number }.map(SyncPack.Kind.snapshot.fileName)
         for name in olderSnapshots + packs { unlink("\(folder)/\(name)") }
         return olderSnapshots + packs
+    }
+
+    /// The devices of the location's keys files (FORMAT.md §14.5): those whose file authenticates
+    /// under a key at hand (this vault's, or another version's through the rotation files) and
+    /// names the device it is named by, and the others. A file anyone could have put there holds
+    /// no compaction back.
+    func keysFiles(root: String) -> (authentic: [UUID], unauthenticated: [UUID]) {
+        var result: (authentic: [UUID], unauthenticated: [UUID]) = ([], [])
+        for device in SyncKeysFile.devices(root: root) {
+            let file = SyncLocationFile.contents(SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+            if let file, file.device == device, (try? file.authenticates(with: keys(anyVersion: file.keyVersion, root: root))) == true {
+                result.authentic.append(device)
+            } else {
+                result.unauthenticated.append(device)
+            }
+        }
+        return result
     }
 
     /// When `device`'s pack after `applied` is gone (removed by compaction before this device

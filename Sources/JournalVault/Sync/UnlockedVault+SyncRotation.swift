@@ -26,6 +26,22 @@ extension UnlockedVault {
         return current
     }
 
+    /// The keys of key `version` where they can be had: this vault's, an earlier version's
+    /// (``keys(forPacksOf:root:)``), or a later one's through the forward boxes of the rotation
+    /// files — to authenticate a file of the location, not to follow the rotation.
+    func keys(anyVersion version: UInt32, root: String) throws -> VaultKeys {
+        guard version > keys.keyVersion else { return try keys(forPacksOf: version, root: root) }
+        var current = keys
+        while current.keyVersion < version {
+            let at = current
+            guard let (_, newer) = SyncRotation.find(root: root, to: at.keyVersion + 1, { try $0.newKeys(opening: at) }) else {
+                throw PackKeyUnavailable.newer(version)
+            }
+            current = newer
+        }
+        return current
+    }
+
     /// Follows the rotations other devices made (`jv rekey`), through every rotation file there
     /// is, to the newest key version a device's keys file shows: this vault is re-encrypted
     /// under that key in one transaction, its passphrase keyslot re-wrapped, and that keys
@@ -40,7 +56,7 @@ extension UnlockedVault {
             chain.append(next)
         }
         let keysFiles = SyncKeysFile.devices(root: root).compactMap { device in
-            FileManager.default.contents(atPath: SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+            SyncLocationFile.contents(SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
         }
         // The newest version reached whose keys some device's keys file holds, with its recovery keyslot.
         let reached = chain.reversed().lazy.compactMap { newKeys in
@@ -62,7 +78,7 @@ extension UnlockedVault {
         for (version, file) in try database.read({ db in try SyncRotation.stored(db) }) {
             let path = "\(root)/\(device.storageText)/\(SyncRotation.fileName(to: version))"
             guard !FileManager.default.fileExists(atPath: path) else { continue }
-            try VaultDatabase.createPrivateFolder("\(root)/\(device.storageText)")
+            try SyncLocation.folder(device.storageText, in: root)
             try PrivateFiles.writeWhole(Array(file), to: path, replace: false)
         }
     }

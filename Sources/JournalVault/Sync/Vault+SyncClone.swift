@@ -57,7 +57,7 @@ extension Vault {
         var newest: (SyncKeysFile, UnlockedSlot)?
         for device in SyncKeysFile.devices(root: root) {
             do {
-                guard let data = FileManager.default.contents(atPath: SyncKeysFile.path(root: root, device: device)) else { continue }
+                guard let data = SyncLocationFile.contents(SyncKeysFile.path(root: root, device: device)) else { continue }
                 let file = try SyncKeysFile(parsing: Array(data))
                 guard file.vaultID == vaultID, file.keyVersion > newest?.0.keyVersion ?? 0 else { continue }
                 newest = (file, try file.unlock(with: credential))

@@ -100,8 +100,9 @@ struct SyncStatusCommand: VaultCommand {
                 ("last_pack", .integer(Int64(status.lastPack))), ("pending", .integer(Int64(status.pending))),
                 ("devices", .array(status.peers.map { peer in
                     .object([("device", .string(peer.device.uuidString.lowercased())), ("applied", .integer(Int64(peer.applied))),
-                             ("newest", .integer(Int64(peer.newest)))])
+                             ("newest", .integer(Int64(peer.newest))), ("missing", peer.missing.map { .integer(Int64($0)) } ?? .null)])
                 })),
+                ("keys_files_not_authenticating", .array(status.unauthenticatedKeysFiles.map { .string($0.uuidString.lowercased()) })),
             ]))
             return
         }
@@ -109,8 +110,15 @@ struct SyncStatusCommand: VaultCommand {
         Console.out("Location: \(status.location)")
         Console.out("Not sent yet: \(Output.count(status.pending, of: "changes"))")
         for peer in status.peers {
-            let behind = peer.newest > peer.applied ? ", \(peer.newest - peer.applied) more here to apply" : ""
+            let behind = if let missing = peer.missing {
+                ", waiting for its pack \(missing), which has not arrived while later ones have"
+            } else {
+                peer.newest > peer.applied ? ", \(peer.newest - peer.applied) more here to apply" : ""
+            }
             Console.out("Device \(peer.device.uuidString.lowercased()): \(peer.applied) pack\(peer.applied == 1 ? "" : "s") applied\(behind)")
+        }
+        for device in status.unauthenticatedKeysFiles {
+            Console.out("Keys file of \(device.uuidString.lowercased()): does not authenticate (not of this vault, or damaged); it holds no compaction back")
         }
     }
 }
@@ -136,6 +144,14 @@ extension Output {
         bar.finish()
         if let note, !json { Console.out(note) }
         printSyncReport(report, dryRun: dryRun)
+        for (file, reason) in report.unwritten {
+            Console.error("This machine's \(file) could not be written to the sync location, as \(reason); it is written at the next 'jv sync'.")
+        }
+        if let reason = report.notCompacted {
+            Console.error("Nothing was compacted: this machine's snapshot could not be written to the sync location, as \(reason); "
+                          + "run jv sync --compact again once there is room.")
+            throw ExitCode.failure
+        }
         if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
     }
 
@@ -153,6 +169,9 @@ extension Output {
                 ("refused", .array(report.refused.map { .string($0) })),
                 ("rekeyed_to", report.rekeyedTo.map { .integer(Int64($0)) } ?? .null),
                 ("snapshot", report.snapshot.map { .integer(Int64($0)) } ?? .null),
+                ("resent", .array(report.resent.map { .integer(Int64($0)) })),
+                ("unwritten", .array(report.unwritten.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })),
+                ("not_compacted", report.notCompacted.map { .string($0) } ?? .null),
                 ("packs_removed", .integer(Int64(report.packsRemoved))),
             ]))
             return
@@ -164,7 +183,11 @@ extension Output {
             let copies = report.conflictCopies > 0 ? "; kept \(Output.count(report.conflictCopies, of: "conflict copies")) of texts changed on two machines at once" : ""
             Console.out("\(sent); received \(Output.count(report.changesReceived, of: "changes")) in \(Output.count(report.packsReceived, of: "packs"))\(copies).")
         }
-        if let snapshot = report.snapshot {
+        if let snapshot = report.snapshot, !report.resent.isEmpty {
+            let numbers = report.resent.map(String.init).joined(separator: ", ")
+            Console.out("This machine's pack\(report.resent.count == 1 ? "" : "s") \(numbers) had gone from the location: "
+                        + "sent again, as a snapshot of the whole vault (as of pack \(snapshot)).")
+        } else if let snapshot = report.snapshot {
             Console.out("Wrote a snapshot of the whole vault (as of pack \(snapshot)); removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")
         } else if report.packsRemoved > 0 {
             Console.out("Removed \(Output.count(report.packsRemoved, of: "packs")) every machine has applied.")

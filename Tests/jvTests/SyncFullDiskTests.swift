@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The sync folder on a disk with no room left: sending stops with one sentence and changes
+/// nothing; receiving still applies the other machines' packs, and what this machine could not
+/// write there afterwards (its acks file, a snapshot) is said in one sentence.
+@Suite("A full sync folder", .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+struct SyncFullDiskTests {
+    typealias Machines = SyncCommandTests.Machines
+
+    /// Two machines syncing through a folder on a 2 MiB tmpfs; nil where it cannot be mounted.
+    static func machines(on mountPoint: TemporaryFolder) throws -> Machines? {
+        let probe = try Sandbox()
+        let mounted = try probe.runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", mountPoint.path])
+        guard mounted.status == 0 else {
+            print("skipped: a small tmpfs cannot be mounted here (\(mounted.err.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            return nil
+        }
+        return try Machines(location: { _ in mountPoint.file("location") })
+    }
+
+    /// Fills the disk of `mountPoint` to the last byte.
+    static func fill(_ mountPoint: TemporaryFolder) {
+        let filler = open(mountPoint.file("filler"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(filler) }
+        for size in [65_536, 4_096, 1] {
+            let block = [UInt8](repeating: 0x55, count: size)
+            while block.withUnsafeBytes({ write(filler, $0.baseAddress, size) }) == size {}
+        }
+    }
+
+    @Test("sending to a full sync folder: one sentence, exit 1, nothing changed; once there is room, it goes out")
+    func sendingStops() throws {
+        let mountPoint = try TemporaryFolder(prefix: "jvTests-syncfull")
+        defer { _ = umount(mountPoint.path) }
+        guard let machines = try Self.machines(on: mountPoint) else { return }
+        let id = try machines.first.add("Written while the sync folder is full.")
+        Self.fill(mountPoint)
+        let full = try machines.first.run(["sync"])
+        #expect(full.status == 1 && full.errorLines.count == 1, "\(full)")
+        #expect(full.err.contains("is full") && full.err.contains("nothing was changed") && !full.err.contains("could not be completed"), "\(full)")
+        #expect(try machines.first.run(["sync", "status", "--json"]).object()["pending"] as? Int == 1)
+        unlink(mountPoint.file("filler"))
+        try machines.converge()
+        #expect(try machines.second.show(id)["content"] as? String == "Written while the sync folder is full.")
+    }
+
+    @Test("receiving with the sync folder full: the packs apply, exit 0, and one sentence says the acks file waits; --compact there exits 1")
+    func receivingStillApplies() throws {
+        let mountPoint = try TemporaryFolder(prefix: "jvTests-syncfull")
+        defer { _ = umount(mountPoint.path) }
+        guard let machines = try Self.machines(on: mountPoint) else { return }
+        _ = try machines.second.add("Sent by the second machine, so that it has a snapshot to write.")
+        try Sandbox.requireSuccess(try machines.second.run(["sync"]))
+        let id = try machines.first.add("Sent before the sync folder filled up.")
+        try Sandbox.requireSuccess(try machines.first.run(["sync"]))
+        Self.fill(mountPoint)
+        let received = try machines.second.run(["sync"])
+        #expect(received.status == 0, "\(received)")
+        #expect(received.errorLines.count == 1 && received.err.contains("is full") && received.err.contains("acks file"), "\(received)")
+        #expect(!received.err.contains("could not be completed"), "\(received)")
+        #expect(try machines.second.show(id)["content"] as? String == "Sent before the sync folder filled up.")
+
+        let compacted = try machines.second.run(["sync", "--compact"])
+        #expect(compacted.status == 1, "nothing was compacted: \(compacted)")
+        #expect(compacted.err.contains("is full") && compacted.err.contains("snapshot"), "\(compacted)")
+        unlink(mountPoint.file("filler"))
+        try machines.converge()
+    }
+}
