@@ -189,6 +189,21 @@ struct CheckTests {
         #expect(check.status == 65, "a rolled-back row: \(check)")
     }
 
+    @Test("an entry's value stored as another SQLite type (same bytes), or in another form that reads the same, is detected",
+          arguments: ["enc_meta = CAST(enc_meta AS TEXT)", "content = CAST(content AS TEXT)", "local_day = CAST(local_day AS BLOB)",
+                      "local_day = local_day || char(0)", "id = upper(id)"])
+    func entryValueRetyped(_ change: String) throws {
+        let (sandbox, ids) = try journal()
+        let column = String(change.prefix { $0 != " " })
+        let before = try sandbox.sqlite("SELECT typeof(\(column)) || hex(\(column)) FROM entry WHERE id = '\(ids[1])'")
+        try sandbox.sqlite("UPDATE entry SET \(change) WHERE id = '\(ids[1])'")
+        let after = try sandbox.sqlite("SELECT typeof(\(column)) || hex(\(column)) FROM entry WHERE lower(id) = '\(ids[1])'")
+        #expect(after != before, "the change took: \(after)")
+        let check = try sandbox.run(["check"])
+        #expect(check.status == 65, "\(change): \(check)")
+        #expect(check.out.contains("entry records are not the ones the manifest lists"), "\(change): \(check)")
+    }
+
     @Test("a vault from a newer schema version is refused with 65 and a clear message, and left as it was")
     func newerSchemaRefused() throws {
         let (sandbox, ids) = try journal()
