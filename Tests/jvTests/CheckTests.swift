@@ -184,7 +184,7 @@ struct CheckTests {
             DELETE FROM entry_tag WHERE entry_seq = (SELECT seq FROM entry WHERE id = '\(rolledIDs[0])');
             INSERT INTO entry_tag SELECT * FROM old.entry_tag WHERE entry_seq = (SELECT seq FROM old.entry WHERE id = '\(rolledIDs[0])');
             """)
-        #expect(try rolled.show(rolledIDs[0])["content"] as? String == "Alpha entry with #tag", "the old version is back")
+        #expect(try rolled.sqlite("SELECT count(*) FROM entry_tag") == "1", "the old version's tag row is back")
         check = try rolled.run(["check"])
         #expect(check.status == 65, "a rolled-back row: \(check)")
     }
@@ -202,6 +202,33 @@ struct CheckTests {
         let check = try sandbox.run(["check"])
         #expect(check.status == 65, "\(change): \(check)")
         #expect(check.out.contains("entry records are not the ones the manifest lists"), "\(change): \(check)")
+    }
+
+    @Test("a command that opens the vault refuses it when rows were deleted, put back after deletion, or tag-index rows deleted")
+    func openingCommandsCountRows() throws {
+        let (deleted, ids) = try journal()
+        try deleted.sqlite("DELETE FROM entry WHERE id = '\(ids[2])'")
+        for arguments in [["list"], ["show", ids[0]], ["search", "entry"], ["add", "Not written."], ["export", "--format", "json"]] {
+            let result = try deleted.run(arguments)
+            #expect(result.status == 65 && result.out.isEmpty, "\(arguments): \(result)")
+            #expect(result.errorLines.count == 1 && result.err.contains("it lists 3 entry records, the file holds 2"), "\(result)")
+        }
+        #expect(try deleted.sqlite("SELECT count(*) FROM entry") == "2", "nothing was written")
+        let check = try deleted.run(["check"])
+        #expect(check.status == 65 && check.out.contains("1 entry records are missing"), "check reports it: \(check)")
+
+        let (resurrected, resurrectedIDs) = try journal()
+        let snapshot = resurrected.folder.file("old.vault")
+        try FileManager.default.copyItem(atPath: resurrected.vault, toPath: snapshot)
+        #expect(try resurrected.run(["delete", "--yes", resurrectedIDs[1]]).status == 0)
+        try resurrected.sqlite("ATTACH '\(snapshot)' AS old; INSERT INTO entry SELECT * FROM old.entry WHERE id = '\(resurrectedIDs[1])';")
+        let list = try resurrected.run(["list"])
+        #expect(list.status == 65 && list.err.contains("it lists 2 entry records, the file holds 3"), "\(list)")
+
+        let (untagged, _) = try journal()
+        try untagged.sqlite("DELETE FROM entry_tag")
+        let tagged = try untagged.run(["list", "--tag", "tag"])
+        #expect(tagged.status == 65 && tagged.err.contains("tag index rows") && !tagged.err.contains("No entries match"), "\(tagged)")
     }
 
     @Test("a vault from a newer schema version is refused with 65 and a clear message, and left as it was")
