@@ -231,6 +231,33 @@ struct CheckTests {
         #expect(tagged.status == 65 && tagged.err.contains("tag index rows") && !tagged.err.contains("No entries match"), "\(tagged)")
     }
 
+    @Test("a session checks the whole vault once in the background, and the next command warns of a row rolled back")
+    func sessionChecksInTheBackground() throws {
+        let (sandbox, ids) = try journal()
+        let snapshot = sandbox.folder.file("old.vault")
+        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: snapshot)
+        #expect(try sandbox.run(["edit", ids[1]], input: "Bravo, changed").status == 0)
+        // An older revision put back: every count stays, so only a whole check can see it.
+        let columns = ["modified_at", "version", "enc_meta", "content", "tags"]
+        try sandbox.sqlite("""
+            ATTACH '\(snapshot)' AS old;
+            UPDATE entry SET \(columns.map { "\($0) = (SELECT \($0) FROM old.entry WHERE id = '\(ids[1])')" }.joined(separator: ", "))
+            WHERE id = '\(ids[1])';
+            """)
+        #expect(try sandbox.run(["list"]).status == 0, "a read alone does not see it")
+        try Sandbox.requireSuccess(try sandbox.run(["unlock"]))
+        defer { _ = try? sandbox.run(["lock"]) }
+        let folder = sandbox.runtime.path + "/jv"
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains(where: { $0.hasSuffix(".checked") }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let warned = try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": nil])
+        #expect(warned.status == 0 && warned.err.contains("found 1 problem") && warned.err.contains("jv check"), "\(warned)")
+        let again = try sandbox.run(["list"], env: ["JV_PASSPHRASE_FILE": nil])
+        #expect(again.status == 0 && again.err.isEmpty, "warned once: \(again)")
+    }
+
     @Test("a vault from a newer schema version is refused with 65 and a clear message, and left as it was")
     func newerSchemaRefused() throws {
         let (sandbox, ids) = try journal()

@@ -33,7 +33,7 @@ struct SessionTests {
     private func sessionFolder(_ sandbox: Sandbox) -> String { sandbox.runtime.path + "/jv" }
 
     private func sockets(_ sandbox: Sandbox) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sessionFolder(sandbox))) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: sessionFolder(sandbox))) ?? []).filter { $0.hasSuffix(".socket") }.sorted()
     }
 
     private func isRunning(_ pid: Int32) -> Bool {

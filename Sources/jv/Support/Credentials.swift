@@ -164,7 +164,9 @@ extension GlobalOptions {
     /// never used (said once, then the passphrase is asked for as without a session).
     private static func unlockThroughSession(_ vault: Vault) throws -> UnlockedVault? {
         do {
-            return try vault.unlockThroughSession()
+            let journal = try vault.unlockThroughSession()
+            if journal != nil { SessionCheckCommand.report(for: vault) }
+            return journal
         } catch VaultError.sessionUnavailable(let reason) {
             Console.note("jv: warning: the session is not used: \(reason).")
             return nil
