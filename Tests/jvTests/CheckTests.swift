@@ -64,6 +64,24 @@ struct CheckTests {
         #expect(oldA != oldB)
     }
 
+    /// Copies the vault aside, then edits entry `id` through jv; returns the copy's path.
+    private func editedAfterSnapshot(_ id: String, in sandbox: Sandbox) throws -> String {
+        let snapshot = sandbox.folder.file("old.vault")
+        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: snapshot)
+        #expect(try sandbox.run(["edit", id], input: "Changed after the copy").status == 0)
+        return snapshot
+    }
+
+    /// Puts back, behind jv's back, the revision entry `id` has in the copy `snapshot` (its tag rows stay as they are).
+    private func putBack(_ id: String, from snapshot: String, in sandbox: Sandbox) throws {
+        let columns = ["modified_at", "version", "enc_meta", "content", "tags"]
+        try sandbox.sqlite("""
+            ATTACH '\(snapshot)' AS old;
+            UPDATE entry SET \(columns.map { "\($0) = (SELECT \($0) FROM old.entry WHERE id = '\(id)')" }.joined(separator: ", "))
+            WHERE id = '\(id)';
+            """)
+    }
+
     @Test("check exits 0 on a sound vault with entries, and says so")
     func cleanVault() throws {
         let (sandbox, _) = try journal()
@@ -165,22 +183,16 @@ struct CheckTests {
     @Test("a deleted row, or a row rolled back to an older version, is detected (row-set manifest)")
     func deletedOrRolledBackRow() throws {
         let (sandbox, ids) = try journal()
-        let old = sandbox.folder.file("old.vault")
-        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: old)
-        #expect(try sandbox.run(["edit", ids[0]], input: "Alpha, changed").status == 0)
+        _ = try editedAfterSnapshot(ids[0], in: sandbox)
         try sandbox.sqlite("DELETE FROM entry WHERE id = '\(ids[2])'")
         var check = try sandbox.run(["check"])
         #expect(check.status == 65, "a deleted row: \(check)")
 
         let (rolled, rolledIDs) = try journal()
-        let snapshot = rolled.folder.file("old.vault")
-        try FileManager.default.copyItem(atPath: rolled.vault, toPath: snapshot)
-        #expect(try rolled.run(["edit", rolledIDs[0]], input: "Alpha, changed").status == 0)
-        let columns = ["modified_at", "version", "enc_meta", "content", "tags"]
+        let snapshot = try editedAfterSnapshot(rolledIDs[0], in: rolled)
+        try putBack(rolledIDs[0], from: snapshot, in: rolled)
         try rolled.sqlite("""
             ATTACH '\(snapshot)' AS old;
-            UPDATE entry SET \(columns.map { "\($0) = (SELECT \($0) FROM old.entry WHERE id = '\(rolledIDs[0])')" }.joined(separator: ", "))
-            WHERE id = '\(rolledIDs[0])';
             DELETE FROM entry_tag WHERE entry_seq = (SELECT seq FROM entry WHERE id = '\(rolledIDs[0])');
             INSERT INTO entry_tag SELECT * FROM old.entry_tag WHERE entry_seq = (SELECT seq FROM old.entry WHERE id = '\(rolledIDs[0])');
             """)
@@ -234,16 +246,8 @@ struct CheckTests {
     @Test("a session checks the whole vault once in the background, and the next command warns of a row rolled back")
     func sessionChecksInTheBackground() throws {
         let (sandbox, ids) = try journal()
-        let snapshot = sandbox.folder.file("old.vault")
-        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: snapshot)
-        #expect(try sandbox.run(["edit", ids[1]], input: "Bravo, changed").status == 0)
-        // An older revision put back: every count stays, so only a whole check can see it.
-        let columns = ["modified_at", "version", "enc_meta", "content", "tags"]
-        try sandbox.sqlite("""
-            ATTACH '\(snapshot)' AS old;
-            UPDATE entry SET \(columns.map { "\($0) = (SELECT \($0) FROM old.entry WHERE id = '\(ids[1])')" }.joined(separator: ", "))
-            WHERE id = '\(ids[1])';
-            """)
+        // An older revision put back (entry 1 has no tags): every count stays, so only a whole check can see it.
+        try putBack(ids[1], from: try editedAfterSnapshot(ids[1], in: sandbox), in: sandbox)
         #expect(try sandbox.run(["list"]).status == 0, "a read alone does not see it")
         try Sandbox.requireSuccess(try sandbox.run(["unlock"]))
         defer { _ = try? sandbox.run(["lock"]) }
