@@ -46,6 +46,13 @@ import VaultCrypto
         expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try byRecoveryKey.entries() }
         expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try withoutSlot.addEntry("Not written.") }
         #expect(try fixture.vault.unlock().entries().count == 3)
+        // A backup is of one key: the vault that follows makes one that restores; the one that cannot follow makes none.
+        let backup = fixture.vault.folder.path("after.jvbak")
+        try byPassphrase.backup(to: backup)
+        #expect(try BackupFile.verify(backup, credential: .passphrase(secret(TemporaryVault.passphrase))).counts["entries"] == 3)
+        let unmade = fixture.vault.folder.path("unmade.jvbak")
+        expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try withoutSlot.backup(to: unmade) }
+        #expect(!FileManager.default.fileExists(atPath: unmade))
     }
 
     @Test func everyCiphertextChangesAndEveryRecordReadsTheSame() throws {
