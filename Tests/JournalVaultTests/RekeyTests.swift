@@ -28,6 +28,33 @@ import VaultCrypto
         }
     }
 
+    @Test("a vault unlocked before another process's rekey committed follows it: reads, checks and writes under the new key")
+    func unlockedBeforeAnotherRekeyFollowsIt() throws {
+        let fixture = try ManifestTests.Fixture()
+        let byPassphrase = try fixture.vault.unlock()
+        let byRecoveryKey = try fixture.vault.vault.unlock(recoveryKey: fixture.vault.recoveryKey)
+        let withoutSlot = fixture.vault.journal
+        // Another process: its own connection, its own unlock.
+        let (_, summary) = try Vault.open(at: fixture.vault.path).unlock(passphrase: secret(TemporaryVault.passphrase)).rekey()
+        #expect(summary.newRecoveryKey != nil)
+        #expect(try byPassphrase.entries().count == 2)
+        let report = try byPassphrase.check()
+        #expect(report.isClean, "\(report.problems)")
+        _ = try byPassphrase.addEntry("Written after the other rekey.")
+        #expect(try byPassphrase.check().isClean)
+        // Its recovery key was replaced, and a vault without its keyslot has nothing to open the new one with.
+        expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try byRecoveryKey.entries() }
+        expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try withoutSlot.addEntry("Not written.") }
+        #expect(try fixture.vault.unlock().entries().count == 3)
+        // A backup is of one key: the vault that follows makes one that restores; the one that cannot follow makes none.
+        let backup = fixture.vault.folder.path("after.jvbak")
+        try byPassphrase.backup(to: backup)
+        #expect(try BackupFile.verify(backup, credential: .passphrase(secret(TemporaryVault.passphrase))).counts["entries"] == 3)
+        let unmade = fixture.vault.folder.path("unmade.jvbak")
+        expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try withoutSlot.backup(to: unmade) }
+        #expect(!FileManager.default.fileExists(atPath: unmade))
+    }
+
     @Test func everyCiphertextChangesAndEveryRecordReadsTheSame() throws {
         let fixture = try ManifestTests.Fixture()
         let journal = fixture.vault.journal
@@ -77,10 +104,15 @@ import VaultCrypto
         #expect(!(try withOldKey.check().isClean))
         #expect(throws: VaultError.self) { try withOldKey.addEntry("refused: the manifest does not authenticate") }
         // Even read as key version 1, the records no longer authenticate.
-        let asVersionOne = UnlockedVault(vault: fixture.vault.vault,
-                                         keys: try VaultKeys(vaultID: fixture.vault.journal.keys.vaultID, keyVersion: 1, masterKey: oldKey),
-                                         unlockedSlot: nil)
-        expectTampered { try asVersionOne.entries() }
+        let asVersionOne = try VaultKeys(vaultID: fixture.vault.journal.keys.vaultID, keyVersion: 1, masterKey: oldKey)
+        let row = try #require(try fixture.vault.journal.database.base.read { db in
+            try Row.fetchOne(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry")
+        })
+        let stored = try EncryptedEntryRow(row: row)
+        expectTampered { try stored.decrypt(keys: asVersionOne) }
+        // And an unlocked vault of key version 1 without a keyslot to follow the rekey through reads nothing.
+        let unlockedAsVersionOne = UnlockedVault(vault: fixture.vault.vault, keys: asVersionOne, unlockedSlot: nil)
+        expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try unlockedAsVersionOne.entries() }
     }
 
     @Test func theRecoveryKeyIsReplacedUnlessItIsGiven() throws {

@@ -47,6 +47,40 @@ struct ConcurrencyTests {
         #expect(try sandbox.run(["check"]).status == 0)
     }
 
+    @Test("backups beside syncs and adds: 100 backups, every one succeeds and verifies")
+    func backupsBesideSyncsAndAdds() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Before the backups. #start")
+        let location = sandbox.folder.file("sync")
+        try FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
+        try Sandbox.requireSuccess(try sandbox.run(["sync", "init", location]))
+        // Through a session, so that the 100 backups cost no Argon2 each.
+        try Sandbox.requireSuccess(try sandbox.run(["unlock"]))
+        defer { _ = try? sandbox.run(["lock"]) }
+        var backups: [String] = []
+        for round in 0..<20 {
+            // Each writing process removes the temporaries other processes abandoned as it opens the
+            // vault: a backup's snapshot, which it is writing at that moment, must not be taken for one.
+            let others = try [sandbox.start(["sync"]), sandbox.start(["add", "Added in round \(round)"])]
+            let started = try (0..<5).map { index in
+                let path = sandbox.folder.file("backup-\(round)-\(index).jvb")
+                backups.append(path)
+                return try sandbox.start(["backup", path])
+            }
+            for result in started.map({ $0.wait() }) {
+                #expect(result.status == 0, "round \(round): \(result)")
+            }
+            for result in others.map({ $0.wait() }) {
+                #expect(result.status == 0, "round \(round): \(result)")
+            }
+        }
+        #expect(backups.count == 100)
+        let last = try #require(backups.last)
+        #expect(try sandbox.run(["verify-backup", last]).status == 0)
+        #expect(try sandbox.hiddenFiles(in: (sandbox.vault as NSString).deletingLastPathComponent).isEmpty)
+    }
+
     @Test("two inits at once on one path: exactly one succeeds, the other exits 73, and the vault works")
     func concurrentInits() throws {
         let sandbox = try Sandbox()

@@ -123,4 +123,36 @@ import Testing
         let afterRestore = try sandbox.run(["list"])
         #expect(afterRestore.status == 0 && !afterRestore.err.contains("older copy"), "\(afterRestore)")
     }
+
+    @Test("checks and adds racing a rekey's commit read and write under the key of one snapshot: no false problem, no failed add")
+    func readersAndWritersRacingRekey() throws {
+        let sandbox = try Sandbox()
+        // Argon2 of the moderate cost (≈0.4 s) lies between a racer's reading of the keyslots and
+        // of the records: one started while the rekey re-encrypts reads its keys before the
+        // commit and its records after it.
+        try sandbox.initVault(kdf: "moderate")
+        let journal = (0..<40).map { "[2026-01-\(String(format: "%02d", $0 % 28 + 1)) 10:\(String(format: "%02d", $0))] Entry \($0)\nBody of entry \($0).\n" }
+        try Sandbox.requireSuccess(try sandbox.run(["import", try sandbox.folder.write("journal.txt", journal.joined(separator: "\n")),
+                                                    "--format", "jrnl-txt"]))
+        var added = 0
+        for round in 0..<6 {
+            let rekey = try sandbox.start(["rekey"])
+            var racers: [(String, ChildProcess)] = []
+            for delay in [0.15, 0.25, 0.35, 0.45] {
+                Thread.sleep(forTimeInterval: delay - (racers.isEmpty ? 0 : 0.1))
+                racers.append(round.isMultiple(of: 2) == (racers.count.isMultiple(of: 2))
+                              ? ("check", try sandbox.start(["check"])) : ("add", try sandbox.start(["add", "Added in round \(round)"])))
+            }
+            #expect(rekey.wait().status == 0)
+            for (command, racer) in racers {
+                let result = racer.wait()
+                #expect(result.status == 0, "\(command) in round \(round): \(result)")
+                if command == "add", result.status == 0 { added += 1 }
+            }
+        }
+        #expect(try sandbox.sqlite("SELECT key_version FROM vault_header") == "7")
+        #expect(try sandbox.list().count == 40 + added)
+        #expect(added == 12)
+        #expect(try sandbox.run(["check"]).status == 0)
+    }
 }

@@ -127,6 +127,17 @@ extension UnlockedVault {
     /// Writes an encrypted backup of the whole vault to `path`: a consistent snapshot even while
     /// other processes write, created 0600 and complete before it appears under its name.
     /// Refuses to replace an existing file unless `replace`.
+    /// The header and keyslots of a snapshot of the vault at `vaultPath`, read from the copy (nobody writes it).
+    private static func headerAndSlots(ofSnapshot snapshot: String, of vaultPath: String) throws -> (VaultHeader, [Keyslot]) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try VaultDatabase.translatingErrors(path: snapshot) {
+            let copy = try DatabaseQueue(path: VaultDatabase.immutableURI(snapshot), configuration: configuration)
+            defer { try? copy.close() }
+            return try copy.read { db in (try VaultHeader.read(db, path: vaultPath), try Keyslot.readAll(db)) }
+        }
+    }
+
     @discardableResult
     public func backup(to path: String, replace: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
@@ -140,13 +151,20 @@ extension UnlockedVault {
         defer { try? inUse.close() }
         // Removed before the lock goes: the copy is never there unlocked while this backup lives.
         defer { PrivateFiles.removeDatabase(snapshot) }
+        // The keys of the vault as it is now: a rekey another process committed since the unlock is followed.
+        try database.read { _ in }
         // VACUUM INTO copies one read transaction's view: consistent while others write.
         try PrivateFiles.reportingDiskFull(writing: snapshot) {
             try database.pool.writeWithoutTransaction { db in
                 try db.execute(sql: "VACUUM INTO ?", arguments: [snapshot])
             }
         }
-        let (header, slots) = try vault.headerAndSlots()
+        // The header and keyslots of the snapshot itself, which must be of these keys: read from
+        // the vault, they could be those of a rekey committed while the copy was made, and the
+        // backup would hold records under one key and keyslots of another.
+        let (header, slots) = try Self.headerAndSlots(ofSnapshot: snapshot, of: vault.path)
+        let keys = self.keys
+        guard header.keyVersion == keys.keyVersion else { throw VaultError.keyRotatedMeanwhile }
         PrivateFiles.removeAbandoned(beside: path, purposes: .writing)
         let (temporary, output) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
         defer { try? output.close() }

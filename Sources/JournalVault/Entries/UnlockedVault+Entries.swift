@@ -151,8 +151,7 @@ extension UnlockedVault {
     /// descending by time of writing, each as its batch is decrypted.
     private func walkEntries<Item: Sendable>(_ query: EntryQuery, descending: Bool, transform: @escaping @Sendable (Entry) throws -> Item,
                                              _ body: (Item) throws -> Void) throws {
-        let keys = self.keys
-        let condition = try condition(of: query, byTime: tagsAreCommon(query))
+        let byTime = try tagsAreCommon(query)
         let matcher = query.contains.map(TextMatcher.init)
         // The tag index is not what decides: each tag is confirmed from the decrypted entry, so a
         // tag-index row added to the file cannot put an entry into a listing it does not belong in.
@@ -165,6 +164,8 @@ extension UnlockedVault {
         try withoutActuallyEscaping(body) { body in
             // A row that cannot be read is an error of its batch, so errors still come in row order.
             let pipeline = BatchPipeline(transform: { (stored: Result<EncryptedEntryRow, any Error>) -> Item? in
+                // The keys of the read's snapshot (another process's rekey is followed as it starts).
+                let keys = self.keys
                 let row = try stored.get()
                 if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
                 let entry = try row.decrypt(keys: keys)
@@ -183,6 +184,7 @@ extension UnlockedVault {
                 }
             })
             try database.read { db in
+                let condition = try condition(of: query, byTime: byTime)
                 let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                     SELECT \(EncryptedEntryRow.selection) FROM entry WHERE \(condition.sql)
                     ORDER BY created_at \(order), id \(order)

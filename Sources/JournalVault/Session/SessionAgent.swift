@@ -138,5 +138,7 @@ private struct Agent {
     func end() {
         close(listener)
         if socketIsOurs { unlink(handOver.socketPath) }
+        // The outcome of the session's background check (`Vault.sessionCheckFile()`) ends with it.
+        unlink(handOver.socketPath + ".checked")
     }
 }

@@ -23,6 +23,12 @@ extension Vault {
         return UnlockedVault(vault: self, keys: keys, unlockedSlot: nil)
     }
 
+    /// Where the background check of the whole vault that `jv unlock` starts leaves its outcome,
+    /// beside the session's socket: nil without a session folder.
+    public func sessionCheckFile() throws -> String? {
+        try SessionFolder.current(creating: false).map { $0.socket(for: try header().vaultID) + ".checked" }
+    }
+
     /// The open session of this vault, if any.
     public func session() throws -> SessionStatus? {
         try askAgent(.status, vaultID: header().vaultID)?.answer.status

@@ -86,8 +86,10 @@ enum PrivateFiles {
     /// Removes the temporary files of any of `purposes` beside `path` that no live process holds: their
     /// maker holds an exclusive `flock` on each while working on it
     /// (``createLockedTemporary(beside:purpose:)``), and the kernel drops that lock when the
-    /// process dies, however it dies. A write-ahead log or shared-memory file goes with its
-    /// database, or alone once its database is gone.
+    /// process dies, however it dies. A rollback journal, write-ahead log or shared-memory file
+    /// goes with its database, or alone once its database is gone: SQLite never locks it with
+    /// `flock`, so it would look abandoned while in use (a backup's snapshot has its journal while
+    /// `VACUUM INTO` writes it, and lost it to any other process opening the vault).
     /// (One listing of the folder for all `purposes`.)
     static func removeAbandoned(beside path: String, purposes: Purpose...) {
         let url = URL(fileURLWithPath: path)
@@ -100,13 +102,13 @@ enum PrivateFiles {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where matches(name) {
             let candidate = folder + "/" + name
-            if name.hasSuffix("-wal") || name.hasSuffix("-shm") {
+            if let companion = databaseCompanions.first(where: name.hasSuffix) {
                 // SQLite makes these only once the database exists, and the database goes first
                 // when its files are removed; so without it, nobody is using them. (Checked
                 // now, not in the listing: a database made while the folder was being listed
                 // may be missing from it.)
                 var status = stat()
-                if lstat(String(candidate.dropLast(4)), &status) != 0, errno == ENOENT { unlink(candidate) }
+                if lstat(String(candidate.dropLast(companion.count)), &status) != 0, errno == ENOENT { unlink(candidate) }
                 continue
             }
             // A second name of a file named elsewhere too (a create or commit killed between its
@@ -228,8 +230,11 @@ enum PrivateFiles {
         fsync(descriptor)
     }
 
-    /// Removes a database file and its write-ahead-log companions.
+    /// The files SQLite keeps beside a database, named after it.
+    private static let databaseCompanions = ["-journal", "-wal", "-shm"]
+
+    /// Removes a database file and its companions.
     static func removeDatabase(_ path: String) {
-        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        for suffix in [""] + databaseCompanions { unlink(path + suffix) }
     }
 }

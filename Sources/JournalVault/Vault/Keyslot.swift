@@ -193,6 +193,12 @@ struct Keyslot: Sendable, Equatable {
         return keyslot
     }
 
+    /// The master key, opened with the key-encryption key this slot was opened with before
+    /// (a slot re-wrapped since keeps its salt and cost); nil when it does not open.
+    func unwrap(kek: SecureBytes, vaultID: UUID) -> SecureBytes? {
+        try? open(kek: kek, vaultID: vaultID)
+    }
+
     /// The master key, opened straight into secure memory (no copy of it in an ordinary array).
     private func open(kek: SecureBytes, vaultID: UUID) throws -> SecureBytes? {
         kek.withUnsafeBytes { key in

@@ -69,9 +69,12 @@ extension UnlockedVault {
         let recorder = database.manifestRecorder
         var counts: [String: Int] = [:]
         var newRecoveryKey: RecoveryKey?
+        let from = keys.keyVersion
         try database.syncCapture.applyingOtherDevices {
             try database.write { db in
                 defer { _ = recorder.finish() }
+                // `newKeys` succeed the keys this rotation started from: another rotation since is not rotated over.
+                guard keys.keyVersion == from else { throw VaultError.keyRotatedMeanwhile }
                 // A damaged manifest stops the rekey (it would otherwise be rebuilt over the damage);
                 // a vault from before the manifest is upgraded first.
                 let manifest = try manifestForWritingWithTriggers(db)

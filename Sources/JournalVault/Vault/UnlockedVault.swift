@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import VaultCrypto
 
 /// An unlocked vault: reads and writes records. Get one from ``Vault/unlock(passphrase:)``,
@@ -14,17 +15,42 @@ import VaultCrypto
 public final class UnlockedVault: Sendable {
     /// The locked handle (path, info, calendar).
     public let vault: Vault
-    let keys: VaultKeys
-    /// The keyslot this vault was unlocked through, when it was (so it can be re-wrapped).
-    let unlockedSlot: UnlockedSlot?
+    /// The keys, and the keyslot they came through when they did (so it can be re-wrapped);
+    /// replaced when another process's `jv rekey` is followed (``followKeyRotation(_:)``).
+    private let unlocked: Mutex<(keys: VaultKeys, slot: UnlockedSlot?)>
 
     init(vault: Vault, keys: VaultKeys, unlockedSlot: UnlockedSlot?) {
         self.vault = vault
-        self.keys = keys
-        self.unlockedSlot = unlockedSlot
+        unlocked = Mutex((keys, unlockedSlot))
     }
 
-    var database: VaultDatabase { vault.database }
+    /// The keys of the vault as the current transaction sees it.
+    var keys: VaultKeys { unlocked.withLock { $0.keys } }
+    var unlockedSlot: UnlockedSlot? { unlocked.withLock { $0.slot } }
+
+    /// The vault's file, each of whose transactions first follows a rotation of the master key
+    /// committed since this vault was unlocked.
+    var database: KeyFollowingDatabase { KeyFollowingDatabase(base: vault.database, journal: self) }
+
+    /// Brings the keys up to the key version the vault has in the transaction `db`, so that keys
+    /// and records always come from one snapshot: a `jv rekey` of another process that committed
+    /// after this vault was unlocked re-encrypted every record under a new key. The keyslot this
+    /// vault was unlocked through is opened again, in the same snapshot, with the key-encryption
+    /// key it was opened with (a rekey keeps the passphrase's salt and cost, and re-wraps a kept
+    /// recovery key under its own); a vault unlocked otherwise (through a session, which the
+    /// rekey ended, or with a recovery key it replaced) cannot follow, and says so.
+    func followKeyRotation(_ db: Database) throws {
+        let (keys, held) = unlocked.withLock { ($0.keys, $0.slot) }
+        guard let stored = try Int64.fetchOne(db.cachedStatement(sql: "SELECT key_version FROM vault_header")),
+              stored != Int64(keys.keyVersion) else { return }
+        guard let held, let version = UInt32(exactly: stored),
+              let rewrapped = try Keyslot.readAll(db).first(where: { $0.slot == held.slot.slot && $0.kind == held.slot.kind }),
+              rewrapped.keyVersion == version, let masterKey = rewrapped.unwrap(kek: held.kek, vaultID: keys.vaultID) else {
+            throw VaultError.keyRotatedMeanwhile
+        }
+        let followed = try VaultKeys(vaultID: keys.vaultID, keyVersion: version, masterKey: masterKey)
+        unlocked.withLock { $0 = (followed, UnlockedSlot(slot: rewrapped, masterKey: masterKey, kek: held.kek)) }
+    }
 
     /// Re-wraps the master key under a new passphrase (and optionally new Argon2id costs).
     /// Records are not touched.

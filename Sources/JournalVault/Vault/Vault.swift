@@ -96,7 +96,10 @@ public final class Vault: Sendable {
             self.opensARecord(masterKey: candidate, keyVersion: header.keyVersion)
         }
         guard unlocked.slot.keyVersion == header.keyVersion else { throw VaultError.corruptKeyslot(slot: Int(unlocked.slot.slot)) }
-        return try unlock(masterKey: unlocked.masterKey, slot: unlocked)
+        // The key version of the snapshot the keyslot came from: a `jv rekey` may commit during
+        // the Argon2 work, and the header read again would name the new version for the old key.
+        return UnlockedVault(vault: self, keys: try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: unlocked.masterKey),
+                             unlockedSlot: unlocked)
     }
 
     /// Whether `masterKey` opens a stored record (the first row of the first sealed table that

@@ -24,6 +24,10 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedRecoveryKey
     /// `rekey` was asked of a vault unlocked with the recovery key.
     case rekeyNeedsPassphrase
+    /// Another process rotated the master key (`jv rekey`) after this one unlocked the vault,
+    /// and this one cannot follow (it was unlocked through a session, or with a recovery key the
+    /// rotation replaced). Nothing was read wrongly or written.
+    case keyRotatedMeanwhile
     /// Three recovery keys already open the vault (interrupted hand-overs), and it was not
     /// unlocked with one of them, so which one the person holds is unknown.
     case tooManyRecoveryKeys
@@ -103,6 +107,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "That is not a valid recovery key (check for typos: it has 56 letters and digits after 'JVR1-')."
         case .rekeyNeedsPassphrase:
             "Rotating the master key needs the passphrase (to re-wrap it); if you forgot it, set a new one first with 'jv passwd --recovery-key-file FILE'."
+        case .keyRotatedMeanwhile:
+            "The vault's master key was rotated ('jv rekey') while this command ran; nothing was changed: run the command again."
         case .tooManyRecoveryKeys:
             "Three recovery keys already open this vault (earlier runs of 'jv recovery-key' were interrupted); run it again with the one you hold ('--recovery-key-file FILE'), and jv keeps that one until the new key is shown."
         case .emptyPassphrase:

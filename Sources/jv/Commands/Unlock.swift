@@ -25,6 +25,9 @@ struct Unlock: VaultCommand {
         let journal = try options.unlockedVault(access: .readOnly, throughSession: false)
         let session = try journal.startSession(agent: [try Self.ownExecutable(), SessionAgentCommand.name],
                                                idleTimeout: TimeInterval(length.seconds), lifetime: SessionAgent.longestLifetime)
+        // Reads verify only what they cheaply can (row counts); the whole vault is checked once per
+        // session, in the background. Not starting it leaves the session as sessions were before it.
+        try? SessionCheckCommand.start(journal.vault)
         if options.json {
             options.output.printJSON(.object([("vault", .string(journal.vault.path))] + Info.sessionFields(session)))
         } else {

@@ -45,6 +45,7 @@ enum Failure {
                  .corruptDatabase, .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: 65
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: 64
             case .storage, .readOnly, .diskFull, .sessionUnavailable, .syncUnavailable, .syncSetup, .syncNotDelivered: 1
+            case .keyRotatedMeanwhile: 1
             }
         case is DateExpressionError: 64
         case is ImportError, is AgeError, is EntryEditError: 65
