@@ -219,7 +219,7 @@ import VaultCrypto
         let oldRelation = try #require(try journal.allRelations().first)
         let oldRelationRow = try fixture.savedRow("knowledge_relation", id: oldRelation.id)
         // New revisions: the thread through a new message, the relation through a new strength,
-        // the analysis through import of a changed copy.
+        // the analysis through a deliberate import of a changed copy (the same processing time).
         _ = try journal.addMessage(ChatMessageDraft(threadID: fixture.message.threadID, role: .user, content: "One more thing."))
         try journal.addAnalysis(Analysis(entryID: fixture.first.id, model: "m", processedAt: .now()), relations: [
             RelationDraft(from: NodeReference(type: "person", name: "me"), to: NodeReference(type: "person", name: "Anna"), type: "meets", strength: 0.1),
@@ -228,7 +228,7 @@ import VaultCrypto
         changed.sentiment = "cold"
         var snapshot = VaultSnapshot()
         snapshot.analyses = [changed]
-        try journal.importSnapshot(snapshot)
+        try journal.importSnapshot(snapshot, overwrite: true)
         try fixture.expectClean()
         for (table, row) in [("analysis", oldAnalysis), ("chat_thread", oldThread), ("knowledge_relation", oldRelationRow)] {
             let current = try fixture.savedRow(table, id: try RecordID.parse(row["id"] as String, table: table))
