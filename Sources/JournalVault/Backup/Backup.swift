@@ -10,6 +10,9 @@ public struct BackupSummary: Sendable {
     public let bytes: Int64
     /// Record counts of the vault inside, by kind (as ``VaultInfo/counts``).
     public let counts: [String: Int]
+    /// What the vault file checked or restored keeps its high-water mark under
+    /// (``HighWaterMark/forget(identity:)``); nil for a backup just written.
+    public internal(set) var identity: UUID? = nil
 }
 
 /// Encrypted backups of a whole vault (FORMAT.md §8): one file, the vault's SQLite snapshot
@@ -108,13 +111,16 @@ public enum BackupFile {
         }
         defer { try? vault.close() }
         guard try vault.header().vaultID == header.vaultID else { throw VaultError.backupCorrupt("the vault inside is not the one its header names") }
-        let report = try vault.unlock(masterKey: masterKey).check()
+        let journal = try vault.unlock(masterKey: masterKey)
+        let report = try journal.check()
         guard report.isClean else {
             throw VaultError.backupCorrupt("the vault inside fails its check (\(report.problems.first ?? ""))")
         }
         let info = try vault.info()
+        let manifest = try vault.database.read { db in try Manifest.load(db, keys: journal.keys) }
         return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: header.createdAt, utcOffsetSeconds: 0),
-                             bytes: Self.fileSize(path), counts: info.counts)
+                             bytes: Self.fileSize(path), counts: info.counts,
+                             identity: manifest?.markIdentity(vaultID: header.vaultID) ?? header.vaultID)
     }
 
     /// The size of the backup written at `path`, for the summary.

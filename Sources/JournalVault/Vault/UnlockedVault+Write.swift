@@ -23,7 +23,7 @@ extension UnlockedVault {
             // (`jv sync` writes its own pack, through here, before it applies any).
             if database.syncCapture.captures { try deriveGraphIDs(db) }
             let result = try body(db)
-            var next = manifest.applying(recorder.finish())
+            var next = try manifest.applying(recorder.finish()).sealingIdentity(db, keys: keys)
             next.counter += 1
             try next.save(db, keys: keys)
             return result
@@ -41,10 +41,7 @@ extension UnlockedVault {
         if try SyncCapture.triggersMissing(among: triggers, db) {
             throw VaultError.corruptDatabase("the triggers that note changes for jv sync were removed from the file")
         }
-        if let manifest = try Manifest.load(db, keys: keys) { return manifest }
-        if try Keyslot.readAll(db).contains(where: { $0.format >= Keyslot.format }) {
-            throw VaultError.manifestDamaged("the manifest is missing")
-        }
+        if let manifest = try Manifest.loadUnlessNotBuiltYet(db, keys: keys) { return manifest }
         return try upgradeToManifest(db)
     }
 

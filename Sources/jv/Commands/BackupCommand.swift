@@ -72,7 +72,7 @@ struct Restore: VaultCommand, ReplacingWithForce {
             }
         }
         let summary = try BackupFile.restore(file, to: target, credential: Credentials(options: options).forUnlocking(), replace: force)
-        HighWater.forget(summary.vaultID)
+        HighWater.forget(summary.identity ?? summary.vaultID)
         options.output.printBackupSummary(summary, path: target, verb: "Restored to")
     }
 }

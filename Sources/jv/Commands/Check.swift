@@ -9,7 +9,7 @@ struct Check: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let report = try options.unlockedVault(access: .readOnly).check()
+        let report = try options.unlockedVault(access: .readOnly, refusingDamage: false).check()
         if options.json {
             options.output.printJSON(.object([
                 ("ok", .bool(report.isClean)),

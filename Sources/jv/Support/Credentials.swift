@@ -146,14 +146,15 @@ extension GlobalOptions {
     /// The vault, opened and unlocked with the key of its open session (`jv unlock`), else with
     /// the first credential found. Reading commands open it `.readOnly`: they change no byte of
     /// it, and work where it cannot be written. Commands that change or show the secrets
-    /// themselves pass `throughSession: false` and always ask.
-    func unlockedVault(access: Vault.Access = .readWrite, throughSession: Bool = true) throws -> UnlockedVault {
+    /// themselves pass `throughSession: false` and always ask. A vault whose manifest is missing or
+    /// damaged is refused, unless `refusingDamage` is false (`jv check`, which reports it).
+    func unlockedVault(access: Vault.Access = .readWrite, throughSession: Bool = true, refusingDamage: Bool = true) throws -> UnlockedVault {
         let vault = try Vault.open(at: vaultPath, access: access)
         if !Sodium.canLockMemory() {
             Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
         }
         let journal = try (throughSession && !noAgent ? Self.unlockThroughSession(vault) : nil) ?? Credentials(options: self).unlock(vault)
-        HighWater.observe(journal)
+        try HighWater.observe(journal, refusingDamage: refusingDamage)
         return journal
     }
 
