@@ -92,3 +92,60 @@ import Testing
         #expect(warned.status == 0 && warned.err.contains("older copy") && warned.err.contains("not kept"), "\(warned)")
     }
 }
+
+/// `jv restore FILE --to COPY` makes a file of its own, not a second original (issue 20 item 5).
+@Suite struct RestoredCopyTests {
+    @Test("writes to a restored copy do not make the original look rolled back, nor the copy")
+    func restoredCopyHasItsOwnMark() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.add("First.")
+        let backup = sandbox.folder.file("journal.jvbak")
+        try Sandbox.requireSuccess(try sandbox.run(["backup", backup]))
+        let copy = sandbox.folder.file("copy/copy.vault")
+        try Sandbox.requireSuccess(try sandbox.run(["restore", backup, "--to", copy]))
+        for text in ["Second, in the copy.", "Third, in the copy.", "Fourth, in the copy."] {
+            try Sandbox.requireSuccess(try sandbox.run(["add", text], env: ["JV_VAULT": copy]))
+        }
+        let original = try sandbox.run(["list"])
+        #expect(original.status == 0 && !original.err.contains("older"), "\(original)")
+        let restored = try sandbox.run(["list"], env: ["JV_VAULT": copy])
+        #expect(restored.status == 0 && !restored.err.contains("older"), "\(restored)")
+        // Restored over the vault itself, it is the vault again: no warning either way.
+        try Sandbox.requireSuccess(try sandbox.run(["restore", backup, "--force"]))
+        let again = try sandbox.run(["list"])
+        #expect(again.status == 0 && !again.err.contains("older"), "\(again)")
+    }
+
+    @Test("a restored copy of a vault that syncs leaves the location, says so, and joins again as a new device when asked")
+    func restoredCopyOfASyncedVaultLeavesTheLocation() throws {
+        let machines = try SyncCommandTests.Machines(location: { $0.folder.file("location") })
+        let (first, second, location) = (machines.first, machines.second, machines.location)
+        let device = try #require(try first.run(["sync", "status", "--json"]).object()["device"] as? String)
+        try first.add("Before the backup.")
+        try Sandbox.requireSuccess(try first.run(["sync"]))
+        let backup = first.folder.file("journal.jvbak")
+        try Sandbox.requireSuccess(try first.run(["backup", backup]))
+        let copy = first.folder.file("copy.vault")
+        let restored = try first.run(["restore", backup, "--to", copy])
+        #expect(restored.status == 0 && restored.err.contains("does not sync") && restored.err.contains("sync init \(location)"), "\(restored)")
+        try Sandbox.requireSuccess(try first.run(["add", "Written in the copy."], env: ["JV_VAULT": copy]))
+        let refused = try first.run(["sync"], env: ["JV_VAULT": copy])
+        #expect(refused.status != 0 && refused.err.contains("does not sync"), "\(refused)")
+
+        // The original goes on as itself, and no file of its device id appears from the copy.
+        try first.add("After the backup, in the original.")
+        try machines.converge()
+        #expect(try first.run(["sync", "status", "--json"]).object()["device"] as? String == device)
+        let original = try first.run(["list"])
+        #expect(original.status == 0 && !original.err.contains("older"), "\(original)")
+
+        // Joined again explicitly: a device of its own, whose entry reaches the others.
+        try Sandbox.requireSuccess(try first.run(["sync", "init", location], env: ["JV_VAULT": copy]))
+        let joined = try #require(try first.run(["sync", "status", "--json"], env: ["JV_VAULT": copy]).object()["device"] as? String)
+        #expect(joined != device)
+        try machines.converge()
+        #expect(try SyncCommandTests.Machines.entries(second).contains { $0.hasSuffix("Written in the copy.") })
+        #expect(try first.run(["sync", "status", "--json"]).object()["device"] as? String == device)
+    }
+}

@@ -41,11 +41,11 @@ extension Manifest {
     }
 
     /// This manifest as a writer stores it after its transaction's changes: of format 2 (an
-    /// instance id given once, when a vault of format 1 is first written), listing the
-    /// `sync_device` row as the transaction left it.
-    func sealingIdentity(_ db: Database, keys: VaultKeys) throws -> Manifest {
+    /// instance id given once, when a vault of format 1 is first written, or anew when
+    /// `renewing`), listing the `sync_device` row as the transaction left it.
+    func sealingIdentity(_ db: Database, keys: VaultKeys, renewing: Bool = false) throws -> Manifest {
         var sealed = self
-        sealed.instance = instance ?? UUID()
+        sealed.instance = renewing ? UUID() : instance ?? UUID()
         sealed.syncDevice = try Self.syncDeviceState(db, keys: keys)
         return sealed
     }
