@@ -149,3 +149,30 @@ import Testing
         #expect(try first.run(["sync", "status", "--json"]).object()["device"] as? String == device)
     }
 }
+
+/// A device that ran `jv rekey` restored from a backup made before it (issue 20 item 4).
+@Suite struct RestoredAcrossRekeyTests {
+    @Test("a machine restored from a backup older than its own jv rekey gets back what it sent since, and the other machine follows the rekey")
+    func restoredDeviceGetsBackWhatItSentAcrossARekey() throws {
+        let machines = try SyncCommandTests.Machines(location: { $0.folder.file("location") })
+        let (first, second) = (machines.first, machines.second)
+        try first.add("Before the backup.")
+        try Sandbox.requireSuccess(try first.run(["sync"]))
+        let backup = first.folder.file("journal.jvbak")
+        try Sandbox.requireSuccess(try first.run(["backup", backup]))
+        try Sandbox.requireSuccess(try first.run(["rekey", "--json"]))
+        let after = try first.add("After the rekey, sent before the restore.")
+        try Sandbox.requireSuccess(try first.run(["sync"]))
+
+        try Sandbox.requireSuccess(try first.run(["restore", backup, "--force"]))
+        let restored = try first.run(["sync", "--json"])
+        #expect(restored.status == 0 && !restored.err.contains("Waiting"), "\(restored)")
+        #expect(try restored.object()["rekeyed_to"] as? Int == 2, "\(restored)")
+        #expect(try first.show(after)["content"] as? String == "After the rekey, sent before the restore.")
+
+        let followed = try second.run(["sync", "--json"])
+        #expect(followed.status == 0 && !followed.err.contains("Waiting"), "\(followed)")
+        #expect(try second.show(after)["content"] as? String == "After the rekey, sent before the restore.")
+        try machines.converge()
+    }
+}

@@ -234,7 +234,8 @@ extension UnlockedVault {
     /// packs than its folder in the location holds: those after were sent by a later state of
     /// it, whose changes it lacks. It goes on as a new device, and applies those packs as
     /// another device's; its old keys file goes (a device that never acknowledges anything
-    /// would hold back every other device's compaction). Returns the state to go on with.
+    /// would hold back every other device's compaction), unless it is of a later key version.
+    /// Returns the state to go on with.
     private func continueAfterRollback(root: String, location: SyncLocation, state: SyncState) throws -> SyncState {
         guard Self.packNumbers(root: root, device: state.device).max() ?? 0 > state.lastPack else { return state }
         let reborn = try write { db -> SyncState in
@@ -246,6 +247,10 @@ extension UnlockedVault {
             try reborn.save(db)
             return reborn
         }
+        // Unless the later state rotated the master key (jv rekey): its keys file, of a later key
+        // version than this file's, is how this device and every other follow that rotation.
+        let oldKeys = FileManager.default.contents(atPath: SyncKeysFile.path(root: root, device: state.device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+        if (oldKeys?.keyVersion ?? 0) > keys.keyVersion { return reborn }
         try location.removeKeysFile(vaultID: keys.vaultID, device: state.device)
         return reborn
     }
