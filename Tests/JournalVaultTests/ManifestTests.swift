@@ -35,6 +35,68 @@ import VaultCrypto
         #expect(manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID).lowerHex == Self.oneTagRowManifest)
     }
 
+    static let syncDeviceRowDigest = "37fd9305a912afbcd9eb9309c0e092f6c7d828390662926c867bfd741bda6500"
+    static let formatTwoManifestTail = "101112131415161718191a1b1c1d1e1f000000000000000137fd9305a912afbcd9eb9309c0e092f6c7d828390662926c867bfd741bda6500fa25b8a15e1534f34d40535c261147a52a6d39a4de05212ee028648485f438df"
+    static let highWaterIdentity = "733ca035-4a1a-0a1e-0a93-3d16d5c10b18"
+
+    /// Format 2 (FORMAT.md §11.2): the file's instance id and its `sync_device` row, digested as
+    /// it stands in SQLite, then the MAC; and the high-water identity of §11.6.
+    @Test func formatTwoManifestAndHighWaterIdentityMatchTheDocument() throws {
+        let keys = try Self.vectorKeys()
+        let db = try DatabaseQueue()
+        let state = try db.write { db -> Manifest.TableState in
+            try db.execute(sql: """
+                CREATE TABLE sync_device (singleton INTEGER NOT NULL PRIMARY KEY, device_id BLOB NOT NULL, location TEXT NOT NULL,
+                                          last_pack INTEGER NOT NULL, clock INTEGER NOT NULL, keys_digest BLOB);
+                INSERT INTO sync_device VALUES (1, X'202122232425262728292A2B2C2D2E2F', '/home/me/Sync', 3, 5, NULL);
+                """)
+            return try Manifest.syncDeviceState(db, keys: keys)
+        }
+        #expect(state.count == 1 && Data(state.sum.bytes).lowerHex == Self.syncDeviceRowDigest)
+        var manifest = Manifest.empty(keyVersion: 1, instance: UUID(bytes: Array(UInt8(0x10)...UInt8(0x1f))))
+        manifest.tables["entry_tag"]?.add(try RowDigest.of(Self.tagRow, in: "entry_tag", key: keys.manifestKey))
+        manifest.counter = 1
+        manifest.syncDevice = state
+        let encoded = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        let oneTagRowBody = Self.oneTagRowManifest.dropLast(64).dropFirst(2)
+        #expect(encoded.lowerHex == "02" + oneTagRowBody + Self.formatTwoManifestTail)
+        #expect(try Manifest(encoded: encoded, key: keys.manifestKey, vaultID: Self.vaultID) == manifest)
+        #expect(manifest.markIdentity(vaultID: Self.vaultID).uuidString.lowercased() == Self.highWaterIdentity)
+        // Format 1 is still read, and has no identity but the vault id.
+        let formatOne = try #require(try Manifest(encoded: Data(hex: Self.oneTagRowManifest), key: keys.manifestKey, vaultID: Self.vaultID))
+        #expect(formatOne.instance == nil && formatOne.markIdentity(vaultID: Self.vaultID) == Self.vaultID)
+    }
+
+    /// A vault whose manifest an earlier jv wrote (format 1, no instance, `sync_device` not
+    /// covered) still opens, and its next write upgrades it to format 2, which then covers the
+    /// `sync_device` row and keeps its instance through later writes.
+    @Test func aFormatOneManifestIsUpgradedAtTheNextWrite() throws {
+        let vault = try TemporaryVault()
+        let journal = vault.journal
+        _ = try journal.addEntry("Before the upgrade.")
+        let keys = journal.keys
+        try journal.writeBehindTheVaultsBack { db in
+            var old = try #require(try Manifest.load(db, keys: keys))
+            old.instance = nil
+            old.syncDevice = nil
+            try old.save(db, keys: keys)
+            try db.execute(sql: "INSERT INTO sync_device (singleton, device_id, location) VALUES (1, randomblob(16), '/somewhere')")
+        }
+        let before = try #require(try journal.database.read { db in try Manifest.load(db, keys: keys) })
+        #expect(before.instance == nil && before.markIdentity(vaultID: keys.vaultID) == keys.vaultID)
+        try journal.writeBehindTheVaultsBack { db in try db.execute(sql: "DELETE FROM sync_device") }
+        _ = try journal.addEntry("After it.")
+        let upgraded = try #require(try journal.database.read { db in try Manifest.load(db, keys: keys) })
+        #expect(upgraded.instance != nil && upgraded.syncDevice == Manifest.TableState() && upgraded.counter == before.counter + 1)
+        _ = try journal.addEntry("And again.")
+        #expect(try journal.database.read { db in try Manifest.load(db, keys: keys) }?.instance == upgraded.instance)
+        try journal.writeBehindTheVaultsBack { db in
+            try db.execute(sql: "INSERT INTO sync_device (singleton, device_id, location) VALUES (1, randomblob(16), '/somewhere')")
+        }
+        #expect(throws: VaultError.self) { try journal.addEntry("Refused.") }
+        #expect(try journal.check().problems.contains { $0.contains("sync_device") })
+    }
+
     @Test func sumsAddModulo2To256AndSubtractionUndoesAddition() throws {
         let digest = DigestSum(bytes: Array(Data(hex: Self.tagRowDigest)))
         #expect(Data(digest.adding(digest).bytes).lowerHex == Self.doubledDigest)

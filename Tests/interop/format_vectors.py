@@ -133,6 +133,19 @@ body = struct.pack(">BIQB", 1, 1, 1, len(tables))
 for table in tables:
     body += lp8(table) + (struct.pack(">Q", 1) + digest if table == "entry_tag" else struct.pack(">Q", 0) + bytes(32))
 out["manifest_one_tag_row"] = h(body + hashlib.blake2b(b"JVLT-manifest" + vault_id + body, digest_size=32, key=k_man).digest())
+# Format 2 (§11.2): the same, with the file's instance id 10 11 … 1f and a sync_device row
+# (singleton 1, device_id 20 21 … 2f, location "/home/me/Sync", last_pack 3, clock 5, keys_digest NULL).
+instance = bytes(range(0x10, 0x20))
+location = "/home/me/Sync".encode()
+sync_row = (b"JVLT-row" + lp8("sync_device") + bytes([6]) + b"\x01" + struct.pack(">q", 1)
+            + b"\x03" + struct.pack(">I", 16) + bytes(range(0x20, 0x30)) + b"\x02" + struct.pack(">I", len(location)) + location
+            + b"\x01" + struct.pack(">q", 3) + b"\x01" + struct.pack(">q", 5) + b"\x00")
+sync_digest = hashlib.blake2b(sync_row, digest_size=32, key=k_man).digest()
+out["manifest_sync_device_row_digest"] = h(sync_digest)
+body2 = bytes([2]) + body[1:] + instance + struct.pack(">Q", 1) + sync_digest
+out["manifest_format_2"] = h(body2 + hashlib.blake2b(b"JVLT-manifest" + vault_id + body2, digest_size=32, key=k_man).digest())
+# The high-water identity of that file (§11.6).
+out["high_water_identity"] = str(uuid.UUID(bytes=hashlib.blake2b(b"JVLT-high-water" + vault_id + instance, digest_size=16).digest()))
 
 # A small backup (§8) of the golden vault of §6 (`Tests/JournalVaultTests/Fixtures/golden.vault`,
 # the vectors' header, keyslots and entry), written to `Fixtures/golden.jvbak`. Deterministic: the

@@ -10,6 +10,11 @@ public struct BackupSummary: Sendable {
     public let bytes: Int64
     /// Record counts of the vault inside, by kind (as ``VaultInfo/counts``).
     public let counts: [String: Int]
+    /// What the vault file checked or restored keeps its high-water mark under
+    /// (``HighWaterMark/forget(identity:)``); nil for a backup just written.
+    public internal(set) var identity: UUID? = nil
+    /// The sync location a vault restored as a copy no longer syncs through (it was the original's).
+    public internal(set) var leftLocation: String? = nil
 }
 
 /// Encrypted backups of a whole vault (FORMAT.md §8): one file, the vault's SQLite snapshot
@@ -36,8 +41,15 @@ public enum BackupFile {
     /// Restores a backup to `target` (a new file, or replacing one only when `replace`). Everything
     /// is checked on a 0600 temporary file beside the target, which takes the target's name only
     /// once complete and verified.
-    public static func restore(_ path: String, to target: String, credential: VaultCredential, replace: Bool = false) throws -> BackupSummary {
+    ///
+    /// `asCopy`: the target is not the vault the backup was made of but a second file of it, which
+    /// must not pass for the original (FORMAT.md §8.3): it gets its own instance id, so its own
+    /// high-water mark, and a vault that synced leaves its location (``BackupSummary/leftLocation``).
+    /// A target replaced that holds the same vault is restored as itself all the same.
+    public static func restore(_ path: String, to target: String, credential: VaultCredential, replace: Bool = false,
+                               asCopy: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
+        let replacedVault = replace ? vaultID(at: target) : nil
         // Folders the restore has to make, innermost first, so a failure can take them away again.
         var missing: [String] = []
         var folder = URL(fileURLWithPath: target).deletingLastPathComponent()
@@ -56,7 +68,10 @@ public enum BackupFile {
             // A failed restore leaves nothing behind, not even the folders it made.
             if !restored { for made in missing { rmdir(made) } }
         }
-        let summary = try decrypt(path, into: temporary, sink: inUse, credential: credential)
+        let summary = try decrypt(path, into: temporary, sink: inUse, credential: credential) { journal in
+            guard asCopy, replacedVault != journal.keys.vaultID else { return nil }
+            return try journal.becomeACopyOfItsOwn()
+        }
         if replace {
             // The old vault's log must not be replayed into the restored one.
             unlink(target + "-wal")
@@ -67,9 +82,18 @@ public enum BackupFile {
         return summary
     }
 
+    /// The id of the vault at `path`; nil when there is none that opens.
+    private static func vaultID(at path: String) -> UUID? {
+        guard let vault = try? Vault.open(at: path, access: .readOnly) else { return nil }
+        defer { try? vault.close() }
+        return try? vault.info().vaultID
+    }
+
     /// Decrypts the backup at `path` through `sink`, the new empty file `output` (which the
-    /// caller closes, after SQLite is done with the file), and verifies the vault in it.
-    private static func decrypt(_ path: String, into output: String, sink: FileHandle, credential: VaultCredential) throws -> BackupSummary {
+    /// caller closes, after SQLite is done with the file), and verifies the vault in it; then
+    /// `prepare` may change it, returning the sync location it left.
+    private static func decrypt(_ path: String, into output: String, sink: FileHandle, credential: VaultCredential,
+                                prepare: (UnlockedVault) throws -> String? = { _ in nil }) throws -> BackupSummary {
         guard let input = FileHandle(forReadingAtPath: path) else {
             throw FileManager.default.fileExists(atPath: path) ? VaultError.storage("cannot read \(path)") : VaultError.backupNotFound(path: path)
         }
@@ -108,13 +132,20 @@ public enum BackupFile {
         }
         defer { try? vault.close() }
         guard try vault.header().vaultID == header.vaultID else { throw VaultError.backupCorrupt("the vault inside is not the one its header names") }
-        let report = try vault.unlock(masterKey: masterKey).check()
+        let journal = try vault.unlock(masterKey: masterKey)
+        let report = try journal.check()
         guard report.isClean else {
             throw VaultError.backupCorrupt("the vault inside fails its check (\(report.problems.first ?? ""))")
         }
+        let leftLocation = try prepare(journal)
+        // What `prepare` wrote is in the file itself before the file takes the target's name:
+        // its write-ahead log stays behind.
+        try vault.database.pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         let info = try vault.info()
+        let manifest = try vault.database.read { db in try Manifest.load(db, keys: journal.keys) }
         return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: header.createdAt, utcOffsetSeconds: 0),
-                             bytes: Self.fileSize(path), counts: info.counts)
+                             bytes: Self.fileSize(path), counts: info.counts,
+                             identity: manifest?.markIdentity(vaultID: header.vaultID) ?? header.vaultID, leftLocation: leftLocation)
     }
 
     /// The size of the backup written at `path`, for the summary.

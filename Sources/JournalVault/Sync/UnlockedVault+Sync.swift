@@ -323,7 +323,8 @@ extension UnlockedVault {
     /// packs than its folder in the location holds: those after were sent by a later state of
     /// it, whose changes it lacks. It goes on as a new device, and applies those packs as
     /// another device's; its old keys file goes (a device that never acknowledges anything
-    /// would hold back every other device's compaction). Returns the state to go on with.
+    /// would hold back every other device's compaction), unless it is of a later key version.
+    /// Returns the state to go on with.
     private func continueAfterRollback(root: String, location: SyncLocation, state: SyncState) throws -> SyncState {
         // Only a pack that authenticates as this device's says so: a file of that name proves nothing.
         let later = Self.packNumbers(root: root, device: state.device).filter { $0 > state.lastPack }
@@ -339,6 +340,10 @@ extension UnlockedVault {
             try reborn.save(db)
             return reborn
         }
+        // Unless the later state rotated the master key (jv rekey): its keys file, of a later key
+        // version than this file's, is how this device and every other follow that rotation.
+        let oldKeys = FileManager.default.contents(atPath: SyncKeysFile.path(root: root, device: state.device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+        if (oldKeys?.keyVersion ?? 0) > keys.keyVersion { return reborn }
         try location.removeKeysFile(vaultID: keys.vaultID, device: state.device)
         return reborn
     }

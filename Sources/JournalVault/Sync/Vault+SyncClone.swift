@@ -28,8 +28,8 @@ extension Vault {
         let database = try VaultDatabase.create(path: path) { db in
             try header.insert(db)
             for slot in file.slots { try slot.save(db) }
-            try Manifest.empty(keyVersion: header.keyVersion).save(db, keys: keys)
             try SyncState(device: UUID(), location: place.description, lastPack: 0, clock: HybridClock(last: 0), keysDigest: nil).save(db)
+            try Manifest.empty(keyVersion: header.keyVersion).sealingIdentity(db, keys: keys).save(db, keys: keys)
             // Empty yet: nodes and relations made here get the ids the other devices derive
             // (FORMAT.md §1.6); those received keep the ids they came with.
             try DerivedGraphIDs.markInForce(db)

@@ -6,9 +6,10 @@ import VaultCrypto
 /// vault (FORMAT.md §11.6): the only way to notice the whole vault file replaced by an older
 /// copy of itself, which from inside the file is a vault jv really wrote.
 ///
-/// One line per vault in a 0600 file: `vault_id kv counter mac`, where `counter` is the
-/// manifest's count of write transactions and `mac` authenticates the line under the vault's
-/// manifest key, so that nobody without the key can write a mark jv would believe.
+/// One line per vault file in a 0600 file: `identity kv counter mac`, where `identity` comes
+/// from the vault id and the file's own id in its manifest (``Manifest/markIdentity(vaultID:)``),
+/// `counter` is the manifest's count of write transactions and `mac` authenticates the line under
+/// the vault's manifest key, so that nobody without the key can write a mark jv would believe.
 ///
 /// ```swift
 /// let marks = HighWaterMark(stateDirectory: NSHomeDirectory() + "/.local/state/jv")
@@ -36,16 +37,24 @@ public struct HighWaterMark: Sendable {
         path = stateDirectory + "/high-water"
     }
 
+    /// The mark file could be read but not written (a read-only file): `observation` was made,
+    /// but the mark did not move, so a later rollback to between the two may go unseen.
+    public struct NotRecorded: Error, Sendable {
+        public let observation: Observation
+        public let reason: String
+    }
+
     /// Compares the vault's write counter with the mark remembered for it, and remembers the
-    /// vault's. Errors reading or writing the file are thrown; the caller may ignore them (the
-    /// mark is a warning, never a reason to refuse).
+    /// vault's. A manifest that is missing where the vault must have one (keyslots of format 2),
+    /// or that fails to authenticate, is ``VaultError/manifestDamaged(_:)``: without it there is
+    /// nothing to compare, and a file made so must not pass as one never seen. A file that cannot
+    /// be written throws ``NotRecorded``; other errors of the file are thrown as they are (the
+    /// caller may ignore them: the mark is a warning, not a reason to refuse).
     public func observe(_ journal: UnlockedVault) throws -> Observation {
-        guard let (manifest, identity) = try journal.database.read({ db -> (Manifest, UUID)? in
-            guard let manifest = try Manifest.load(db, keys: journal.keys) else { return nil }
-            return (manifest, try Self.identity(of: journal.keys.vaultID, db))
-        }) else { return .unknown }
         let keys = journal.keys
-        return try withLockedFile { lines in
+        guard let manifest = try journal.database.read({ db in try Manifest.loadUnlessNotBuiltYet(db, keys: keys) }) else { return .unknown }
+        let identity = manifest.markIdentity(vaultID: keys.vaultID)
+        let (observation, unrecorded) = try withLockedFile { lines in
             let id = identity.storageText
             let found = manifest.counter
             var observation = Observation.unknown
@@ -62,20 +71,15 @@ public struct HighWaterMark: Sendable {
             if !lines.contains(line) { lines.append(line) }
             return observation
         }
+        if let unrecorded { throw NotRecorded(observation: observation, reason: unrecorded) }
+        return observation
     }
 
-    /// Whose mark a vault file keeps: the vault's id, or for a vault that syncs, an id derived
-    /// from it and the device's — copies of one vault on one account (several devices under test,
-    /// a clone beside the original) each have their own write counter.
-    static func identity(of vaultID: UUID, _ db: Database) throws -> UUID {
-        guard let device = try Data.fetchOne(db, sql: "SELECT device_id FROM sync_device") else { return vaultID }
-        return UUID(bytes: Blake2b.hash(Array("JVLT-high-water".utf8) + vaultID.bytes + Array(device), length: 16))
-    }
-
-    /// Forgets the mark of a vault (after a restore, which may legitimately go back in time):
-    /// the next unlock remembers the vault as it is then.
-    public func forget(vaultID: UUID) throws {
-        try withLockedFile { lines in lines.removeAll { $0.hasPrefix(vaultID.storageText + " ") } }
+    /// Forgets the mark kept under `identity` (after a restore, which may legitimately go back
+    /// in time): the next unlock remembers the vault as it is then.
+    public func forget(identity: UUID) throws {
+        let unrecorded = try withLockedFile { lines in lines.removeAll { $0.hasPrefix(identity.storageText + " ") } }.unrecorded
+        if let unrecorded { throw VaultError.storage(unrecorded) }
     }
 
     private struct Mark {
@@ -116,24 +120,31 @@ public struct HighWaterMark: Sendable {
 
     /// Runs `body` on the file's lines under an exclusive lock (concurrent jv processes), then
     /// writes them back if it changed them (and only then waits for the disk). The folder is
-    /// made 0700 and the file 0600.
-    private func withLockedFile<Result>(_ body: (inout [String]) throws -> Result) throws -> Result {
+    /// made 0700 and the file 0600. A file that can be read but not written is still read,
+    /// under a shared lock: `unrecorded` then says why the lines `body` changed were not written.
+    private func withLockedFile<Result>(_ body: (inout [String]) throws -> Result) throws -> (result: Result, unrecorded: String?) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        var unwritable: String?
+        if descriptor < 0, errno == EACCES || errno == EROFS || errno == EPERM {
+            unwritable = String(cString: strerror(errno))
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        }
         guard descriptor >= 0 else { throw VaultError.storage("cannot open \(path): \(String(cString: strerror(errno)))") }
         let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard flock(descriptor, LOCK_EX) == 0 else { throw VaultError.storage("cannot lock \(path)") }
+        guard flock(descriptor, unwritable == nil ? LOCK_EX : LOCK_SH) == 0 else { throw VaultError.storage("cannot lock \(path)") }
         let contents = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
         let stored = contents.split(separator: "\n").map(String.init)
         var lines = stored
         let result = try body(&lines)
-        guard lines != stored else { return result }
+        guard lines != stored else { return (result, nil) }
+        if let unwritable { return (result, "cannot write \(path) (\(unwritable))") }
         let updated = Data(lines.map { $0 + "\n" }.joined().utf8)
         guard ftruncate(descriptor, 0) == 0 else { throw VaultError.storage("cannot write \(path)") }
         try file.seek(toOffset: 0)
         try file.write(contentsOf: updated)
         fsync(descriptor)
-        return result
+        return (result, nil)
     }
 }

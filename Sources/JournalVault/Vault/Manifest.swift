@@ -15,7 +15,8 @@ import VaultCrypto
 /// manifest.tables["entry"]?.add(try RowDigest.of(values, in: .entry, key: key))
 /// ```
 struct Manifest: Equatable, Sendable {
-    static let format: UInt8 = 1
+    /// The format written; format 1 (without ``instance`` and ``syncDevice``) is still read.
+    static let format: UInt8 = 2
     static let macLength = 32
     private static let macDomain = Array("JVLT-manifest".utf8)
 
@@ -45,17 +46,26 @@ struct Manifest: Equatable, Sendable {
     /// Write transactions committed since the vault was made (or upgraded): the high-water mark.
     var counter: UInt64
     var tables: [String: TableState]
+    /// This vault file's own id (format 2), under which its high-water mark is kept: a copy
+    /// restored elsewhere gets a new one (``Manifest+Identity.swift``). Nil in format 1.
+    var instance: UUID?
+    /// The `sync_device` row, counted and digested like a table's rows (format 2): its device id
+    /// and location are jv's, not the file's. Nil in format 1.
+    var syncDevice: TableState?
 
-    static func empty(keyVersion: UInt32) -> Manifest {
+    /// A manifest of no rows; of format 2 when it has an `instance`.
+    static func empty(keyVersion: UInt32, instance: UUID? = nil) -> Manifest {
         Manifest(keyVersion: keyVersion, counter: 0,
-                 tables: Dictionary(uniqueKeysWithValues: ManifestedTable.all.map { ($0.name, TableState()) }))
+                 tables: Dictionary(uniqueKeysWithValues: ManifestedTable.all.map { ($0.name, TableState()) }),
+                 instance: instance, syncDevice: instance == nil ? nil : TableState())
     }
 
     /// `format u8 ‖ kv u32 ‖ counter u64 ‖ n u8 ‖ n × (u8 len ‖ table ‖ count u64 ‖ sum[32])`, tables
-    /// in ``ManifestedTable/all`` order; the MAC follows these bytes.
+    /// in ``ManifestedTable/all`` order, then in format 2 `instance[16] ‖ count u64 ‖ sum[32]` of
+    /// `sync_device`; the MAC follows these bytes.
     private var body: [UInt8] {
-        var writer = ByteWriter(capacity: 400)
-        writer.u8(Self.format)
+        var writer = ByteWriter(capacity: 460)
+        writer.u8(instance == nil ? 1 : Self.format)
         writer.u32(keyVersion)
         writer.u64(counter)
         writer.u8(UInt8(ManifestedTable.all.count))
@@ -64,6 +74,11 @@ struct Manifest: Equatable, Sendable {
             writer.shortString(table.name)
             writer.u64(state.count)
             writer.raw(state.sum.bytes)
+        }
+        if let instance {
+            writer.raw(instance.bytes)
+            writer.u64(syncDevice?.count ?? 0)
+            writer.raw((syncDevice ?? TableState()).sum.bytes)
         }
         return writer.bytes
     }
@@ -81,7 +96,7 @@ struct Manifest: Equatable, Sendable {
         let body = Array(bytes.dropLast(Self.macLength))
         guard Sodium.constantTimeEquals(Self.mac(body, key: key, vaultID: vaultID), Array(bytes.suffix(Self.macLength))) else { return nil }
         var reader = ByteReader(body)
-        guard reader.u8() == Self.format, let keyVersion = reader.u32(), let counter = reader.u64(),
+        guard let format = reader.u8(), format == 1 || format == Self.format, let keyVersion = reader.u32(), let counter = reader.u64(),
               let n = reader.u8(), Int(n) == ManifestedTable.all.count else { return nil }
         var tables: [String: TableState] = [:]
         for table in ManifestedTable.all {
@@ -89,14 +104,23 @@ struct Manifest: Equatable, Sendable {
                   let count = reader.u64(), let sum = reader.raw(32) else { return nil }
             tables[table.name] = TableState(count: count, sum: DigestSum(bytes: sum))
         }
+        var instance: UUID?
+        var syncDevice: TableState?
+        if format == Self.format {
+            guard let id = reader.raw(16), let count = reader.u64(), let sum = reader.raw(32) else { return nil }
+            instance = UUID(bytes: id)
+            syncDevice = TableState(count: count, sum: DigestSum(bytes: sum))
+        }
         guard reader.remaining == 0 else { return nil }
-        self.init(keyVersion: keyVersion, counter: counter, tables: tables)
+        self.init(keyVersion: keyVersion, counter: counter, tables: tables, instance: instance, syncDevice: syncDevice)
     }
 
-    init(keyVersion: UInt32, counter: UInt64, tables: [String: TableState]) {
+    init(keyVersion: UInt32, counter: UInt64, tables: [String: TableState], instance: UUID? = nil, syncDevice: TableState? = nil) {
         self.keyVersion = keyVersion
         self.counter = counter
         self.tables = tables
+        self.instance = instance
+        self.syncDevice = syncDevice
     }
 
     private static func mac(_ body: [UInt8], key: SecureBytes, vaultID: UUID) -> [UInt8] {
@@ -172,7 +196,8 @@ extension Manifest {
     }
 
     /// The stored manifest, authenticated; nil when there is none. A manifest that does not
-    /// authenticate, or is of another key version, is ``VaultError/manifestDamaged(_:)``.
+    /// authenticate, is of another key version, or lists another `sync_device` row than the
+    /// file's, is ``VaultError/manifestDamaged(_:)``.
     static func load(_ db: Database, keys: VaultKeys) throws -> Manifest? {
         guard let data = try Data.fetchOne(db, sql: "SELECT data FROM manifest WHERE singleton = 1") else { return nil }
         guard let manifest = try Manifest(encoded: data, key: keys.manifestKey, vaultID: keys.vaultID) else {
@@ -181,6 +206,7 @@ extension Manifest {
         guard manifest.keyVersion == keys.keyVersion else {
             throw VaultError.manifestDamaged("the manifest is of key version \(manifest.keyVersion), the vault of \(keys.keyVersion)")
         }
+        try manifest.verifySyncDevice(db, keys: keys)
         return manifest
     }
 
@@ -189,10 +215,11 @@ extension Manifest {
                        arguments: [encoded(key: keys.manifestKey, vaultID: keys.vaultID)])
     }
 
-    /// The manifest of the rows as they are now, read in full (`counter` given by the caller).
-    /// `only` limits it to some tables (the others are left out of `tables`).
-    static func build(_ db: Database, keys: VaultKeys, counter: UInt64, only: Set<String>? = nil) throws -> Manifest {
-        var manifest = Manifest(keyVersion: keys.keyVersion, counter: counter, tables: [:])
+    /// The manifest of the rows as they are now, read in full (`counter` and `instance` given by
+    /// the caller). `only` limits it to some tables (the others are left out of `tables`).
+    static func build(_ db: Database, keys: VaultKeys, counter: UInt64, instance: UUID = UUID(), only: Set<String>? = nil) throws -> Manifest {
+        var manifest = Manifest(keyVersion: keys.keyVersion, counter: counter, tables: [:], instance: instance,
+                                syncDevice: try syncDeviceState(db, keys: keys))
         for table in ManifestedTable.all where only?.contains(table.name) ?? true {
             var state = TableState()
             let statement = try db.makeStatement(sql: "SELECT \(table.selection) FROM \(table.name)")

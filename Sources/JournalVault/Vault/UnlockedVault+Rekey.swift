@@ -84,7 +84,8 @@ extension UnlockedVault {
                 var done = 0
                 // The rows as found, before they are rewritten, must be the ones the manifest lists:
                 // the new manifest is built from them, and would otherwise take in any damage.
-                var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:])
+                var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:],
+                                     instance: manifest.instance, syncDevice: manifest.syncDevice)
                 found.tables["entry_tag"] = try Manifest.build(db, keys: keys, counter: 0, only: ["entry_tag"]).tables["entry_tag"]
                 var tagIndexes: [(seq: Int64, tags: Set<Data>)] = []
                 for table in SealedTable.all {
@@ -107,7 +108,7 @@ extension UnlockedVault {
                 newRecoveryKey = shown
                 try recovery.save(db)
                 try db.execute(sql: "DELETE FROM keyslot WHERE slot NOT IN (?, ?)", arguments: [Int(Keyslot.passphraseSlot), Int(recovery.slot)])
-                try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1).save(db, keys: newKeys)
+                try Manifest.build(db, keys: newKeys, counter: manifest.counter + 1, instance: manifest.instance ?? UUID()).save(db, keys: newKeys)
                 try beforeCommit?(RekeySummary(keyVersion: newKeys.keyVersion, records: counts, newRecoveryKey: newRecoveryKey))
             }
         }

@@ -12,7 +12,9 @@ extension UnlockedVault {
     /// (``VaultError/manifestDamaged(_:)``). A vault from before the manifest is upgraded here,
     /// at its first write (``upgradeToManifest(_:)``), and one from before derived graph ids gets
     /// them (``deriveGraphIDs(_:)``: one look at a one-row table once they are).
-    func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
+    ///
+    /// `renewingInstance`: the file takes a new instance id (FORMAT.md §11.2), a copy's own.
+    func write<Result>(renewingInstance: Bool = false, _ body: (Database) throws -> Result) throws -> Result {
         let recorder = database.manifestRecorder
         return try database.write { db in
             defer { _ = recorder.finish() }
@@ -23,7 +25,7 @@ extension UnlockedVault {
             // (`jv sync` writes its own pack, through here, before it applies any).
             if database.syncCapture.captures { try deriveGraphIDs(db) }
             let result = try body(db)
-            var next = manifest.applying(recorder.finish())
+            var next = try manifest.applying(recorder.finish()).sealingIdentity(db, keys: keys, renewing: renewingInstance)
             next.counter += 1
             try next.save(db, keys: keys)
             return result
@@ -41,10 +43,7 @@ extension UnlockedVault {
         if try SyncCapture.triggersMissing(among: triggers, db) {
             throw VaultError.corruptDatabase("the triggers that note changes for jv sync were removed from the file")
         }
-        if let manifest = try Manifest.load(db, keys: keys) { return manifest }
-        if try Keyslot.readAll(db).contains(where: { $0.format >= Keyslot.format }) {
-            throw VaultError.manifestDamaged("the manifest is missing")
-        }
+        if let manifest = try Manifest.loadUnlessNotBuiltYet(db, keys: keys) { return manifest }
         return try upgradeToManifest(db)
     }
 

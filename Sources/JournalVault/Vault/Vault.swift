@@ -72,7 +72,7 @@ public final class Vault: Sendable {
             try header.insert(db)
             try passphraseSlot.save(db)
             try recoverySlot.save(db)
-            try Manifest.empty(keyVersion: header.keyVersion).save(db, keys: keys)
+            try Manifest.empty(keyVersion: header.keyVersion, instance: UUID()).save(db, keys: keys)
             // No node or relation yet: every one is written under its derived id.
             try DerivedGraphIDs.markInForce(db)
         }

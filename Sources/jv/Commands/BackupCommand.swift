@@ -48,7 +48,12 @@ struct VerifyBackup: VaultCommand {
 struct Restore: VaultCommand, ReplacingWithForce {
     static let configuration = CommandConfiguration(
         abstract: "Restore a backup to --to PATH (default: the vault path). Everything is checked before anything is written.",
-        discussion: "An existing vault is replaced only with --force, and then atomically.")
+        discussion: """
+            An existing vault is replaced only with --force, and then atomically. Restored anywhere but over the vault \
+            itself (its path, or a file of the same vault), the file is a copy of its own: writes to it do not touch the \
+            original's rollback warning, and a vault that syncs does not sync as the original's device ('jv sync init \
+            LOCATION' joins it as a new one).
+            """)
 
     @OptionGroup var options: GlobalOptions
 
@@ -71,9 +76,21 @@ struct Restore: VaultCommand, ReplacingWithForce {
                 throw VaultError.readOnly(path: target)
             }
         }
-        let summary = try BackupFile.restore(file, to: target, credential: Credentials(options: options).forUnlocking(), replace: force)
-        HighWater.forget(summary.vaultID)
+        let summary = try BackupFile.restore(file, to: target, credential: Credentials(options: options).forUnlocking(), replace: force,
+                                             asCopy: !Self.samePath(target, try options.vaultPath))
+        HighWater.forget(summary.identity ?? summary.vaultID)
         options.output.printBackupSummary(summary, path: target, verb: "Restored to")
+        if let location = summary.leftLocation {
+            Console.note("""
+                This copy does not sync: the vault it was restored from syncs through \(location) as the same device. \
+                To sync it as a new device, run 'jv sync init \(location) --vault \(target)'.
+                """)
+        }
+    }
+
+    private static func samePath(_ one: String, _ other: String) -> Bool {
+        URL(fileURLWithPath: one).standardizedFileURL.resolvingSymlinksInPath().path
+            == URL(fileURLWithPath: other).standardizedFileURL.resolvingSymlinksInPath().path
     }
 }
 

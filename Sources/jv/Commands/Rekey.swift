@@ -49,7 +49,7 @@ struct Rekey: VaultCommand {
             progress.finish()
             try show(summary)
         }
-        HighWater.observe(rekeyed)
+        try HighWater.observe(rekeyed, refusingDamage: false)
         // The old key may be what prompted the rotation: an agent holding it wipes it now.
         let endedSession = (try? journal.vault.lockSession()) ?? false
         if !options.json {

@@ -146,17 +146,18 @@ extension GlobalOptions {
     /// The vault, opened and unlocked with the key of its open session (`jv unlock`), else with
     /// the first credential found. Reading commands open it `.readOnly`: they change no byte of
     /// it, and work where it cannot be written. Commands that change or show the secrets
-    /// themselves pass `throughSession: false` and always ask. Unless `verifyingRowCounts` is
-    /// false (`jv check`, which reports instead), a vault whose rows are not as many as its
-    /// row-set manifest lists is refused (``UnlockedVault/verifyRowCounts()``).
-    func unlockedVault(access: Vault.Access = .readWrite, throughSession: Bool = true, verifyingRowCounts: Bool = true) throws -> UnlockedVault {
+    /// themselves pass `throughSession: false` and always ask. A vault whose manifest is missing or
+    /// damaged, or whose rows are not as many as its row-set manifest lists
+    /// (``UnlockedVault/verifyRowCounts()``), is refused, unless `refusingDamage` is false
+    /// (`jv check`, which reports it).
+    func unlockedVault(access: Vault.Access = .readWrite, throughSession: Bool = true, refusingDamage: Bool = true) throws -> UnlockedVault {
         let vault = try Vault.open(at: vaultPath, access: access)
         if !Sodium.canLockMemory() {
             Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
         }
         let journal = try (throughSession && !noAgent ? Self.unlockThroughSession(vault) : nil) ?? Credentials(options: self).unlock(vault)
-        HighWater.observe(journal)
-        if verifyingRowCounts { try journal.verifyRowCounts() }
+        try HighWater.observe(journal, refusingDamage: refusingDamage)
+        if refusingDamage { try journal.verifyRowCounts() }
         return journal
     }
 

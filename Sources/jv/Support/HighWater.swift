@@ -14,13 +14,27 @@ enum HighWater {
         return HighWaterMark(stateDirectory: stateHome + "/jv")
     }
 
-    /// Compares `journal` with the mark remembered for it; warns, once, when it is older.
-    static func observe(_ journal: UnlockedVault) {
+    /// Compares `journal` with the mark remembered for it; warns, once, when it is older. A
+    /// vault whose manifest is missing or damaged is refused (``VaultError/manifestDamaged(_:)``),
+    /// unless `refusingDamage` is false (`jv check`, which reports it).
+    static func observe(_ journal: UnlockedVault, refusingDamage: Bool = true) throws {
         let marks = marks()
+        let observation: HighWaterMark.Observation
+        do {
+            observation = try marks.observe(journal)
+        } catch let unrecorded as HighWaterMark.NotRecorded {
+            Console.note("jv: warning: the mark of this vault's latest write is not kept (\(unrecorded.reason)): a later rollback of the file may go unnoticed.")
+            observation = unrecorded.observation
+        } catch let error as VaultError {
+            if case .manifestDamaged = error, refusingDamage { throw error }
+            // The mark is a warning, never a reason to fail: a state folder that cannot be
+            // written (a read-only home) only loses the warning.
+            return
+        } catch {
+            return
+        }
         unlocked = (journal, marks)
-        // The mark is a warning, never a reason to fail: a state folder that cannot be written
-        // (a read-only home) only loses the warning.
-        guard case .older(let seen, let found)? = try? marks.observe(journal) else { return }
+        guard case .older(let seen, let found) = observation else { return }
         Console.note("""
             jv: warning: this vault is older than when this account last saw it (\(found) writes now, \(seen) then): \
             the file may have been replaced by an older copy of itself. If you did not restore a backup or copy \
@@ -37,7 +51,7 @@ enum HighWater {
     }
 
     /// After a restore: the vault may legitimately be older than its mark.
-    static func forget(_ vaultID: UUID) {
-        try? marks().forget(vaultID: vaultID)
+    static func forget(_ identity: UUID) {
+        try? marks().forget(identity: identity)
     }
 }
