@@ -220,12 +220,19 @@ struct CheckTests {
     func openingCommandsCountRows() throws {
         let (deleted, ids) = try journal()
         try deleted.sqlite("DELETE FROM entry WHERE id = '\(ids[2])'")
-        for arguments in [["list"], ["show", ids[0]], ["search", "entry"], ["add", "Not written."], ["export", "--format", "json"]] {
+        for arguments in [["list"], ["show", ids[0]], ["search", "entry"], ["add", "Not written."]] {
             let result = try deleted.run(arguments)
             #expect(result.status == 65 && result.out.isEmpty, "\(arguments): \(result)")
             #expect(result.errorLines.count == 1 && result.err.contains("it lists 3 entry records, the file holds 2"), "\(result)")
         }
         #expect(try deleted.sqlite("SELECT count(*) FROM entry") == "2", "nothing was written")
+        // What is left can still be rescued: an export and a backup go on, with the warning.
+        let export = try deleted.run(["export", "--format", "json"])
+        #expect(export.status == 0 && export.err.contains("it lists 3 entry records, the file holds 2")
+                && export.err.contains("written all the same"), "\(export)")
+        #expect(export.out.contains(ids[0]) && export.out.contains(ids[1]) && !export.out.contains(ids[2]), "\(export)")
+        let backup = try deleted.run(["backup", deleted.folder.file("rescue.jvbak")])
+        #expect(backup.status == 0 && backup.err.contains("written all the same"), "\(backup)")
         let check = try deleted.run(["check"])
         #expect(check.status == 65 && check.out.contains("1 entry records are missing"), "check reports it: \(check)")
 

@@ -26,7 +26,9 @@ extension Vault {
     /// Where the background check of the whole vault that `jv unlock` starts leaves its outcome,
     /// beside the session's socket: nil without a session folder.
     public func sessionCheckFile() throws -> String? {
-        try SessionFolder.current(creating: false).map { $0.socket(for: try header().vaultID) + ".checked" }
+        guard let folder = try SessionFolder.current(creating: false),
+              let session = try folder.session(vaultID: try header().vaultID, file: path, creating: false) else { return nil }
+        return folder.socket(for: session) + ".checked"
     }
 
     /// The open session of this vault, if any.

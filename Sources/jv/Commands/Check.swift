@@ -10,7 +10,7 @@ struct Check: VaultCommand {
 
     func execute() throws {
         Editor.noteAbandonedFiles()
-        let report = try options.unlockedVault(access: .readOnly, refusingDamage: false).check()
+        let report = try options.unlockedVault(access: .readOnly, onDamage: .report).check()
         if options.json {
             options.output.printJSON(.object([
                 ("ok", .bool(report.isClean)),

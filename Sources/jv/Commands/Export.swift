@@ -37,7 +37,7 @@ struct Export: VaultCommand, ReplacingWithForce {
         let (from, to) = try DateArgument.range(from: from, to: to)
         let recipients = try ageRecipients.map(AgeRecipient.init(text:))
         if let output, !force, FileManager.default.fileExists(atPath: output) { throw VaultError.vaultExists(path: output) }
-        let journal = try options.unlockedVault(access: .readOnly)
+        let journal = try options.unlockedVault(access: .readOnly, onDamage: .warn)
         // Written as the entries are decrypted: to standard output as it comes, to --output
         // through a temporary file that takes the name only when complete.
         func export(_ put: ([UInt8]) throws -> Void) throws {

@@ -148,16 +148,21 @@ extension GlobalOptions {
     /// it, and work where it cannot be written. Commands that change or show the secrets
     /// themselves pass `throughSession: false` and always ask. A vault whose manifest is missing or
     /// damaged, or whose rows are not as many as its row-set manifest lists
-    /// (``UnlockedVault/verifyRowCounts()``), is refused, unless `refusingDamage` is false
-    /// (`jv check`, which reports it).
-    func unlockedVault(access: Vault.Access = .readWrite, throughSession: Bool = true, refusingDamage: Bool = true) throws -> UnlockedVault {
+    /// (``UnlockedVault/verifyRowCounts()``), is met as `onDamage` says.
+    func unlockedVault(access: Vault.Access = .readWrite, throughSession: Bool = true,
+                       onDamage: DamageResponse = .refuse) throws -> UnlockedVault {
         let vault = try Vault.open(at: vaultPath, access: access)
         if !Sodium.canLockMemory() {
             Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
         }
         let journal = try (throughSession && !noAgent ? Self.unlockThroughSession(vault) : nil) ?? Credentials(options: self).unlock(vault)
-        try HighWater.observe(journal, refusingDamage: refusingDamage)
-        if refusingDamage { try journal.verifyRowCounts() }
+        do {
+            try HighWater.observe(journal, refusingDamage: onDamage != .report)
+            if onDamage != .report { try journal.verifyRowCounts() }
+        } catch let error as VaultError {
+            guard case .manifestDamaged = error, onDamage == .warn else { throw error }
+            Console.note("jv: warning: \(error.description) What the vault still holds is written all the same.")
+        }
         return journal
     }
 
