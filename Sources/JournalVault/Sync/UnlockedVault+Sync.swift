@@ -341,9 +341,13 @@ extension UnlockedVault {
             return reborn
         }
         // Unless the later state rotated the master key (jv rekey): its keys file, of a later key
-        // version than this file's, is how this device and every other follow that rotation.
-        let oldKeys = FileManager.default.contents(atPath: SyncKeysFile.path(root: root, device: state.device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
-        if (oldKeys?.keyVersion ?? 0) > keys.keyVersion { return reborn }
+        // version than this file's, is how this device and every other follow that rotation. Only
+        // a keys file that authenticates is kept for that: anyone can write one that claims it.
+        let oldKeys = SyncLocationFile.contents(SyncKeysFile.path(root: root, device: state.device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+        if let oldKeys, oldKeys.device == state.device, oldKeys.keyVersion > keys.keyVersion,
+           (try? oldKeys.authenticates(with: self.keys(anyVersion: oldKeys.keyVersion, root: root))) == true {
+            return reborn
+        }
         try location.removeKeysFile(vaultID: keys.vaultID, device: state.device)
         return reborn
     }
