@@ -8,7 +8,9 @@ _ = jv_install_signal_guard()
 // A crash ends the process there and then, the same way, printing nothing of its memory.
 _ = jv_install_crash_guard()
 do {
-    let arguments = GlobalOptions.fillingOptionalValues(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
+    let given = GlobalOptions.fillingOptionalValues(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
+    // jrnl's command line, when the first word is not a jv command: `alias jrnl=jv` works.
+    let arguments = try JrnlCommandLine.translated(given)
     if let unknown = UnknownCommand.message(for: arguments) {
         Console.error(unknown)
         exit(64)

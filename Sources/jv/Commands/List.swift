@@ -27,7 +27,7 @@ struct List: VaultCommand {
     @Option(help: "Entries of this day, or of these days (2026-11, 'last week').")
     var on: String?
 
-    @Option(name: .short, help: "Only the last N entries (default: the config file's limit, else all).")
+    @Option(name: .short, help: "Only the last N entries (default: the config file's limit, else all; with --from, --to or --on, all).")
     var n: Int?
 
     @Flag(help: "All entries, even when the config file sets a limit.")
@@ -73,7 +73,9 @@ struct List: VaultCommand {
         var query = EntryQuery()
         (query.from, query.to) = try DateArgument.range(from: from, to: to)
         query.on = try DateArgument.days(on)
-        query.limit = try all ? nil : n ?? Config.current.limit
+        // The config file's limit trims a plain listing; a range asked for is shown whole.
+        let isRange = from != nil || to != nil || on != nil || onThisDay != nil
+        query.limit = try all ? nil : n ?? (isRange ? nil : Config.current.limit)
         query.starredOnly = starred
         query.tags = try ContentRules.tags(tags)
         query.anyTags = try ContentRules.tags(anyTags)

@@ -44,9 +44,11 @@ enum DateArgument {
 
     /// jrnl's leading date, unless `--at` gave one: "yesterday: Went for a walk" is dated
     /// yesterday (at 09:00) and reads "Went for a walk"; "Note to self: buy milk" stays whole.
-    static func leadingDate(of text: String) throws -> (at: Instant, text: String)? {
-        guard let (date, rest) = DateExpression.leadingDate(of: text, now: .now(), zone: .current) else { return nil }
-        return (date.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current), try ContentRules.validated(String(rest)))
+    /// A star before the colon ("yesterday *: text") stars the entry, as in jrnl.
+    static func leadingDate(of text: String) throws -> (at: Instant, text: String, starred: Bool)? {
+        let (unmarked, starred) = JrnlStar.unmarkingDate(text)
+        guard let (date, rest) = DateExpression.leadingDate(of: unmarked, now: .now(), zone: .current) else { return nil }
+        return (date.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current), try ContentRules.validated(String(rest)), starred)
     }
 
     /// A day or a moment: a run of days is refused where one day is meant.
