@@ -146,4 +146,19 @@ import Testing
         #expect(week.status == 64, "\(week)")
         #expect(week.errorLines == ["jv: 'last week' is not a period: give a year or a month (2026, 2026-11, 'last month')."])
     }
+
+    @Test("add: a leading date jv does not read is said on standard error; the text stays whole, dated now")
+    func unreadLeadingDateIsSaid() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        for text in ["this morning: Ran", "5/11/2026: Dinner", "noon yesterday: Lunch"] {
+            let result = try sandbox.run(["add", "--json", "--", text])
+            #expect(result.status == 0 && result.err.contains("looks like a date jv does not read"), "\(text): \(result)")
+            #expect(try result.object()["content"] as? String == text)
+        }
+        for text in ["Note to self: buy milk", "Last week: a summary", "Went out. Yesterday: fun", "yesterday: Walk"] {
+            let result = try sandbox.run(["add", "--", text])
+            #expect(result.status == 0 && result.err.isEmpty, "\(text): \(result)")
+        }
+    }
 }

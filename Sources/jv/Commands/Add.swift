@@ -47,6 +47,8 @@ struct Add: VaultCommand, TakesFreeText {
         var starred = star
         if at == nil, let dated = try DateArgument.leadingDate(of: content) {
             (at, content, starred) = (dated.at, dated.text, starred || dated.starred)
+        } else if at == nil, DateArgument.looksLikeAnUnreadDate(content) {
+            Console.note("The text starts with what looks like a date jv does not read, so the entry is dated now; --at DATE dates it.")
         }
         // jrnl's star marks: '*text' and 'text*' star the entry too.
         let marked = JrnlStar.read(content)

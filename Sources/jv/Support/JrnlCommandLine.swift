@@ -53,12 +53,13 @@ enum JrnlCommandLine {
         }
         try reading.read(words)
         guard reading.isListing || !reading.text.isEmpty else { return arguments }
-        if !reading.isListing || !reading.text.allSatisfy(isTag) {
+        let isListing = reading.isListing || reading.text.allSatisfy(isTag)
+        if !isListing || !reading.text.allSatisfy(isTag) {
             // A command mistyped is not an entry: it is left to the "did you mean" of UnknownCommand.
-            if reading.text.first == arguments.first, isNearlyACommand(first), reading.isListing || reading.text.count == 1 {
+            if reading.text.first == first, isNearlyACommand(first), isListing || reading.text.count == 1 {
                 return arguments
             }
-            if reading.isListing {
+            if isListing {
                 throw CLIError.usage("jrnl reads the words among its filters as tags: write them '@tag' ('jv help jrnl' lists what jv reads).")
             }
             return ["add"] + reading.passed + reading.writing + ["--"] + reading.text
