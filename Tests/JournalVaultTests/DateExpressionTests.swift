@@ -263,10 +263,13 @@ import Testing
         #expect(try parse("wed", now: thursday) == day(2026, 1, 7))
         #expect(try parse("last wed", now: thursday) == day(2026, 1, 7))
         #expect(try parse("mon", now: thursday) == day(2026, 1, 5))
+        // jrnl's "next friday": the first one after today.
+        #expect(try parse("next fri", now: thursday) == day(2026, 1, 9))
+        #expect(try parse("next thursday", now: thursday) == day(2026, 1, 15))
     }
 
     @Test func badWeekdays() {
-        for text in ["last", "last today", "last 3 days ago", "next monday", "mond", "mondays", "monday monday",
+        for text in ["last", "last today", "last 3 days ago", "next", "next week day", "in 2", "in two days", "mond", "mondays", "monday monday",
                      "last last monday", "tues", "thurs", "lastmonday"] {
             expectError(text)
         }

@@ -161,4 +161,28 @@ import Testing
             #expect(result.status == 0 && result.err.isEmpty, "\(text): \(result)")
         }
     }
+
+    @Test("--at and a leading date read 'next friday', 'in 2 days', 'an hour ago', '20 minutes ago'")
+    func moreOfJrnlsDates() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let inTwoDays = try sandbox.addJSON("in 2 days: Dentist")
+        #expect(inTwoDays["content"] as? String == "Dentist" && inTwoDays["local_day"] as? String == Self.day(adding: 2), "\(inTwoDays)")
+        let weekday = Self.utc.component(.weekday, from: Date())  // 1 = Sunday … 6 = Friday
+        let friday = try sandbox.addJSON("Party", ["--at", "next friday"])
+        #expect(friday["local_day"] as? String == Self.day(adding: (6 - weekday + 7) % 7 == 0 ? 7 : (6 - weekday + 7) % 7), "\(friday)")
+        for (text, seconds) in [("an hour ago", 3600.0), ("20 minutes ago", 1200.0)] {
+            let entry = try sandbox.addJSON("Text", ["--at", text])
+            let created = try #require(ISO8601DateFormatter.withFraction.date(from: entry["created_at"] as? String ?? ""), "\(entry)")
+            #expect(abs(Date().timeIntervalSince(created) - seconds) < 60, "\(text): \(entry)")
+        }
+    }
+}
+
+private extension ISO8601DateFormatter {
+    static var withFraction: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
 }

@@ -121,6 +121,7 @@ private struct DateExpressionParser {
 
     func parse() -> DateExpression? {
         if tokens == [word("now")] { return .instant(now) }
+        if let moment = momentAgo() { return .instant(moment) }
         if let days = runOfDays() { return .days(days) }
         // A time alone is today at that time; an offset belongs to ISO 8601 date-times only.
         if let time = timeOfDay(from: tokens[...]) {
@@ -223,18 +224,24 @@ private struct DateExpressionParser {
             guard tokens.count >= 2, let weekday = Self.weekday(tokens[1]) else { return nil }
             return (.day(mostRecent(weekday, includingToday: false), isISO: false), tokens.dropFirst(2))
         }
+        if first == word("next") {
+            guard tokens.count >= 2, let weekday = Self.weekday(tokens[1]) else { return nil }
+            let ahead = (weekday - today.isoWeekday + 7) % 7
+            return (.day(today.adding(days: ahead == 0 ? 7 : ahead), isISO: false), tokens.dropFirst(2))
+        }
+        if first == word("in") {
+            guard tokens.count >= 3, let count = number(tokens[1][...], digits: 1...6), count <= maximumDaysAgo,
+                  let unit = Self.daysPerUnit(tokens[2]) else { return nil }
+            return (.day(today.adding(days: count * unit), isISO: false), tokens.dropFirst(3))
+        }
         if tokens.count >= 2, Self.month(named: first) != nil || Self.month(named: tokens[1]) != nil {
             return monthAndDay().map { (.day($0, isISO: false), $1) }
         }
         // At most six digits are converted, so "99999999999999999999 days ago" is an error
         // rather than an overflow.
         if let count = number(first[...], digits: 1...6) {
-            guard tokens.count >= 3, tokens[2] == word("ago"), count <= maximumDaysAgo else { return nil }
-            let unit: Int
-            switch tokens[1] {
-            case word("day"), word("days"): unit = 1
-            case word("week"), word("weeks"): unit = 7
-            default: return nil
+            guard tokens.count >= 3, tokens[2] == word("ago"), count <= maximumDaysAgo, let unit = Self.daysPerUnit(tokens[1]) else {
+                return nil
             }
             return (.day(today.adding(days: -count * unit), isISO: false), tokens.dropFirst(3))
         }
@@ -246,6 +253,28 @@ private struct DateExpressionParser {
         if first.count == 10 { return (.day(day, isISO: true), afterFirst) }
         guard first[10] == UInt8(ascii: "t") else { return nil }
         return (.isoDateTime(day, time: first[11...]), afterFirst)
+    }
+
+    /// 1 for `day`/`days`, 7 for `week`/`weeks`.
+    private static func daysPerUnit(_ token: [UInt8]) -> Int? {
+        switch token {
+        case word("day"), word("days"): 1
+        case word("week"), word("weeks"): 7
+        default: nil
+        }
+    }
+
+    /// The whole input as `an hour ago`, `3 hours ago` or `20 minutes ago`: that moment.
+    private func momentAgo() -> Instant? {
+        guard tokens.count == 3, tokens[2] == word("ago"),
+              let count = [word("a"), word("an")].contains(tokens[0]) ? 1 : number(tokens[0][...], digits: 1...6) else { return nil }
+        let seconds: Int
+        switch tokens[1] {
+        case word("hour"), word("hours"): seconds = 3600
+        case word("minute"), word("minutes"): seconds = 60
+        default: return nil
+        }
+        return Instant(Date(timeIntervalSince1970: Double(now.millis) / 1000 - Double(count * seconds)), zone: zone)
     }
 
     /// `nov 5`, `5 november`, `november 5th`, optionally followed by a year (`nov 5 2025`,

@@ -7,7 +7,8 @@ struct List: VaultCommand {
         abstract: "List entries in time order.",
         discussion: """
             Dates: YYYY-MM-DD, ISO 8601 date-times, now, today, yesterday, tomorrow, 'N days ago', \
-            'N weeks ago', weekday names (monday, last monday), a month and day ('nov 5', '5 november', \
+            'N weeks ago', 'in N days', 'an hour ago', 'N minutes ago', weekday names (monday, last monday, \
+            next friday), a month and day ('nov 5', '5 november', \
             'november 5 2025'), each optionally followed by a time ('yesterday 21:30', 'nov 5 9pm', \
             'friday noon'); a time alone (9pm, 21:00, noon, midnight) is today at that time. Runs of \
             days: 2026, 2026-11, 'nov 2026', 'this week', 'last week' (Monday to Sunday), 'this month', \
