@@ -68,7 +68,8 @@ enum JrnlCommandLine {
     }
 
     private static let commands = Set(JV.configuration.subcommands.map { $0._commandName } + ["help"])
-    private static let jvOwn: Set<String> = ["--help", "-h", "--version", "--experimental-dump-help", "--generate-completion-script"]
+    /// argument-parser's own first words: help, version, and the completion scripts' calls.
+    private static let jvOwn: Set<String> = ["--help", "-h", "--version", "--experimental-dump-help", "--generate-completion-script", "---completion"]
 
     private static func isTag(_ word: String) -> Bool {
         word.count > 1 && (word.hasPrefix("@") || word.hasPrefix("#"))
