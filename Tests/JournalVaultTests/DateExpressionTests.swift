@@ -261,7 +261,8 @@ import Testing
         #expect(try parse("last thursday", now: thursday) == day(2026, 1, 1))
         #expect(try parse("fri", now: thursday) == day(2026, 1, 2))
         #expect(try parse("wed", now: thursday) == day(2026, 1, 7))
-        #expect(try parse("last wed", now: thursday) == day(2026, 1, 7))
+        // jrnl's "last wednesday": Wednesday of last week, not yesterday.
+        #expect(try parse("last wed", now: thursday) == day(2025, 12, 31))
         #expect(try parse("mon", now: thursday) == day(2026, 1, 5))
         // jrnl's "next friday": the first one after today.
         #expect(try parse("next fri", now: thursday) == day(2026, 1, 9))

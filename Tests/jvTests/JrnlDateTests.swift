@@ -162,7 +162,7 @@ import Testing
         }
     }
 
-    @Test("--at and a leading date read 'next friday', 'in 2 days', 'an hour ago', '20 minutes ago'")
+    @Test("--at and a leading date read 'next friday', 'last wednesday' (of last week), 'in 2 days', 'an hour ago', '20 minutes ago'")
     func moreOfJrnlsDates() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
@@ -171,6 +171,10 @@ import Testing
         let weekday = Self.utc.component(.weekday, from: Date())  // 1 = Sunday … 6 = Friday
         let friday = try sandbox.addJSON("Party", ["--at", "next friday"])
         #expect(friday["local_day"] as? String == Self.day(adding: (6 - weekday + 7) % 7 == 0 ? 7 : (6 - weekday + 7) % 7), "\(friday)")
+        // "last wednesday" is Wednesday of last week (jrnl), even when today is Thursday.
+        let isoWeekday = (weekday + 5) % 7 + 1  // 1 = Monday … 7 = Sunday
+        let lastWednesday = try sandbox.addJSON("Text", ["--at", "last wednesday"])
+        #expect(lastWednesday["local_day"] as? String == Self.day(adding: 1 - isoWeekday - 7 + 2), "\(lastWednesday)")
         for (text, seconds) in [("an hour ago", 3600.0), ("20 minutes ago", 1200.0)] {
             let entry = try sandbox.addJSON("Text", ["--at", text])
             let created = try #require(ISO8601DateFormatter.withFraction.date(from: entry["created_at"] as? String ?? ""), "\(entry)")

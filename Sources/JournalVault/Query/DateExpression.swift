@@ -218,11 +218,13 @@ private struct DateExpressionParser {
         }
 
         if let weekday = Self.weekday(first) {
-            return (.day(mostRecent(weekday, includingToday: true), isISO: false), afterFirst)
+            return (.day(mostRecent(weekday), isISO: false), afterFirst)
         }
         if first == word("last") {
             guard tokens.count >= 2, let weekday = Self.weekday(tokens[1]) else { return nil }
-            return (.day(mostRecent(weekday, includingToday: false), isISO: false), tokens.dropFirst(2))
+            // As jrnl reads it: that day of last week (Monday to Sunday), as 'last week' is.
+            let lastMonday = today.adding(days: 1 - today.isoWeekday - 7)
+            return (.day(lastMonday.adding(days: weekday - 1), isISO: false), tokens.dropFirst(2))
         }
         if first == word("next") {
             guard tokens.count >= 2, let weekday = Self.weekday(tokens[1]) else { return nil }
@@ -338,12 +340,9 @@ private struct DateExpressionParser {
         return nil
     }
 
-    /// "friday" on a Friday means today (the user is most likely talking about this week);
-    /// "last friday" on a Friday means a week ago.
-    private func mostRecent(_ weekday: Int, includingToday: Bool) -> CivilDay {
-        var back = (today.isoWeekday - weekday + 7) % 7
-        if back == 0, !includingToday { back = 7 }
-        return today.adding(days: -back)
+    /// "friday" on a Friday means today (the user is most likely talking about this week).
+    private func mostRecent(_ weekday: Int) -> CivilDay {
+        today.adding(days: -((today.isoWeekday - weekday + 7) % 7))
     }
 
     // MARK: Time part
