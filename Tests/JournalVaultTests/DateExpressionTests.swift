@@ -353,12 +353,15 @@ import Testing
         #expect(try parse("yesterday at midnight") == instant(jan4, offset: 0))
         #expect(try parse("friday midnight") == instant(Self.jan5UTC - 3 * 86_400, offset: 0))
         #expect(try parse("2026-01-05 noon") == instant(Self.jan5UTC + 12 * 3600, offset: 0))
+        // The time first, as jrnl also reads it.
+        #expect(try parse("noon yesterday") == instant(jan4 + 12 * 3600, offset: 0))
+        #expect(try parse("9pm today") == instant(Self.jan5UTC + 21 * 3600, offset: 0))
     }
 
     @Test func badTimesAlone() {
         // An offset belongs to ISO 8601 date-times; a bare number is not a time.
         for text in ["21:30Z", "9pm+01:00", "21:30 +01:00", "21", "9", "now 9pm", "9pm now", "noon 9pm", "noon pm",
-                     "12 noon", "midnight:00", "9pm today"] {
+                     "12 noon", "midnight:00", "9pm 10pm", "noon nov"] {
             expectError(text)
         }
     }

@@ -151,7 +151,7 @@ import Testing
     func unreadLeadingDateIsSaid() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
-        for text in ["this morning: Ran", "5/11/2026: Dinner", "noon yesterday: Lunch"] {
+        for text in ["yesterday evening: Ran", "5/11/2026: Dinner", "friday afternoon: Tea"] {
             let result = try sandbox.run(["add", "--json", "--", text])
             #expect(result.status == 0 && result.err.contains("looks like a date jv does not read"), "\(text): \(result)")
             #expect(try result.object()["content"] as? String == text)
@@ -162,7 +162,7 @@ import Testing
         }
     }
 
-    @Test("--at and a leading date read 'next friday', 'last wednesday' (of last week), 'in 2 days', 'an hour ago', '20 minutes ago'")
+    @Test("--at and a leading date read 'next friday', 'last wednesday' (of last week), 'in 2 days', 'this morning', 'last night', 'noon yesterday', 'an hour ago'")
     func moreOfJrnlsDates() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
@@ -175,6 +175,11 @@ import Testing
         let isoWeekday = (weekday + 5) % 7 + 1  // 1 = Monday … 7 = Sunday
         let lastWednesday = try sandbox.addJSON("Text", ["--at", "last wednesday"])
         #expect(lastWednesday["local_day"] as? String == Self.day(adding: 1 - isoWeekday - 7 + 2), "\(lastWednesday)")
+        for (text, day, time) in [("this morning", 0, "06:00"), ("tonight", 0, "21:00"), ("last night", -1, "21:00"),
+                                  ("noon yesterday", -1, "12:00"), ("9pm yesterday", -1, "21:00")] {
+            let entry = try sandbox.addJSON("Text", ["--at", text])
+            #expect(entry["created_at"] as? String == Self.day(adding: day) + "T" + time + ":00.000+00:00", "\(text): \(entry)")
+        }
         for (text, seconds) in [("an hour ago", 3600.0), ("20 minutes ago", 1200.0)] {
             let entry = try sandbox.addJSON("Text", ["--at", text])
             let created = try #require(ISO8601DateFormatter.withFraction.date(from: entry["created_at"] as? String ?? ""), "\(entry)")

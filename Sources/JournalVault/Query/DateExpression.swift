@@ -127,7 +127,7 @@ private struct DateExpressionParser {
         if let time = timeOfDay(from: tokens[...]) {
             return time.offsetSeconds == nil ? instant(on: today, at: time) : nil
         }
-        guard let (date, rest) = datePart() else { return nil }
+        guard let (date, rest) = datePart() else { return partOfDay() ?? timeBeforeDay() }
         switch date {
         case .isoDateTime(let day, let timeText):
             // The whole date-time was one token: nothing may follow it.
@@ -144,6 +144,27 @@ private struct DateExpressionParser {
             if time.offsetSeconds != nil, !isISO || hasAt || time.hadMeridiem { return nil }
             return instant(on: day, at: time)
         }
+    }
+
+    /// jrnl's parts of the day, at parsedatetime's hours: `this morning` (06:00), `this
+    /// afternoon` (13:00), `this evening` (18:00), `tonight` (21:00), `last night` (yesterday 21:00).
+    private func partOfDay() -> DateExpression? {
+        if tokens == [word("tonight")] { return instant(on: today, at: TimeOfDay(hour: 21)) }
+        let hours = [word("morning"): 6, word("afternoon"): 13, word("evening"): 18, word("night"): 21]
+        guard tokens.count == 2, let hour = hours[tokens[1]] else { return nil }
+        if tokens[0] == word("this") { return instant(on: today, at: TimeOfDay(hour: hour)) }
+        if tokens[0] == word("last"), hour == 21 { return instant(on: today.adding(days: -1), at: TimeOfDay(hour: hour)) }
+        return nil
+    }
+
+    /// A time before its day (`noon yesterday`, `9pm friday`): read as the day, then the time.
+    private func timeBeforeDay() -> DateExpression? {
+        guard tokens.count >= 2, timeOfDay(from: tokens.prefix(1)) != nil, timeOfDay(from: tokens.dropFirst().prefix(1)) == nil else {
+            return nil
+        }
+        let reordered = (tokens.dropFirst() + tokens.prefix(1)).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+        guard let date = DateExpressionParser(text: reordered, now: now, zone: zone)?.parse(), case .instant = date else { return nil }
+        return date
     }
 
     // MARK: Runs of days

@@ -10,7 +10,8 @@ struct List: VaultCommand {
             'N weeks ago', 'in N days', 'an hour ago', 'N minutes ago', weekday names (monday, last monday, \
             next friday), a month and day ('nov 5', '5 november', \
             'november 5 2025'), each optionally followed by a time ('yesterday 21:30', 'nov 5 9pm', \
-            'friday noon'); a time alone (9pm, 21:00, noon, midnight) is today at that time. Runs of \
+            'friday noon', or 'noon yesterday'); a time alone (9pm, 21:00, noon, midnight) is today at that time; \
+            'this morning' (06:00), 'this afternoon' (13:00), 'this evening' (18:00), 'tonight', 'last night' (21:00). Runs of \
             days: 2026, 2026-11, 'nov 2026', 'this week', 'last week' (Monday to Sunday), 'this month', \
             'last month', 'this year', 'last year': --from takes the first day, --to the last, --on all \
             of them. Day bounds use the day the entry was written where it was written; --to includes \
