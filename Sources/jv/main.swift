@@ -10,7 +10,9 @@ _ = jv_install_crash_guard()
 // A jv killed outright while its editor was open left the file: its text goes now.
 _ = Editor.abandonedFilesRemoved
 do {
-    let arguments = GlobalOptions.fillingOptionalValues(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
+    let given = GlobalOptions.fillingOptionalValues(GlobalOptions.hoistingGlobalOptions(try CommandArguments.take()))
+    // jrnl's command line, when the first word is not a jv command: `alias jrnl=jv` works.
+    let arguments = try JrnlCommandLine.translated(given)
     if let unknown = UnknownCommand.message(for: arguments) {
         Console.error(unknown)
         exit(64)

@@ -261,12 +261,16 @@ import Testing
         #expect(try parse("last thursday", now: thursday) == day(2026, 1, 1))
         #expect(try parse("fri", now: thursday) == day(2026, 1, 2))
         #expect(try parse("wed", now: thursday) == day(2026, 1, 7))
-        #expect(try parse("last wed", now: thursday) == day(2026, 1, 7))
+        // jrnl's "last wednesday": Wednesday of last week, not yesterday.
+        #expect(try parse("last wed", now: thursday) == day(2025, 12, 31))
         #expect(try parse("mon", now: thursday) == day(2026, 1, 5))
+        // jrnl's "next friday": the first one after today.
+        #expect(try parse("next fri", now: thursday) == day(2026, 1, 9))
+        #expect(try parse("next thursday", now: thursday) == day(2026, 1, 15))
     }
 
     @Test func badWeekdays() {
-        for text in ["last", "last today", "last 3 days ago", "next monday", "mond", "mondays", "monday monday",
+        for text in ["last", "last today", "last 3 days ago", "next", "next week day", "in 2", "in two days", "mond", "mondays", "monday monday",
                      "last last monday", "tues", "thurs", "lastmonday"] {
             expectError(text)
         }
@@ -349,12 +353,15 @@ import Testing
         #expect(try parse("yesterday at midnight") == instant(jan4, offset: 0))
         #expect(try parse("friday midnight") == instant(Self.jan5UTC - 3 * 86_400, offset: 0))
         #expect(try parse("2026-01-05 noon") == instant(Self.jan5UTC + 12 * 3600, offset: 0))
+        // The time first, as jrnl also reads it.
+        #expect(try parse("noon yesterday") == instant(jan4 + 12 * 3600, offset: 0))
+        #expect(try parse("9pm today") == instant(Self.jan5UTC + 21 * 3600, offset: 0))
     }
 
     @Test func badTimesAlone() {
         // An offset belongs to ISO 8601 date-times; a bare number is not a time.
         for text in ["21:30Z", "9pm+01:00", "21:30 +01:00", "21", "9", "now 9pm", "9pm now", "noon 9pm", "noon pm",
-                     "12 noon", "midnight:00", "9pm today"] {
+                     "12 noon", "midnight:00", "9pm 10pm", "noon nov"] {
             expectError(text)
         }
     }

@@ -146,4 +146,52 @@ import Testing
         #expect(week.status == 64, "\(week)")
         #expect(week.errorLines == ["jv: 'last week' is not a period: give a year or a month (2026, 2026-11, 'last month')."])
     }
+
+    @Test("add: a leading date jv does not read is said on standard error; the text stays whole, dated now")
+    func unreadLeadingDateIsSaid() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        for text in ["yesterday evening: Ran", "5/11/2026: Dinner", "friday afternoon: Tea"] {
+            let result = try sandbox.run(["add", "--json", "--", text])
+            #expect(result.status == 0 && result.err.contains("looks like a date jv does not read"), "\(text): \(result)")
+            #expect(try result.object()["content"] as? String == text)
+        }
+        for text in ["Note to self: buy milk", "Last week: a summary", "Went out. Yesterday: fun", "yesterday: Walk"] {
+            let result = try sandbox.run(["add", "--", text])
+            #expect(result.status == 0 && result.err.isEmpty, "\(text): \(result)")
+        }
+    }
+
+    @Test("--at and a leading date read 'next friday', 'last wednesday' (of last week), 'in 2 days', 'this morning', 'last night', 'noon yesterday', 'an hour ago'")
+    func moreOfJrnlsDates() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let inTwoDays = try sandbox.addJSON("in 2 days: Dentist")
+        #expect(inTwoDays["content"] as? String == "Dentist" && inTwoDays["local_day"] as? String == Self.day(adding: 2), "\(inTwoDays)")
+        let weekday = Self.utc.component(.weekday, from: Date())  // 1 = Sunday … 6 = Friday
+        let friday = try sandbox.addJSON("Party", ["--at", "next friday"])
+        #expect(friday["local_day"] as? String == Self.day(adding: (6 - weekday + 7) % 7 == 0 ? 7 : (6 - weekday + 7) % 7), "\(friday)")
+        // "last wednesday" is Wednesday of last week (jrnl), even when today is Thursday.
+        let isoWeekday = (weekday + 5) % 7 + 1  // 1 = Monday … 7 = Sunday
+        let lastWednesday = try sandbox.addJSON("Text", ["--at", "last wednesday"])
+        #expect(lastWednesday["local_day"] as? String == Self.day(adding: 1 - isoWeekday - 7 + 2), "\(lastWednesday)")
+        for (text, day, time) in [("this morning", 0, "06:00"), ("tonight", 0, "21:00"), ("last night", -1, "21:00"),
+                                  ("noon yesterday", -1, "12:00"), ("9pm yesterday", -1, "21:00")] {
+            let entry = try sandbox.addJSON("Text", ["--at", text])
+            #expect(entry["created_at"] as? String == Self.day(adding: day) + "T" + time + ":00.000+00:00", "\(text): \(entry)")
+        }
+        for (text, seconds) in [("an hour ago", 3600.0), ("20 minutes ago", 1200.0)] {
+            let entry = try sandbox.addJSON("Text", ["--at", text])
+            let created = try #require(ISO8601DateFormatter.withFraction.date(from: entry["created_at"] as? String ?? ""), "\(entry)")
+            #expect(abs(Date().timeIntervalSince(created) - seconds) < 60, "\(text): \(entry)")
+        }
+    }
+}
+
+private extension ISO8601DateFormatter {
+    static var withFraction: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
 }

@@ -115,4 +115,93 @@ import Testing
         #expect(try sandbox.run(["check"]).status == 0)
     }
 
+    @Test("jrnl's command line, when the first word is not a jv command, selects what jrnl 4.6 selects")
+    func jrnlCommandLine() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let a = try sandbox.add("Walk with @anna. #outdoors", ["--at", "2026-01-01 09:00", "--star"])
+        let b = try sandbox.add("Meeting. #work", ["--at", "2026-01-02 09:00"])
+        let c = try sandbox.add("Dinner with @anna #work", ["--at", "2026-01-03 09:00"])
+        let d = try sandbox.add("Quiet day.", ["--at", "2026-01-04 09:00"])
+        let table: [([String], [String])] = [
+            (["@anna"], [a, c]), (["@anna", "#work"], [a, b, c]), (["@anna", "-and", "#work"], [c]),
+            (["-n", "2"], [c, d]), (["-2"], [c, d]), (["-starred"], [a]), (["-not", "@anna"], [b, d]),
+            (["-from", "2026-01-02", "-to", "2026-01-03"], [b, c]), (["-until", "2026-01-01"], [a]),
+            (["-on", "2026-01-04"], [d]), (["-contains", "dinner"], [c]), (["-year", "2026"], [a, b, c, d]),
+            (["@work", "-from", "2026-01-03"], [c]), (["--format", "json"], [a, b, c, d]),
+        ]
+        for (jrnl, expected) in table {
+            let result = try sandbox.run(jrnl + ["--json"])
+            #expect(result.status == 0, "\(jrnl): \(result)")
+            #expect(try result.array().ids == expected, "\(jrnl): \(result)")
+        }
+        let short = try sandbox.run(["--short"])
+        #expect(short.status == 0 && short.lines.count == 4, "\(short)")
+        let tags = try sandbox.run(["--tags"])
+        #expect(tags.status == 0 && tags.lines.contains { $0.hasPrefix("anna") && $0.hasSuffix("2") }, "\(tags)")
+        // Words without a filter are a new entry, as in jrnl; a leading date dates it.
+        let written = try sandbox.run(["yesterday:", "Went", "for", "a", "swim"])
+        #expect(written.status == 0, "\(written)")
+        let swim = try sandbox.show(written.out.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(swim["content"] as? String == "Went for a swim" && swim["local_day"] as? String == civilDay(offsetBy: -1), "\(swim)")
+        #expect(try sandbox.run(["Sunshine"]).status == 0, "a word far from every command is an entry")
+        // A mistyped command is not an entry; what jv cannot do says the jv way.
+        for (words, says) in [(["lsit"], "did you mean"), (["lsit", "-n", "2"], "did you mean"),
+                              (["sunshine", "-n", "2"], "@tag"), (["--delete"], "jv delete ID"), (["-tagged"], "jv tags"),
+                              (["--change-time", "today"], "jv edit ID --at"), (["-x", "text"], "jv help jrnl")] {
+            let refused = try sandbox.run(words)
+            #expect(refused.status == 64 && refused.err.contains(says), "\(words): \(refused)")
+        }
+        #expect(try sandbox.list().count == 6, "only the swim and the sunshine were added")
+        let help = try sandbox.run(["help", "jrnl"])
+        #expect(help.status == 0 && help.out.contains("jrnl -n N") && help.out.contains("jv list --any-tag"), "\(help)")
+    }
+
+    @Test("jrnl's star marks ('yesterday *: text', '*text', 'text*') star the entry and are not kept; stars in the text stay")
+    func starMarks() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let dated = try sandbox.addJSON("yesterday *: Walk by the sea")
+        #expect(dated["starred"] as? Bool == true && dated["content"] as? String == "Walk by the sea", "\(dated)")
+        #expect(dated["local_day"] as? String == civilDay(offsetBy: -1), "\(dated)")
+        for text in ["*Big day", "Big day *", "Big day*\nSecond line"] {
+            let entry = try sandbox.addJSON(text)
+            #expect(entry["starred"] as? Bool == true, "\(text): \(entry)")
+            #expect((entry["content"] as? String)?.contains("*") == false, "\(text): \(entry)")
+        }
+        for text in ["*emphasis* here", "**bold** day", "2*3 is six", "Note *: not a date"] {
+            let entry = try sandbox.addJSON(text)
+            #expect(entry["starred"] as? Bool == false && entry["content"] as? String == text, "\(text): \(entry)")
+        }
+        let jrnlStyle = try sandbox.run(["yesterday", "*:", "Starred", "walk"])
+        #expect(jrnlStyle.status == 0, "\(jrnlStyle)")
+        #expect(try sandbox.show(jrnlStyle.out.trimmingCharacters(in: .whitespacesAndNewlines))["starred"] as? Bool == true)
+    }
+
+    @Test("a config limit trims a plain listing, not a range asked for with --from, --to or --on")
+    func limitSparesRanges() throws {
+        let sandbox = try Sandbox()
+        try sandbox.folder.write("config/jv/config.toml", "limit = 2\n")
+        sandbox.environment["XDG_CONFIG_HOME"] = sandbox.folder.file("config")
+        try sandbox.installEmptyVault()
+        let ids = try (1...4).map { try sandbox.add("Day \($0)", ["--at", "2026-01-0\($0)"]) }
+        #expect(try sandbox.list().ids == Array(ids.suffix(2)))
+        #expect(try sandbox.list(["--from", "2026-01-01", "--to", "2026-01-03"]).ids == Array(ids.prefix(3)))
+        #expect(try sandbox.list(["--on", "2026-01"]).ids == ids)
+        #expect(try sandbox.list(["--from", "2026-01-01", "-n", "1"]).ids == [ids[3]], "-n still limits a range")
+    }
+
+    @Test("edit ID --untag of a tag written in the text, or of no tag, says so and changes nothing")
+    func untagWhatCannotBeRemoved() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("Harbour walk. #work")
+        let before = try sandbox.show(id)
+        for (tag, says) in [("work", "'work' is written in the text"), ("nosuch", "The entry has no tag 'nosuch'")] {
+            let result = try sandbox.run(["edit", id, "--untag", tag])
+            #expect(result.status == 0 && result.err.contains(says), "\(result)")
+            #expect(try sandbox.show(id)["modified_at"] as? String == before["modified_at"] as? String, "nothing was written")
+        }
+    }
+
 }

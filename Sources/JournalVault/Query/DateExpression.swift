@@ -121,12 +121,13 @@ private struct DateExpressionParser {
 
     func parse() -> DateExpression? {
         if tokens == [word("now")] { return .instant(now) }
+        if let moment = momentAgo() { return .instant(moment) }
         if let days = runOfDays() { return .days(days) }
         // A time alone is today at that time; an offset belongs to ISO 8601 date-times only.
         if let time = timeOfDay(from: tokens[...]) {
             return time.offsetSeconds == nil ? instant(on: today, at: time) : nil
         }
-        guard let (date, rest) = datePart() else { return nil }
+        guard let (date, rest) = datePart() else { return partOfDay() ?? timeBeforeDay() }
         switch date {
         case .isoDateTime(let day, let timeText):
             // The whole date-time was one token: nothing may follow it.
@@ -143,6 +144,27 @@ private struct DateExpressionParser {
             if time.offsetSeconds != nil, !isISO || hasAt || time.hadMeridiem { return nil }
             return instant(on: day, at: time)
         }
+    }
+
+    /// jrnl's parts of the day, at parsedatetime's hours: `this morning` (06:00), `this
+    /// afternoon` (13:00), `this evening` (18:00), `tonight` (21:00), `last night` (yesterday 21:00).
+    private func partOfDay() -> DateExpression? {
+        if tokens == [word("tonight")] { return instant(on: today, at: TimeOfDay(hour: 21)) }
+        let hours = [word("morning"): 6, word("afternoon"): 13, word("evening"): 18, word("night"): 21]
+        guard tokens.count == 2, let hour = hours[tokens[1]] else { return nil }
+        if tokens[0] == word("this") { return instant(on: today, at: TimeOfDay(hour: hour)) }
+        if tokens[0] == word("last"), hour == 21 { return instant(on: today.adding(days: -1), at: TimeOfDay(hour: hour)) }
+        return nil
+    }
+
+    /// A time before its day (`noon yesterday`, `9pm friday`): read as the day, then the time.
+    private func timeBeforeDay() -> DateExpression? {
+        guard tokens.count >= 2, timeOfDay(from: tokens.prefix(1)) != nil, timeOfDay(from: tokens.dropFirst().prefix(1)) == nil else {
+            return nil
+        }
+        let reordered = (tokens.dropFirst() + tokens.prefix(1)).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+        guard let date = DateExpressionParser(text: reordered, now: now, zone: zone)?.parse(), case .instant = date else { return nil }
+        return date
     }
 
     // MARK: Runs of days
@@ -217,11 +239,23 @@ private struct DateExpressionParser {
         }
 
         if let weekday = Self.weekday(first) {
-            return (.day(mostRecent(weekday, includingToday: true), isISO: false), afterFirst)
+            return (.day(mostRecent(weekday), isISO: false), afterFirst)
         }
         if first == word("last") {
             guard tokens.count >= 2, let weekday = Self.weekday(tokens[1]) else { return nil }
-            return (.day(mostRecent(weekday, includingToday: false), isISO: false), tokens.dropFirst(2))
+            // As jrnl reads it: that day of last week (Monday to Sunday), as 'last week' is.
+            let lastMonday = today.adding(days: 1 - today.isoWeekday - 7)
+            return (.day(lastMonday.adding(days: weekday - 1), isISO: false), tokens.dropFirst(2))
+        }
+        if first == word("next") {
+            guard tokens.count >= 2, let weekday = Self.weekday(tokens[1]) else { return nil }
+            let ahead = (weekday - today.isoWeekday + 7) % 7
+            return (.day(today.adding(days: ahead == 0 ? 7 : ahead), isISO: false), tokens.dropFirst(2))
+        }
+        if first == word("in") {
+            guard tokens.count >= 3, let count = number(tokens[1][...], digits: 1...6), count <= maximumDaysAgo,
+                  let unit = Self.daysPerUnit(tokens[2]) else { return nil }
+            return (.day(today.adding(days: count * unit), isISO: false), tokens.dropFirst(3))
         }
         if tokens.count >= 2, Self.month(named: first) != nil || Self.month(named: tokens[1]) != nil {
             return monthAndDay().map { (.day($0, isISO: false), $1) }
@@ -229,12 +263,8 @@ private struct DateExpressionParser {
         // At most six digits are converted, so "99999999999999999999 days ago" is an error
         // rather than an overflow.
         if let count = number(first[...], digits: 1...6) {
-            guard tokens.count >= 3, tokens[2] == word("ago"), count <= maximumDaysAgo else { return nil }
-            let unit: Int
-            switch tokens[1] {
-            case word("day"), word("days"): unit = 1
-            case word("week"), word("weeks"): unit = 7
-            default: return nil
+            guard tokens.count >= 3, tokens[2] == word("ago"), count <= maximumDaysAgo, let unit = Self.daysPerUnit(tokens[1]) else {
+                return nil
             }
             return (.day(today.adding(days: -count * unit), isISO: false), tokens.dropFirst(3))
         }
@@ -246,6 +276,28 @@ private struct DateExpressionParser {
         if first.count == 10 { return (.day(day, isISO: true), afterFirst) }
         guard first[10] == UInt8(ascii: "t") else { return nil }
         return (.isoDateTime(day, time: first[11...]), afterFirst)
+    }
+
+    /// 1 for `day`/`days`, 7 for `week`/`weeks`.
+    private static func daysPerUnit(_ token: [UInt8]) -> Int? {
+        switch token {
+        case word("day"), word("days"): 1
+        case word("week"), word("weeks"): 7
+        default: nil
+        }
+    }
+
+    /// The whole input as `an hour ago`, `3 hours ago` or `20 minutes ago`: that moment.
+    private func momentAgo() -> Instant? {
+        guard tokens.count == 3, tokens[2] == word("ago"),
+              let count = [word("a"), word("an")].contains(tokens[0]) ? 1 : number(tokens[0][...], digits: 1...6) else { return nil }
+        let seconds: Int
+        switch tokens[1] {
+        case word("hour"), word("hours"): seconds = 3600
+        case word("minute"), word("minutes"): seconds = 60
+        default: return nil
+        }
+        return Instant(Date(timeIntervalSince1970: Double(now.millis) / 1000 - Double(count * seconds)), zone: zone)
     }
 
     /// `nov 5`, `5 november`, `november 5th`, optionally followed by a year (`nov 5 2025`,
@@ -309,12 +361,9 @@ private struct DateExpressionParser {
         return nil
     }
 
-    /// "friday" on a Friday means today (the user is most likely talking about this week);
-    /// "last friday" on a Friday means a week ago.
-    private func mostRecent(_ weekday: Int, includingToday: Bool) -> CivilDay {
-        var back = (today.isoWeekday - weekday + 7) % 7
-        if back == 0, !includingToday { back = 7 }
-        return today.adding(days: -back)
+    /// "friday" on a Friday means today (the user is most likely talking about this week).
+    private func mostRecent(_ weekday: Int) -> CivilDay {
+        today.adding(days: -((today.isoWeekday - weekday + 7) % 7))
     }
 
     // MARK: Time part

@@ -8,7 +8,9 @@ struct Add: VaultCommand, TakesFreeText {
         discussion: """
             Inline @tags and #tags in the text are tags too. Leading and trailing white space is removed. \
             Without --at, text that starts with a date and ': ' is dated by it, as in jrnl: \
-            'yesterday: Went for a walk', '2026-11-05 21:00: Dinner with Anna'.
+            'yesterday: Went for a walk', '2026-11-05 21:00: Dinner with Anna'. As in jrnl, a star \
+            before that colon ('yesterday *: text') or at the start or end of the first line ('*text', \
+            'text*') stars the entry, and is not kept in the text.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -42,10 +44,16 @@ struct Add: VaultCommand, TakesFreeText {
             throw CLIError.cancelled("Nothing written; no entry was added.")
         }
         // As in jrnl, text from the editor or standard input may start with its date too.
+        var starred = star
         if at == nil, let dated = try DateArgument.leadingDate(of: content) {
-            (at, content) = (dated.at, dated.text)
+            (at, content, starred) = (dated.at, dated.text, starred || dated.starred)
+        } else if at == nil, DateArgument.looksLikeAnUnreadDate(content) {
+            Console.note("The text starts with what looks like a date jv does not read, so the entry is dated now; --at DATE dates it.")
         }
-        let entry = try journal.addEntry(content, at: at, starred: star, tags: tags)
+        // jrnl's star marks: '*text' and 'text*' star the entry too.
+        let marked = JrnlStar.read(content)
+        (content, starred) = (marked.text, starred || marked.starred)
+        let entry = try journal.addEntry(content, at: at, starred: starred, tags: tags)
         options.output.printRecord(entry.json, id: entry.id)
     }
 }

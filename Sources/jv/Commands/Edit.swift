@@ -78,6 +78,20 @@ struct Edit: VaultCommand {
             content = try EntryText.fromEditor(editing: journal.entry(id: entryID).content)
             if content == nil { Console.note("No changes."); return }
         }
+        if !untags.isEmpty, content == nil {
+            let current = try journal.entry(id: entryID)
+            let wanted = try ContentRules.tags(untags)
+            let kept = wanted.filter { !current.explicitTags.contains($0) }
+            for tag in kept {
+                let shown = TerminalText.visible(tag)
+                Console.note(current.tags.contains(tag) ? "'\(shown)' is written in the text, so it stays a tag; edit the text to remove it."
+                                                        : "The entry has no tag '\(shown)'.")
+            }
+            // Nothing to change: the entry, and its time of change, stay as they are.
+            if kept.count == wanted.count, at == nil, starred == nil, tags.isEmpty {
+                return options.output.printRecord(current.json, id: current.id)
+            }
+        }
         let entry = try journal.updateEntry(id: entryID, content: content, created: at, starred: starred, addingTags: tags, removingTags: untags)
         options.output.printRecord(entry.json, id: entry.id)
     }

@@ -7,9 +7,11 @@ struct List: VaultCommand {
         abstract: "List entries in time order.",
         discussion: """
             Dates: YYYY-MM-DD, ISO 8601 date-times, now, today, yesterday, tomorrow, 'N days ago', \
-            'N weeks ago', weekday names (monday, last monday), a month and day ('nov 5', '5 november', \
+            'N weeks ago', 'in N days', 'an hour ago', 'N minutes ago', weekday names (monday, last monday, \
+            next friday), a month and day ('nov 5', '5 november', \
             'november 5 2025'), each optionally followed by a time ('yesterday 21:30', 'nov 5 9pm', \
-            'friday noon'); a time alone (9pm, 21:00, noon, midnight) is today at that time. Runs of \
+            'friday noon', or 'noon yesterday'); a time alone (9pm, 21:00, noon, midnight) is today at that time; \
+            'this morning' (06:00), 'this afternoon' (13:00), 'this evening' (18:00), 'tonight', 'last night' (21:00). Runs of \
             days: 2026, 2026-11, 'nov 2026', 'this week', 'last week' (Monday to Sunday), 'this month', \
             'last month', 'this year', 'last year': --from takes the first day, --to the last, --on all \
             of them. Day bounds use the day the entry was written where it was written; --to includes \
@@ -27,7 +29,7 @@ struct List: VaultCommand {
     @Option(help: "Entries of this day, or of these days (2026-11, 'last week').")
     var on: String?
 
-    @Option(name: .short, help: "Only the last N entries (default: the config file's limit, else all).")
+    @Option(name: .short, help: "Only the last N entries (default: the config file's limit, else all; with --from, --to or --on, all).")
     var n: Int?
 
     @Flag(help: "All entries, even when the config file sets a limit.")
@@ -73,7 +75,9 @@ struct List: VaultCommand {
         var query = EntryQuery()
         (query.from, query.to) = try DateArgument.range(from: from, to: to)
         query.on = try DateArgument.days(on)
-        query.limit = try all ? nil : n ?? Config.current.limit
+        // The config file's limit trims a plain listing; a range asked for is shown whole.
+        let isRange = from != nil || to != nil || on != nil || onThisDay != nil
+        query.limit = try all ? nil : n ?? (isRange ? nil : Config.current.limit)
         query.starredOnly = starred
         query.tags = try ContentRules.tags(tags)
         query.anyTags = try ContentRules.tags(anyTags)

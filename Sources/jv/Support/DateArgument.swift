@@ -44,10 +44,30 @@ enum DateArgument {
 
     /// jrnl's leading date, unless `--at` gave one: "yesterday: Went for a walk" is dated
     /// yesterday (at 09:00) and reads "Went for a walk"; "Note to self: buy milk" stays whole.
-    static func leadingDate(of text: String) throws -> (at: Instant, text: String)? {
-        guard let (date, rest) = DateExpression.leadingDate(of: text, now: .now(), zone: .current) else { return nil }
-        return (date.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current), try ContentRules.validated(String(rest)))
+    /// A star before the colon ("yesterday *: text") stars the entry, as in jrnl.
+    static func leadingDate(of text: String) throws -> (at: Instant, text: String, starred: Bool)? {
+        let (unmarked, starred) = JrnlStar.unmarkingDate(text)
+        guard let (date, rest) = DateExpression.leadingDate(of: unmarked, now: .now(), zone: .current) else { return nil }
+        return (date.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current), try ContentRules.validated(String(rest)), starred)
     }
+
+    /// Whether the words before the text's first ': ' look like a date jv did not read
+    /// ("next friday: text", "5/11/2026: text"): then the entry is dated now, and that is said.
+    static func looksLikeAnUnreadDate(_ text: String) -> Bool {
+        guard let colon = text.prefix(60).firstRange(of: ": ") else { return false }
+        let words = text[..<colon.lowerBound].lowercased().split(separator: " ")
+        guard (1...4).contains(words.count), !words.contains(where: { $0.contains(where: \.isNewline) }) else { return false }
+        let isNumeric = { (word: Substring) in word.first?.isNumber == true }
+        guard let first = words.first, datelikeWords.contains(String(first)) || ["next", "in", "an", "a", "last", "this"].contains(first)
+                || isNumeric(first) && first.contains(where: { "/.".contains($0) }) else { return false }
+        return words.contains { datelikeWords.contains(String($0)) || isNumeric($0) }
+    }
+
+    private static let datelikeWords: Set<String> = [
+        "yesterday", "today", "tomorrow", "tonight", "ago", "morning", "afternoon", "evening", "night", "noon", "midnight",
+        "hour", "hours", "minutes", "days", "weeks", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december",
+    ]
 
     /// A day or a moment: a run of days is refused where one day is meant.
     private static func single(_ text: String?) throws -> DateExpression? {

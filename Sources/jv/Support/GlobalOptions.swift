@@ -47,8 +47,8 @@ struct GlobalOptions: ParsableArguments {
     var output: Output { Output(json: json, noColor: noColor) }
 
     private static let choosingTheVault: Set<String> = ["--vault", "--journal", "-j"]
-    private static let valued = choosingTheVault.union(["--passphrase-file", "--passphrase-command", "--recovery-key-file"])
-    private static let flags: Set<String> = ["--json", "--no-color", "--no-agent"]
+    static let valued = choosingTheVault.union(["--passphrase-file", "--passphrase-command", "--recovery-key-file"])
+    static let flags: Set<String> = ["--json", "--no-color", "--no-agent"]
     private static let commandGroups: Set<String> = ["chat", "analysis", "graph", "sync"]
 
     /// `--on-this-day` given without a date means today's: "today" is put in as its value, as
