@@ -24,8 +24,9 @@ public enum BackupFile {
     static let chunkLength = 64 * 1024
 
     /// Checks a backup end to end — header, every chunk, the end, and every record of the vault
-    /// inside — writing nothing but a scratch copy that is removed afterwards.
-    public static func verify(_ path: String, credential: VaultCredential) throws -> BackupSummary {
+    /// inside — writing nothing but a scratch copy that is removed afterwards. `credential` is
+    /// asked for only once the file is found to be a backup.
+    public static func verify(_ path: String, credential: @autoclosure () throws -> VaultCredential) throws -> BackupSummary {
         PrivateFiles.removeAbandoned(beside: PrivateFiles.scratchName(), purposes: .verifying)
         let (scratch, inUse) = try PrivateFiles.createLockedTemporary(beside: PrivateFiles.scratchName(), purpose: .verifying)
         defer { try? inUse.close() }
@@ -35,8 +36,9 @@ public enum BackupFile {
 
     /// Restores a backup to `target` (a new file, or replacing one only when `replace`). Everything
     /// is checked on a 0600 temporary file beside the target, which takes the target's name only
-    /// once complete and verified.
-    public static func restore(_ path: String, to target: String, credential: VaultCredential, replace: Bool = false) throws -> BackupSummary {
+    /// once complete and verified. `credential` is asked for only once the file is found to be a backup.
+    public static func restore(_ path: String, to target: String, credential: @autoclosure () throws -> VaultCredential,
+                               replace: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
         // Folders the restore has to make, innermost first, so a failure can take them away again.
         var missing: [String] = []
@@ -69,13 +71,14 @@ public enum BackupFile {
 
     /// Decrypts the backup at `path` through `sink`, the new empty file `output` (which the
     /// caller closes, after SQLite is done with the file), and verifies the vault in it.
-    private static func decrypt(_ path: String, into output: String, sink: FileHandle, credential: VaultCredential) throws -> BackupSummary {
+    private static func decrypt(_ path: String, into output: String, sink: FileHandle,
+                                credential: () throws -> VaultCredential) throws -> BackupSummary {
         guard let input = FileHandle(forReadingAtPath: path) else {
             throw FileManager.default.fileExists(atPath: path) ? VaultError.storage("cannot read \(path)") : VaultError.backupNotFound(path: path)
         }
         defer { try? input.close() }
         let header = try BackupHeader.read(from: input)
-        let masterKey = try Keyslot.unwrap(header.slots, with: credential, vaultID: header.vaultID).masterKey
+        let masterKey = try Keyslot.unwrap(header.slots, with: credential(), vaultID: header.vaultID).masterKey
         let fileKey = try header.openFileKey(masterKey: masterKey)
         let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
         let stream = try SecretStream.Reader(key: streamKey, header: header.streamHeader)

@@ -10,7 +10,7 @@ struct Info: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let vault = try Vault.open(at: options.vaultPath, access: .readOnly)
+        let vault = try options.openVault(access: .readOnly)
         let info = try vault.info()
         let session: SessionStatus?
         do {

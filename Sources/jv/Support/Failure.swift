@@ -12,12 +12,15 @@ enum CLIError: Error, CustomStringConvertible {
     case cancelled(String)
     /// A file is in the way and was not replaced: exit 73.
     case exists(String)
+    /// An output file cannot be created (its folder is missing or not writable): exit 73.
+    case cannotCreate(String)
     /// Anything else: exit 1.
     case failed(String)
 
     var description: String {
         switch self {
-        case .usage(let message), .inputNotFound(let message), .cancelled(let message), .exists(let message), .failed(let message): message
+        case .usage(let message), .inputNotFound(let message), .cancelled(let message), .exists(let message), .cannotCreate(let message),
+             .failed(let message): message
         }
     }
 }
@@ -49,7 +52,7 @@ enum Failure {
             switch error {
             case .usage: 64
             case .inputNotFound: 66
-            case .exists: 73
+            case .exists, .cannotCreate: 73
             case .cancelled, .failed: 1
             }
         default: 1
