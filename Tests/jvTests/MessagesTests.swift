@@ -55,4 +55,26 @@ struct MessagesTests {
         let info = try sandbox.run(["info", "--json"], env: env)
         #expect(try info.object()["path"] as? String == chosen, "\(info)")
     }
+
+    @Test("the current streak ends today: an entry dated tomorrow is no part of it")
+    func streakWithAFutureEntry() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("today", ["--at", civilDay()])
+        try sandbox.add("tomorrow", ["--at", civilDay(offsetBy: 1)])
+        let stats = try sandbox.run(["stats", "--json"])
+        #expect(try stats.object()["current_streak"] as? Int == 1, "\(stats)")
+    }
+
+    @Test("jv check names the records as people do, singular for one: '1 entry', not '1 entry records'")
+    func checkCounts() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("one entry")
+        let checked = try sandbox.run(["check"])
+        #expect(checked.status == 0, "\(checked)")
+        #expect(checked.out.contains("1 entry,") && checked.out.contains("0 threads"), "\(checked)")
+        #expect(!checked.out.contains("records") && !checked.out.contains("chat_thread"), "\(checked)")
+    }
 }
+
