@@ -25,7 +25,8 @@ enum UsageMessage {
 
     static func sentence(for message: String, arguments: [String]) -> String {
         let (command, depth) = FreeTextArguments.command(in: arguments)
-        let help = "'" + (["jv"] + arguments[..<depth] + ["--help"]).joined(separator: " ") + "'"
+        let invocation = (["jv"] + arguments[..<depth]).joined(separator: " ")
+        let help = "'\(invocation) --help'"
         if let option = quoted(after: "Unknown option '", in: message) {
             let shown = TerminalText.visible(option)
             guard let nearest = nearestOption(to: option, of: command) else { return "Unknown option '\(shown)'; \(help) lists the options." }
@@ -36,9 +37,18 @@ enum UsageMessage {
            let number = Int(arguments[written + 1]), number < 0 {
             return "\(option) takes a positive number, not \(number)."
         }
+        // A mistyped command of a group (`jv graph shw`).
+        let subcommands = command.configuration.subcommands.map { $0._commandName }
+        if let word = quoted(after: "Unexpected argument '", in: message), depth < arguments.count, arguments[depth] == word,
+           let nearest = subcommands.min(by: { UnknownCommand.distance(word, $0) < UnknownCommand.distance(word, $1) }),
+           UnknownCommand.distance(word, nearest) <= 2 {
+            return "No command '\(TerminalText.visible(word))' in '\(invocation)'; did you mean '\(nearest)'? (\(help) lists them.)"
+        }
         // Sentences of argument-parser's message joined into one.
-        let core = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: ".\n", with: "; ")
-            .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: ". ", with: "; ")
+        var sentences = message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
+            .components(separatedBy: ". ")
+        for index in sentences.indices.dropFirst() { sentences[index] = sentences[index].prefix(1).lowercased() + sentences[index].dropFirst() }
+        let core = sentences.joined(separator: "; ")
         return (core.hasSuffix(".") ? String(core.dropLast()) : core) + "; see \(help)."
     }
 
