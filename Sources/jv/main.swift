@@ -17,7 +17,7 @@ do {
         Console.error(unknown)
         exit(64)
     }
-    JV.main(try FreeTextArguments.separated(arguments))
+    UsageMessage.run(try FreeTextArguments.separated(arguments))
 } catch let error as CLIError {
     Console.error(error.description)
     exit(Failure.code(for: error))

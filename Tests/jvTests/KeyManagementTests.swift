@@ -190,6 +190,10 @@ struct KeyManagementTests {
         let weakened = try sandbox.run(["passwd", "--new-passphrase-file", shortAgain], env: ["JV_PASSPHRASE_FILE": long])
         #expect(weakened.status == 0, "\(weakened)")
         #expect(weakened.err.contains("only 5 characters"), "characters, not bytes: \(weakened)")
+        // Warned of before it is used, not after "Passphrase changed".
+        let warned = try #require(weakened.err.range(of: "only 5 characters"), "\(weakened)")
+        let done = try #require(weakened.err.range(of: "Passphrase changed."), "\(weakened)")
+        #expect(warned.lowerBound < done.lowerBound, "\(weakened)")
     }
 
 }

@@ -299,8 +299,11 @@ struct TerminalTests {
         let differ = try onTerminal(sandbox, ["init", "--kdf", "interactive"], typed: ["first try\n", "second try\n"], delay: 1.5, env: noSource)
         #expect(differ.status == 64, "\(differ)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.vault))
-        let same = try onTerminal(sandbox, ["init", "--kdf", "interactive"], typed: ["typed twice\n", "typed twice\n"], delay: 1.5, env: noSource)
+        // A short one is warned of before it is used; declined, it is asked for again.
+        let same = try onTerminal(sandbox, ["init", "--kdf", "interactive"],
+                                  typed: ["short\n", "short\n", "n\n", "typed twice\n", "typed twice\n", "y\n"], delay: 1.5, env: noSource)
         #expect(same.status == 0, "\(same)")
+        #expect(same.out.components(separatedBy: "Use it anyway?").count == 3, "asked for each short one: \(same)")
         #expect(!same.out.contains("typed twice"), "the passphrase was echoed: \(same)")
         #expect(same.out.contains("JVR1-"), "the recovery key is shown: \(same)")
         let file = try sandbox.folder.write("typed.txt", "typed twice\n")

@@ -29,8 +29,9 @@ public enum BackupFile {
     static let chunkLength = 64 * 1024
 
     /// Checks a backup end to end — header, every chunk, the end, and every record of the vault
-    /// inside — writing nothing but a scratch copy that is removed afterwards.
-    public static func verify(_ path: String, credential: VaultCredential) throws -> BackupSummary {
+    /// inside — writing nothing but a scratch copy that is removed afterwards. `credential` is
+    /// asked for only once the file is found to be a backup.
+    public static func verify(_ path: String, credential: @autoclosure () throws -> VaultCredential) throws -> BackupSummary {
         PrivateFiles.removeAbandoned(beside: PrivateFiles.scratchName(), purposes: .verifying)
         let (scratch, inUse) = try PrivateFiles.createLockedTemporary(beside: PrivateFiles.scratchName(), purpose: .verifying)
         defer { try? inUse.close() }
@@ -40,14 +41,14 @@ public enum BackupFile {
 
     /// Restores a backup to `target` (a new file, or replacing one only when `replace`). Everything
     /// is checked on a 0600 temporary file beside the target, which takes the target's name only
-    /// once complete and verified.
+    /// once complete and verified. `credential` is asked for only once the file is found to be a backup.
     ///
     /// `asCopy`: the target is not the vault the backup was made of but a second file of it, which
     /// must not pass for the original (FORMAT.md §8.3): it gets its own instance id, so its own
     /// high-water mark, and a vault that synced leaves its location (``BackupSummary/leftLocation``).
     /// A target replaced that holds the same vault is restored as itself all the same.
-    public static func restore(_ path: String, to target: String, credential: VaultCredential, replace: Bool = false,
-                               asCopy: Bool = false) throws -> BackupSummary {
+    public static func restore(_ path: String, to target: String, credential: @autoclosure () throws -> VaultCredential,
+                               replace: Bool = false, asCopy: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
         let replacedVault = replace ? vaultID(at: target) : nil
         // Folders the restore has to make, innermost first, so a failure can take them away again.
@@ -92,14 +93,14 @@ public enum BackupFile {
     /// Decrypts the backup at `path` through `sink`, the new empty file `output` (which the
     /// caller closes, after SQLite is done with the file), and verifies the vault in it; then
     /// `prepare` may change it, returning the sync location it left.
-    private static func decrypt(_ path: String, into output: String, sink: FileHandle, credential: VaultCredential,
+    private static func decrypt(_ path: String, into output: String, sink: FileHandle, credential: () throws -> VaultCredential,
                                 prepare: (UnlockedVault) throws -> String? = { _ in nil }) throws -> BackupSummary {
         guard let input = FileHandle(forReadingAtPath: path) else {
             throw FileManager.default.fileExists(atPath: path) ? VaultError.storage("cannot read \(path)") : VaultError.backupNotFound(path: path)
         }
         defer { try? input.close() }
         let header = try BackupHeader.read(from: input)
-        let masterKey = try Keyslot.unwrap(header.slots, with: credential, vaultID: header.vaultID).masterKey
+        let masterKey = try Keyslot.unwrap(header.slots, with: credential(), vaultID: header.vaultID).masterKey
         let fileKey = try header.openFileKey(masterKey: masterKey)
         let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
         let stream = try SecretStream.Reader(key: streamKey, header: header.streamHeader)
@@ -155,9 +156,6 @@ public enum BackupFile {
 }
 
 extension UnlockedVault {
-    /// Writes an encrypted backup of the whole vault to `path`: a consistent snapshot even while
-    /// other processes write, created 0600 and complete before it appears under its name.
-    /// Refuses to replace an existing file unless `replace`.
     /// The header and keyslots of a snapshot of the vault at `vaultPath`, read from the copy (nobody writes it).
     private static func headerAndSlots(ofSnapshot snapshot: String, of vaultPath: String) throws -> (VaultHeader, [Keyslot]) {
         var configuration = Configuration()
@@ -169,6 +167,9 @@ extension UnlockedVault {
         }
     }
 
+    /// Writes an encrypted backup of the whole vault to `path`: a consistent snapshot even while
+    /// other processes write, created 0600 and complete before it appears under its name.
+    /// Refuses to replace an existing file unless `replace`.
     @discardableResult
     public func backup(to path: String, replace: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }

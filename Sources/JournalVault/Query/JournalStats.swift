@@ -39,12 +39,15 @@ extension UnlockedVault {
         stats.lastDay = sorted.last
         var run = 0
         var previous: CivilDay?
+        // The current streak ends today or yesterday: an entry dated in the future is no part of it.
+        var latestUpToToday: (day: CivilDay, run: Int)?
         for day in sorted {
             run = previous.map { day.daysSinceEpoch - $0.daysSinceEpoch == 1 } == true ? run + 1 : 1
             stats.longestStreak = max(stats.longestStreak, run)
+            if day.daysSinceEpoch <= today.daysSinceEpoch { latestUpToToday = (day, run) }
             previous = day
         }
-        if let last = sorted.last, today.daysSinceEpoch - last.daysSinceEpoch <= 1 { stats.currentStreak = run }
+        if let latest = latestUpToToday, today.daysSinceEpoch - latest.day.daysSinceEpoch <= 1 { stats.currentStreak = latest.run }
         stats.perMonth = months.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return stats
     }

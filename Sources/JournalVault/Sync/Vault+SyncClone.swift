@@ -10,7 +10,7 @@ extension Vault {
     /// ```swift
     /// let (journal, report) = try Vault.cloneSync(from: "rclone:b2:journal", to: path, credential: .passphrase(secret))
     /// ```
-    public static func cloneSync(from location: String, to path: String, credential: VaultCredential,
+    public static func cloneSync(from location: String, to path: String, credential: @autoclosure () throws -> VaultCredential,
                                  progress: ((SyncProgress) -> Void)? = nil) throws -> (vault: UnlockedVault, report: SyncReport) {
         if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         let place = try SyncLocation(location)
@@ -20,6 +20,8 @@ extension Vault {
             throw VaultError.syncSetup("Several vaults sync through \(place.description) (\(vaults.map(\.storageText).joined(separator: ", "))); "
                                        + "give each its own location")
         }
+        // Asked for once the location is known to hold the vault, before anything is fetched.
+        let credential = try credential()
         try place.fetch(vaultID: vaultID, device: nil)
         let (file, unlocked) = try openKeys(root: place.root(vaultID: vaultID), vaultID: vaultID, credential: credential)
         let keys = try VaultKeys(vaultID: vaultID, keyVersion: file.keyVersion, masterKey: unlocked.masterKey)

@@ -49,4 +49,10 @@ extension Vault {
         "entry": "entries", "analysis": "analyses", "knowledge_node": "nodes", "knowledge_relation": "relations",
         "chat_thread": "threads", "chat_message": "messages",
     ]
+
+    /// What ``VaultInfo/counts`` calls the records of `table` (`threads` for `chat_thread`), for people to
+    /// read; nil for a table of no kind of record.
+    public static func recordLabel(ofTable table: String) -> String? {
+        recordTables.first { $0.key == table }?.value
+    }
 }

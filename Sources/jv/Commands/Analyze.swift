@@ -52,21 +52,25 @@ struct Analyze: VaultCommand {
         // Whatever an analyser starts stays below jv, even after `setsid`, and is ended once the
         // analyser has answered or timed out: jv has no other children here.
         _ = jv_become_subreaper()
-        for id in ids {
+        let progress = Progress("Analysing")
+        for (done, id) in ids.enumerated() {
             defer { jv_end_descendants() }
+            progress.update(done, of: ids.count, unit: "entries")
             do {
                 stored.append(try journal.analyse(entryID: id, with: analyser))
             } catch let error as AnalyserError {
                 failures += 1
+                progress.finish()
                 Console.error("Entry \(id.uuidString.lowercased()): \(error.description); nothing stored for it.")
             }
         }
+        progress.finish()
         let output = options.output
+        // The ids for scripts (--json); for a person, the count ('jv analysis list' shows them).
         if output.json {
             output.printJSON(.array(stored.map(\.json)))
         } else {
-            for analysis in stored { Console.out(analysis.id.uuidString.lowercased()) }
-            Console.note("Analysed \(stored.count) of \(ids.count) entr\(ids.count == 1 ? "y" : "ies").")
+            Console.note("Analysed \(stored.count) of \(Output.count(ids.count, of: "entries")).")
         }
         if failures > 0 { throw ExitCode(65) }
     }

@@ -21,6 +21,7 @@ struct BackupCommand: VaultCommand, ReplacingWithForce {
     var force = false
 
     func execute() throws {
+        try OutputFile.check(file, replace: force)
         let summary = try options.unlockedVault(access: .readOnly, onDamage: .warn).backup(to: file, replace: force)
         options.output.printBackupSummary(summary, path: file, verb: "Backed up")
     }

@@ -15,7 +15,7 @@ struct CalendarCommand: VaultCommand {
 
     func execute() throws {
         let (year, month) = try parsePeriod()
-        let counts = try Vault.open(at: options.vaultPath, access: .readOnly).calendar(year: year, month: month)
+        let counts = try options.openVault(access: .readOnly).calendar(year: year, month: month)
         if options.json {
             options.output.printJSON(counts.json)
         } else if month != nil {

@@ -20,7 +20,7 @@ struct Check: VaultCommand {
             ]))
         } else {
             let output = options.output
-            let counts = report.checked.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key) records" }.joined(separator: ", ")
+            let counts = report.checked.sorted { $0.key < $1.key }.map { Output.count($0.value, of: Vault.recordLabel(ofTable: $0.key) ?? "\($0.key) records") }.joined(separator: ", ")
             for problem in report.problems { Console.out(output.red("✗ ") + problem) }
             for note in report.notes { Console.out("• " + note) }
             Console.out(report.isClean ? output.green("✓ ") + "All good: \(counts) verified; SQLite integrity, foreign keys\(report.notes.isEmpty ? " and the row-set manifest" : "") OK."

@@ -35,8 +35,14 @@ struct Export: VaultCommand, ReplacingWithForce {
 
     func execute() throws {
         let (from, to) = try DateArgument.range(from: from, to: to)
-        let recipients = try ageRecipients.map(AgeRecipient.init(text:))
-        if let output, !force, FileManager.default.fileExists(atPath: output) { throw VaultError.vaultExists(path: output) }
+        let recipients: [AgeRecipient]
+        do {
+            recipients = try ageRecipients.map(AgeRecipient.init(text:))
+        } catch let error as AgeError {
+            // Typed on the command line: a usage error, not bad data.
+            throw CLIError.usage("--age-recipient: \(error.reason); 'age-keygen -y KEYFILE' prints a key's recipient.")
+        }
+        if let output { try OutputFile.check(output, replace: force) }
         let journal = try options.unlockedVault(access: .readOnly, onDamage: .warn)
         // Written as the entries are decrypted: to standard output as it comes, to --output
         // through a temporary file that takes the name only when complete.

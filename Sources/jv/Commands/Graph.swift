@@ -37,7 +37,13 @@ struct GraphShow: VaultCommand {
 
     func execute() throws {
         let journal = try options.unlockedVault(access: .readOnly)
-        let node = try journal.resolveNode(node)
+        let node: KnowledgeNode
+        do {
+            node = try journal.resolveNode(self.node)
+        } catch VaultError.notFound(kind: "node", _) {
+            let shown = TerminalText.visible(self.node)
+            throw CLIError.inputNotFound("No node named '\(shown)' or with an id starting '\(shown)'; 'jv graph list' shows the nodes.")
+        }
         let relations = try journal.relations(of: node.id)
         var names: [UUID: KnowledgeNode] = [node.id: node]
         for relation in relations {

@@ -11,7 +11,7 @@ struct Info: VaultCommand {
 
     func execute() throws {
         Editor.noteAbandonedFiles()
-        let vault = try Vault.open(at: options.vaultPath, access: .readOnly)
+        let vault = try options.openVault(access: .readOnly)
         let info = try vault.info()
         let session: SessionStatus?
         do {

@@ -20,7 +20,6 @@ struct Init: VaultCommand {
         if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         let passphrase = try Credentials(options: options).newPassphrase(prompt: "New passphrase for \(path): ")
         let (vault, recoveryKey) = try Vault.create(at: path, passphrase: passphrase, kdf: .profile(kdf))
-        Credentials.warnIfShort(passphrase)
         let info = try vault.vault.info()
         if options.json {
             options.output.printJSON(.object([

@@ -12,7 +12,7 @@ struct Lock: VaultCommand {
     var all = false
 
     func execute() throws {
-        let ended = all ? try Vault.lockAllSessions() : try Vault.open(at: options.vaultPath, access: .readOnly).lockSession() ? 1 : 0
+        let ended = all ? try Vault.lockAllSessions() : try options.openVault(access: .readOnly).lockSession() ? 1 : 0
         if options.json {
             options.output.printJSON(.object([("ended", .integer(Int64(ended)))]))
         } else if all {

@@ -29,12 +29,12 @@ struct Passwd: VaultCommand {
             guard case .passphrase(let secret) = try Credentials(options: newOptions).forUnlocking() else {
                 throw CLIError.failed("Cannot read the new passphrase.")
             }
+            Credentials.warnIfShort(secret)
             newPassphrase = secret
         } else {
             newPassphrase = try Credentials.askTwice(prompt: "New passphrase: ")
         }
         try journal.changePassphrase(to: newPassphrase, kdf: kdf.map(KDFParameters.profile))
         Console.note("Passphrase changed.")
-        Credentials.warnIfShort(newPassphrase)
     }
 }

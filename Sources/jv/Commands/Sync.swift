@@ -76,10 +76,11 @@ struct SyncClone: VaultCommand {
 
     func execute() throws {
         let target = try to ?? options.vaultPath
-        if FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
-        let credential = try Credentials(options: options).forUnlocking()
+        if FileManager.default.fileExists(atPath: target) {
+            throw CLIError.exists("A file already exists at \(target); clone into a new file with --to PATH.")
+        }
         try options.output.syncing("Cloning", note: "Made \(target), which syncs through \(location).") {
-            try Vault.cloneSync(from: location, to: target, credential: credential, progress: $0).report
+            try Vault.cloneSync(from: location, to: target, credential: Credentials(options: options).forUnlocking(), progress: $0).report
         }
     }
 }

@@ -38,9 +38,13 @@ struct Credentials {
         }
     }
 
-    /// A new passphrase: from the non-interactive sources, else asked twice on the terminal.
+    /// A new passphrase: from the non-interactive sources (warned of if short, before it is
+    /// used), else asked twice on the terminal.
     func newPassphrase(prompt: String = "New passphrase: ") throws -> SecureBytes {
-        if case .passphrase(let secret)? = try fromOptions() ?? fromEnvironment() { return secret }
+        if case .passphrase(let secret)? = try fromOptions() ?? fromEnvironment() {
+            Self.warnIfShort(secret)
+            return secret
+        }
         return try Self.askTwice(prompt: prompt)
     }
 
@@ -48,23 +52,34 @@ struct Credentials {
     /// only as strong as its passphrase against someone who has a copy of the file.
     static let recommendedLength = 12
 
-    /// Warns on standard error when a new passphrase is short (as age and KeePassXC do).
+    /// Warns on standard error when a new passphrase is short (as age and KeePassXC do), before
+    /// it is used.
     static func warnIfShort(_ passphrase: SecureBytes) {
-        // Characters counted as UTF-8 lead bytes: no copy of the secret is made.
-        let characters = passphrase.withUnsafeBytes { bytes in bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
-        guard characters < recommendedLength else { return }
-        Console.note("jv: warning: this passphrase has only \(characters) character\(characters == 1 ? "" : "s"); anyone with a copy of the vault "
-                     + "can try short ones quickly. Several random words (\(recommendedLength) characters or more) are far stronger; 'jv passwd' changes it.")
+        if let warning = shortness(of: passphrase) { Console.note("jv: warning: " + warning + "; 'jv passwd' changes it.") }
     }
 
-    /// Asks for a new passphrase twice on the terminal.
+    /// Why `passphrase` is weak, when it is shorter than ``recommendedLength``.
+    private static func shortness(of passphrase: SecureBytes) -> String? {
+        // Characters counted as UTF-8 lead bytes: no copy of the secret is made.
+        let characters = passphrase.withUnsafeBytes { bytes in bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) } }
+        guard characters < recommendedLength else { return nil }
+        return "this passphrase has only \(characters) character\(characters == 1 ? "" : "s"); anyone with a copy of the vault "
+            + "can try short ones quickly. Several random words (\(recommendedLength) characters or more) are far stronger"
+    }
+
+    /// Asks for a new passphrase twice on the terminal; a short one is warned of there, and kept
+    /// only if the user says so (else asked for again).
     static func askTwice(prompt: String) throws -> SecureBytes {
         guard let terminal = Terminal.open() else { throw noSource }
         defer { terminal.close() }
-        let first = try terminal.readSecret(prompt: prompt)
-        let second = try terminal.readSecret(prompt: "Repeat it: ")
-        guard first.constantTimeEquals(second) else { throw CLIError.usage("The two passphrases differ; nothing was changed.") }
-        return first
+        while true {
+            let first = try terminal.readSecret(prompt: prompt)
+            let second = try terminal.readSecret(prompt: "Repeat it: ")
+            guard first.constantTimeEquals(second) else { throw CLIError.usage("The two passphrases differ; nothing was changed.") }
+            guard let warning = shortness(of: first) else { return first }
+            terminal.write("Warning: \(warning).\n")
+            if terminal.confirm("Use it anyway?") { return first }
+        }
     }
 
     static let noSource = CLIError.usage(
@@ -151,7 +166,7 @@ extension GlobalOptions {
     /// (``UnlockedVault/verifyRowCounts()``), is met as `onDamage` says.
     func unlockedVault(access: Vault.Access = .readWrite, throughSession: Bool = true,
                        onDamage: DamageResponse = .refuse) throws -> UnlockedVault {
-        let vault = try Vault.open(at: vaultPath, access: access)
+        let vault = try openVault(access: access)
         if !Sodium.canLockMemory() {
             Console.note("jv: warning: this process may not lock memory (RLIMIT_MEMLOCK is 0); keys could be swapped to disk.")
         }

@@ -14,12 +14,15 @@ enum CLIError: Error, CustomStringConvertible {
     case exists(String)
     /// Input that cannot be used as given (and was not): exit 65.
     case refused(String)
+    /// An output file cannot be created (its folder is missing or not writable): exit 73.
+    case cannotCreate(String)
     /// Anything else: exit 1.
     case failed(String)
 
     var description: String {
         switch self {
         case .usage(let message), .inputNotFound(let message), .cancelled(let message), .exists(let message), .refused(let message),
+             .cannotCreate(let message),
              .failed(let message): message
         }
     }
@@ -53,7 +56,7 @@ enum Failure {
             switch error {
             case .usage: 64
             case .inputNotFound: 66
-            case .exists: 73
+            case .exists, .cannotCreate: 73
             case .refused: 65
             case .cancelled, .failed: 1
             }

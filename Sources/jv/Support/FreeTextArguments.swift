@@ -20,12 +20,7 @@ protocol TakesFreeText: ParsableCommand {}
 /// ```
 enum FreeTextArguments {
     static func separated(_ arguments: [String]) throws -> [String] {
-        var command: ParsableCommand.Type = JV.self
-        var depth = 0
-        while depth < arguments.count, let sub = command.configuration.subcommands.first(where: { $0._commandName == arguments[depth] }) {
-            command = sub
-            depth += 1
-        }
+        let (command, depth) = Self.command(in: arguments)
         guard command is TakesFreeText.Type, arguments[depth...].contains(where: { $0.hasPrefix("-") }) else { return arguments }
         let options = optionNames(of: command)
         let invocation = (["jv"] + arguments[..<depth]).joined(separator: " ")
@@ -58,6 +53,18 @@ enum FreeTextArguments {
         return kept + (text.isEmpty ? [] : ["--"] + text)
     }
 
+    /// The (sub)command the first words of `arguments` name (`jv`'s own for none), and how many
+    /// words name it.
+    static func command(in arguments: [String]) -> (type: ParsableCommand.Type, depth: Int) {
+        var command: ParsableCommand.Type = JV.self
+        var depth = 0
+        while depth < arguments.count, let sub = command.configuration.subcommands.first(where: { $0._commandName == arguments[depth] }) {
+            command = sub
+            depth += 1
+        }
+        return (command, depth)
+    }
+
     /// The option a word names: `--tag` of `--tag=work`.
     private static func name(of word: String) -> String {
         String(word.prefix { $0 != "=" })
@@ -72,14 +79,14 @@ enum FreeTextArguments {
 
     /// An option of the command: whether it takes a value, and its long name (`--journal` for
     /// `-j`), with which a value is joined by `=`.
-    private struct Option {
+    struct Option {
         let takesValue: Bool
         let long: String
     }
 
     /// The command's options by each name they are written with (`--tag`, `-j`, `--help`):
     /// read from argument-parser's own description of the command, so the two agree.
-    private static func optionNames(of command: ParsableCommand.Type) -> [String: Option] {
+    static func optionNames(of command: ParsableCommand.Type) -> [String: Option] {
         var options: [String: Option] = [:]
         if !JV.configuration.version.isEmpty { options["--version"] = Option(takesValue: false, long: "--version") }
         guard let info = try? JSONDecoder().decode(ToolInfo.self, from: Data(command._dumpHelp().utf8)) else { return options }

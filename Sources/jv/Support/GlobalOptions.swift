@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import JournalVault
 
 /// Options every command takes: where the vault is, how to print, how to unlock.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The vault file (default: $JV_VAULT, else the config file's vault, else ${XDG_DATA_HOME:-~/.local/share}/jv/journal.vault).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The vault file (default: $JV_VAULT, else the config file's vault or its [journals] default, else ${XDG_DATA_HOME:-~/.local/share}/jv/journal.vault).", valueName: "path"))
     var vault: String?
 
     @Option(name: [.customShort("j"), .long], help: ArgumentHelp("The vault the config file's [journals] table names NAME.", valueName: "name"))
@@ -28,7 +29,7 @@ struct GlobalOptions: ParsableArguments {
     var noAgent = false
 
     /// The vault path: `--vault`, else the `--journal` of that name, else `$JV_VAULT`, else
-    /// the config file's `vault`, else the XDG data folder's.
+    /// the config file's `vault`, else its `[journals]` `default`, else the XDG data folder's.
     var vaultPath: String {
         get throws {
             let environment = ProcessInfo.processInfo.environment
@@ -38,9 +39,23 @@ struct GlobalOptions: ParsableArguments {
             }
             if let vault, !vault.isEmpty { return vault }
             if let path = environment["JV_VAULT"], !path.isEmpty { return path }
-            if let path = try Config.current.vault { return path }
+            // A `default` of [journals] is the default vault, as it is jrnl's default journal.
+            if let path = try Config.current.vault ?? Config.current.journals["default"] { return path }
             let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Config.home + "/.local/share"
             return dataHome + "/jv/journal.vault"
+        }
+    }
+
+    /// The vault, opened; when there is none, the hint names the `jv init` that makes this one
+    /// (a bare `jv init` would make the default vault, not the journal asked for).
+    func openVault(access: Vault.Access = .readWrite) throws -> Vault {
+        let path = try vaultPath
+        do {
+            return try Vault.open(at: path, access: access)
+        } catch VaultError.vaultNotFound {
+            if let journal { throw CLIError.inputNotFound("No vault at \(path) (journal '\(journal)'); create it with 'jv -j \(journal) init'.") }
+            if vault?.isEmpty == false { throw CLIError.inputNotFound("No vault at \(path); create it with 'jv init --vault \(path)'.") }
+            throw VaultError.vaultNotFound(path: path)
         }
     }
 

@@ -36,7 +36,7 @@ enum HighWater {
         unlocked = (journal, marks)
         guard case .older(let seen, let found) = observation else { return }
         Console.note("""
-            jv: warning: this vault is older than when this account last saw it (\(found) writes now, \(seen) then): \
+            jv: warning: this vault is older than when this account last saw it (\(Output.count(Int(clamping: found), of: "writes")) now, \(seen) then): \
             the file may have been replaced by an older copy of itself. If you did not restore a backup or copy \
             the file back, run 'jv check' and compare with your backups. This warning is shown once.
             """)

@@ -20,23 +20,33 @@ enum UnknownCommand {
 
     private static func sentence(_ word: String, names: [String]) -> String {
         let shown = TerminalText.visible(word)
+        // `jv version`, `jv help` are the options' names without their dashes.
+        if topLevelFlags.contains("--" + word) { return "No command '\(shown)'; did you mean 'jv --\(shown)'?" }
         guard let nearest = names.min(by: { distance(word, $0) < distance(word, $1) }), distance(word, nearest) <= 2 else {
             return "No command '\(shown)'; 'jv help' lists the commands."
         }
         return "No command '\(shown)'; did you mean '\(nearest)'? ('jv help' lists the commands.)"
     }
 
-    /// Levenshtein distance between two words (few and short: a plain table will do).
+    private static let topLevelFlags: Set<String> = ["--version"]
+
+    /// Optimal-string-alignment distance between two words: Levenshtein's, with two neighbouring
+    /// letters swapped counting as one typo (`lsit` is one from `list`, two from `init`). Few
+    /// and short words: a plain table will do.
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a.lowercased()), b = Array(b.lowercased())
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                table[i][j] = Swift.min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = Swift.min(table[i][j], table[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
         }
-        return previous[b.count]
+        return table[a.count][b.count]
     }
 }
