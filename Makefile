@@ -69,7 +69,7 @@ deb: static
 check-deb: deb
 	scripts/check-deb.sh $(STATIC_SCRATCH)/jv_*.deb
 
-# The release benchmark (SPEC §7): vaults of 10,000 and 100,000 entries against plain SQLite.
+# The release benchmark (README "Performance"): vaults of 10,000 and 100,000 entries against plain SQLite.
 # Built as `make install` builds jv (static Swift runtime), so the process rows time the jv
 # people run.
 bench: deps

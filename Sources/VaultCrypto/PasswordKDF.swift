@@ -40,7 +40,7 @@ public struct KDFParameters: Hashable, Sendable {
     public static let operationsRange: ClosedRange<UInt32> = 2...16
     public static let memoryRange: ClosedRange<UInt64> = (64 << 20)...(4 << 30)
 
-    /// The reader policy (SPEC §3.9): parameters read from a file are refused unless
+    /// The reader policy (SECURITY.md): parameters read from a file are refused unless
     /// 2 ≤ ops ≤ 16, 64 MiB ≤ mem ≤ 4 GiB and mem is a whole number of KiB. Checked before
     /// any Argon2 work or allocation, so a crafted file cannot make us spin or exhaust memory,
     /// nor downgrade the cost below the floor.

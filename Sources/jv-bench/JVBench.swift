@@ -2,7 +2,7 @@ import Foundation
 import JournalVault
 import VaultCrypto
 
-/// `make bench`: the release benchmark of SPEC §7. Builds vaults of 10,000 and 100,000 entries
+/// `make bench`: the release benchmark (README "Performance"). Builds vaults of 10,000 and 100,000 entries
 /// from a fixed seed, times every workload against a plain-SQLite baseline in the same run,
 /// checks each result (so a fast wrong answer cannot pass), and prints one table (`--json`: JSON).
 /// `--only WORD` measures only the workloads whose names contain WORD (the vault is still built).
@@ -10,7 +10,7 @@ import VaultCrypto
 @main
 struct JVBench {
     static let passphrase = "benchmark passphrase"
-    /// The vault size SPEC §7's targets are set on.
+    /// The vault size the performance targets are set on.
     static let targetSize = 100_000
 
     static func main() {
@@ -212,7 +212,7 @@ struct JVBench {
         rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
 
         if size != Self.targetSize {
-            // SPEC §7 sets its targets on a vault of 100,000 entries: other sizes are reported
+            // the performance targets are set on a vault of 100,000 entries: other sizes are reported
             // with their ratios but without a verdict (the README gives their ranges).
             for index in rows.indices { (rows[index].target, rows[index].met) = ("", nil) }
         }

@@ -9,7 +9,7 @@ struct ReportRow {
     var baseline: Timings?
     var throughput: String = ""
     var memory: String = ""
-    /// SPEC §7 target, as text, and whether it was met (nil: no target).
+    /// performance target (README "Performance"), as text, and whether it was met (nil: no target).
     var target: String = ""
     var met: Bool?
 

@@ -2,7 +2,7 @@ import Foundation
 import JournalVault
 import VaultCrypto
 
-/// Fuzz targets for every parser of untrusted bytes (SPEC §6). `make fuzz` builds this with
+/// Fuzz targets for every parser of untrusted bytes (README "Reliability"). `make fuzz` builds this with
 /// libFuzzer (`-sanitize=fuzzer`) and runs each target; `JV_FUZZ_TARGET` names the target.
 /// Built normally, it replays the files given as arguments through a target instead.
 enum FuzzTargets {

@@ -4,7 +4,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-// Edits behind the vault's back to the rows of the AI tables (SPEC §3.2–§3.4, FORMAT.md
+// Edits behind the vault's back to the rows of the AI tables (SECURITY.md, FORMAT.md
 // §1.5–§1.9, §4.4): chat messages, chat threads, analyses and knowledge nodes. Each edit must
 // be reported by the readers (VaultError.tamperedRecord) and by check(), naming the record,
 // while untouched records still read. And no chat or analysis text may be in the vault's files.

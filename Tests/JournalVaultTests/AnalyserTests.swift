@@ -8,7 +8,7 @@ import VaultCrypto
 import Glibc
 #endif
 
-// The local-analyser protocol at library level (SPEC §5 "Analyser protocol", README): what
+// The local-analyser protocol at library level (README "Analyser protocol"): what
 // counts as an answer, what is stored from it, and how failing, hanging, deaf or verbose
 // analysers are handled — nothing stored for a failed entry, no deadlock, no SIGPIPE, and a
 // timeout that kills the analyser with everything it started.

@@ -4,7 +4,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-// AI analysis records at library level (SPEC §4 AIAnalysis): storing and reading them back,
+// AI analysis records at library level (FORMAT.md §1): storing and reading them back,
 // listing by entry, model and processing time, search, and the cascade from their entry.
 
 fileprivate final class AnalysisTestVault: Sendable {

@@ -3,7 +3,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-/// Encrypted backups (FORMAT.md §8, SPEC §5–§6): the file's layout, round trips, and every way
+/// Encrypted backups (FORMAT.md §8, README): the file's layout, round trips, and every way
 /// of damaging one — each refused with nothing written where the restore was going.
 @Suite struct BackupTests {
     // MARK: Fixture

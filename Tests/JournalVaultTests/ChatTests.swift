@@ -4,7 +4,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-// Chat threads and messages at library level (SPEC §4 ChatThread/ChatMessage, README "Chats"):
+// Chat threads and messages at library level (FORMAT.md §1, README "Chats"):
 // the active-thread rules, default titles, the maintained timestamps and counts, cascades and
 // the JSON shapes.
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JournalVault
 
-/// Exports and imports at the library level (SPEC §5, FORMAT.md §9): the lossless jv-export
+/// Exports and imports at the library level (README "JSON", FORMAT.md §9): the lossless jv-export
 /// round trip, the readers of each format, idempotence, and malformed files.
 @Suite struct ImportExportTests {
     fileprivate static let utc = TimeZone(identifier: "UTC")!

@@ -4,7 +4,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-/// Unlocking with passphrases and recovery keys, changing them (SPEC §3.1).
+/// Unlocking with passphrases and recovery keys, changing them (SECURITY.md).
 @Suite struct UnlockTests {
     @Test func rightPassphraseUnlocksAndReadsRecords() throws {
         let vault = try TemporaryVault()
@@ -240,8 +240,7 @@ import VaultCrypto
     }
 }
 
-/// Editing keyslots behind the vault's back (SPEC §3.1, §3.9; crypto.md "keyslot flips" and
-/// "KDF downgrade").
+/// Editing keyslots behind the vault's back (SECURITY.md, FORMAT.md §3: flips and KDF downgrades).
 @Suite struct KeyslotTamperTests {
     // Byte offsets in the 108-byte slot: format 0, slot 1, kind 2, kdf 3, ops 4..<8,
     // mem 8..<16, salt 16..<32, key version 32..<36, nonce 36..<60, wrapped 60..<108.

@@ -4,7 +4,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-// The knowledge graph at library level (SPEC §4 KnowledgeNode/KnowledgeRelation, FORMAT.md
+// The knowledge graph at library level (FORMAT.md §1, FORMAT.md
 // §1.6, §1.7, §5): one node per (type, name) whatever the spelling, strengths in 0…1, a
 // relation per (from, to, type, entry) updated rather than duplicated, look-ups by id and name.
 

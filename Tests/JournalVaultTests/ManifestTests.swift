@@ -4,7 +4,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-/// The row-set manifest (FORMAT.md §11, SPEC §3.8): known answers computed from the document
+/// The row-set manifest (FORMAT.md §11, SECURITY.md): known answers computed from the document
 /// with Python's hashlib, its arithmetic, and what `check()` sees after careful edits of the
 /// file — and does not see after every legitimate write.
 @Suite struct ManifestTests {

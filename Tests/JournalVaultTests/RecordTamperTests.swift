@@ -4,8 +4,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-/// Edits to stored entry rows behind the vault's back (SPEC §3.2, §3.3; crypto.md "record
-/// flips" and "swaps"): each must be reported as tampering by `entry(id:)`, `entries()` and
+/// Edits to stored entry rows behind the vault's back (SECURITY.md, FORMAT.md §4.4: edits and swaps): each must be reported as tampering by `entry(id:)`, `entries()` and
 /// `check()`, never returned as data.
 @Suite struct RecordTamperTests {
     /// Arguments: the blind index, then the UUID text of the entry the row should name.
@@ -354,7 +353,7 @@ import VaultCrypto
         #expect(problems.count == 3, "\(problems)")
     }
 
-    // MARK: Values of the wrong type or range (SPEC §6: a tampered file gets a clear error, never a crash)
+    // MARK: Values of the wrong type or range (README "Reliability": a tampered file gets a clear error, never a crash)
 
     static let wrongTypes = [
         ("created_at", "'yesterday'"), ("modified_at", "'later'"), ("utc_offset", "'+01:00'"), ("version", "'one'"),
@@ -410,7 +409,7 @@ import VaultCrypto
     }
 }
 
-/// Nonces and salts at the record level (crypto.md "nonces").
+/// Nonces and salts at the record level (FORMAT.md §4).
 @Suite struct RecordNonceTests {
     @Test func twoThousandEntriesInOneBatchShareNoNonceOrSalt() throws {
         let vault = try TemporaryVault()

@@ -4,7 +4,7 @@ import Testing
 import VaultCrypto
 @testable import JournalVault
 
-/// `rekey` (SPEC §3.6, FORMAT.md §12): a new master key for every record of every table, the
+/// `rekey` (SECURITY.md, FORMAT.md §12): a new master key for every record of every table, the
 /// old one good for nothing afterwards, the recovery-key rule, and backups from before.
 @Suite struct RekeyTests {
     /// Every stored blob of every sealed table (fields and enc_meta) and every blind index, by table and id.

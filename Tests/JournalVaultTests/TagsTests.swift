@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JournalVault
 
-/// The text rules of entries: inline tags, tag normal form, titles (SPEC §4).
+/// The text rules of entries: inline tags, tag normal form, titles (FORMAT.md §1).
 @Suite struct TagsTests {
     @Test(arguments: [
         ("Met @Anna at the #café.", ["anna", "café"]),
@@ -181,7 +181,7 @@ import Testing
     }
 }
 
-/// Content limits (SPEC §4: ≤ 50,000 characters, valid UTF-8, not blank).
+/// Content limits (README: ≤ 50,000 characters, valid UTF-8, not blank).
 @Suite struct ContentRulesTests {
     @Test func fiftyThousandCharactersAreAcceptedAndOneMoreIsRefused() throws {
         let limit = String(repeating: "a", count: 50_000)

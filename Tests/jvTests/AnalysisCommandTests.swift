@@ -3,7 +3,7 @@ import JournalVault
 import Testing
 
 // `jv analysis add|list|show`, with `search --kind` and the counts of `info` and `check`, end to
-// end (SPEC §5): the built jv binary, a passphrase file, no terminal, standard input /dev/null.
+// end (README "JSON"): the built jv binary, a passphrase file, no terminal, standard input /dev/null.
 
 fileprivate let analysisCLIShape = ["id", "entry_id", "model", "processed_at", "sentiment", "themes", "entities"]
 

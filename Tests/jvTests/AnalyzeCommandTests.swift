@@ -2,7 +2,7 @@ import Foundation
 import JournalVault
 import Testing
 
-// `jv analyze` end to end (SPEC §5 and README "Analyser protocol"): the built jv binary runs
+// `jv analyze` end to end (README "JSON" and README "Analyser protocol"): the built jv binary runs
 // analysers given with --command; each failing analyser (non-zero exit, invalid JSON, not an
 // object, no sentiment/themes/entities, bad relation, timeout) makes jv exit 65 naming the
 // entry, with nothing stored for it.

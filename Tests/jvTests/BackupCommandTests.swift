@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `jv backup`, `jv verify-backup` and `jv restore` as a person runs them (SPEC §5–§6, README
+/// `jv backup`, `jv verify-backup` and `jv restore` as a person runs them (README, README
 /// "Backups"): round trips, and every refusal leaving nothing behind where the restore was going.
 @Suite("jv backup, verify-backup and restore")
 struct BackupCommandTests {

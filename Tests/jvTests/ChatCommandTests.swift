@@ -2,7 +2,7 @@ import Foundation
 import JournalVault
 import Testing
 
-// `jv chat new|add|list|show|delete` end to end (SPEC §5, README "Chats"), driving the built
+// `jv chat new|add|list|show|delete` end to end (README "JSON", README "Chats"), driving the built
 // jv binary with a passphrase file, no terminal and standard input from /dev/null unless given.
 
 extension VaultCLI {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §5's exit codes, as far as the implemented commands go, and the shape of error output.
+/// README's exit codes, as far as the implemented commands go, and the shape of error output.
 @Suite("Exit codes and error messages")
 struct ExitCodeTests {
     /// One way of calling `jv` on a vault holding one entry ("the entry"), and the exit code it must give.

@@ -2,7 +2,7 @@ import Foundation
 import JournalVault
 import Testing
 
-/// `jv export` and `jv import` as a person runs them (SPEC §5, README "Exports and imports",
+/// `jv export` and `jv import` as a person runs them (README "JSON", README "Exports and imports",
 /// FORMAT.md §9).
 @Suite("jv export and jv import")
 struct ExportImportCommandTests {

@@ -2,7 +2,7 @@ import Foundation
 import JournalVault
 import Testing
 
-// `jv graph list|show` end to end (SPEC §4 KnowledgeNode/KnowledgeRelation, §5): the knowledge
+// `jv graph list|show` end to end (FORMAT.md §1, README "JSON"): the knowledge
 // graph that `jv analyze` builds, driven through the built jv binary with a passphrase file.
 
 extension VaultCLI {

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Exports and imports against the real tools (SPEC §5: "`txt` is jrnl's plain-text journal
+/// Exports and imports against the real tools (README "Exports and imports": "`txt` is jrnl's plain-text journal
 /// format (so `jrnl --import` reads it)", "`age -d -i KEY` decrypts it"): jrnl 4.x from PyPI in a
 /// cached virtual environment, and age from the distribution. Both are installed here when
 /// missing; a test is skipped only when its tool truly cannot be installed (no python3 venv or

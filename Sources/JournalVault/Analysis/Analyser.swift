@@ -1,6 +1,6 @@
 import Foundation
 
-/// A local analyser (SPEC §5, README "Analyser protocol"): a shell command that receives one
+/// A local analyser (README "JSON", README "Analyser protocol"): a shell command that receives one
 /// entry as a JSON object on standard input and prints one JSON object:
 /// `{"sentiment": string, "themes": [string], "entities": any, "nodes": [{"type", "name"}],
 ///   "relations": [{"from": {"type", "name"}, "to": {"type", "name"}, "type": string, "strength": 0…1}]}`

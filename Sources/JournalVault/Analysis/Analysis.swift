@@ -37,7 +37,7 @@ public struct Analysis: Sendable, Hashable, Identifiable {
 
     public static let currentVersion = 2
 
-    /// SPEC §5: `{id, entry_id, model, processed_at, sentiment, themes, entities}`.
+    /// README "JSON": `{id, entry_id, model, processed_at, sentiment, themes, entities}`.
     public var json: JSONValue {
         .object([
             ("id", .string(id.storageText)),

@@ -10,7 +10,7 @@ public struct KnowledgeNode: Sendable, Hashable, Identifiable {
     public var created: Instant
     public var metadata: JSONValue
 
-    /// SPEC §5: `{id, type, name, created_at}`.
+    /// README "JSON": `{id, type, name, created_at}`.
     public var json: JSONValue {
         .object([("id", .string(id.storageText)), ("type", .string(type)), ("name", .string(name)),
                  ("created_at", .string(created.iso8601))])
@@ -46,7 +46,7 @@ public struct KnowledgeRelation: Sendable, Hashable, Identifiable {
     public var strength: Double
     public var entryID: UUID?
 
-    /// SPEC §5: `{id, from, to, type, strength, entry_id}`.
+    /// README "JSON": `{id, from, to, type, strength, entry_id}`.
     public var json: JSONValue {
         .object([("id", .string(id.storageText)), ("from", .string(from.storageText)), ("to", .string(to.storageText)),
                  ("type", .string(type)), ("strength", .number(strength)), ("entry_id", .optional(entryID?.storageText))])

@@ -19,7 +19,7 @@ public struct ChatThread: Sendable, Hashable, Identifiable {
     /// Anything else about the thread (e.g. `{"entry_id": …}` for a thread about an entry).
     public var metadata: JSONValue
 
-    /// SPEC §5: `{id, title, is_active, created_at, updated_at, last_message_at, message_count}`.
+    /// README "JSON": `{id, title, is_active, created_at, updated_at, last_message_at, message_count}`.
     public var json: JSONValue {
         .object([
             ("id", .string(id.storageText)),
@@ -59,7 +59,7 @@ public struct ChatMessage: Sendable, Hashable, Identifiable {
     /// Token counts and anything else the model reported.
     public var usage: JSONValue
 
-    /// SPEC §5: `{id, thread_id, role, content, timestamp, model, language, entry_id}`.
+    /// README "JSON": `{id, thread_id, role, content, timestamp, model, language, entry_id}`.
     public var json: JSONValue {
         .object([
             ("id", .string(id.storageText)),

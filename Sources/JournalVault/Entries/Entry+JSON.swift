@@ -1,5 +1,5 @@
 extension Entry {
-    /// The entry shape of SPEC §5:
+    /// The entry shape of README "JSON":
     /// `{id, created_at, modified_at, local_day, starred, tags, title, content}`.
     public var json: JSONValue {
         .object([

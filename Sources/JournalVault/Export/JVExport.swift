@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `jv-export` JSON document (SPEC §5): every record in its documented shape, plus the
+/// The `jv-export` JSON document (README "JSON"): every record in its documented shape, plus the
 /// members that make the document lossless (thread and node `metadata`, messages inside their
 /// threads with `usage`, analysis `extra`). `jv import --format json` reads it back.
 extension VaultSnapshot {

@@ -48,7 +48,7 @@ extension Vault {
 }
 
 extension CalendarCounts {
-    /// The calendar shape of SPEC §5: `{year, month?, days: {"YYYY-MM-DD": count}}`, listing
+    /// The calendar shape of README "JSON": `{year, month?, days: {"YYYY-MM-DD": count}}`, listing
     /// only days with entries, in date order.
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("year", .integer(Int64(year)))]

@@ -310,7 +310,7 @@ final class VaultDatabase: Sendable {
             // cache_size 32 MiB (default 2 MiB) for writers: random-UUID keys touch pages all over
             // the id index, and a 100,000-entry vault's indexes do not fit the default cache.
             // Readers pass over their rows once, in order: 8 MiB keeps a whole listing's memory
-            // within SPEC §7's 64 MiB. recursive_triggers: a row an `INSERT OR REPLACE` removes
+            // within the 64 MiB a listing may take. recursive_triggers: a row an `INSERT OR REPLACE` removes
             // reaches the manifest too.
             try db.execute(sql: """
                 PRAGMA secure_delete = ON;

@@ -13,7 +13,7 @@ public struct RekeySummary: Sendable {
 }
 
 extension UnlockedVault {
-    /// Rotates the master key (SPEC §3.6, FORMAT.md §12): a new random key of version + 1;
+    /// Rotates the master key (SECURITY.md, FORMAT.md §12): a new random key of version + 1;
     /// every record of every table re-encrypted under it (new salts, nonces and associated
     /// data), blind indexes and the manifest recomputed, the keyslots re-wrapped — all in one
     /// transaction, so a process killed at any instant leaves the vault entirely under the old

@@ -2,7 +2,7 @@ import Foundation
 import JournalVault
 import VaultCrypto
 
-/// Finds the passphrase (or recovery key) from the sources of SPEC §5, first found wins:
+/// Finds the passphrase (or recovery key) from the sources README "How jv gets the passphrase" lists, first found wins:
 /// `--passphrase-file`, `--passphrase-command`, `--recovery-key-file`, then `$JV_PASSPHRASE_FILE`,
 /// `$JV_PASSPHRASE_COMMAND`, `$JV_PASSPHRASE`, `$JV_RECOVERY_KEY_FILE`, then a prompt on the
 /// terminal without echo.

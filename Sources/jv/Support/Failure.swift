@@ -28,7 +28,7 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
-/// Turns any error into one sentence on standard error and the exit code of SPEC §5.
+/// Turns any error into one sentence on standard error and the exit code README "Exit codes" lists.
 enum Failure {
     static func exit(for error: Error) -> ExitCode {
         if error is ExitCode || error is CleanExit { return error as? ExitCode ?? .success }
