@@ -50,7 +50,6 @@ public enum BackupFile {
     public static func restore(_ path: String, to target: String, credential: @autoclosure () throws -> VaultCredential,
                                replace: Bool = false, asCopy: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
-        let replacedVault = replace ? vaultID(at: target) : nil
         // Folders the restore has to make, innermost first, so a failure can take them away again.
         var missing: [String] = []
         var folder = URL(fileURLWithPath: target).deletingLastPathComponent()
@@ -70,7 +69,8 @@ public enum BackupFile {
             if !restored { for made in missing { rmdir(made) } }
         }
         let summary = try decrypt(path, into: temporary, sink: inUse, credential: credential) { journal in
-            guard asCopy, replacedVault != journal.keys.vaultID else { return nil }
+            // Looked at only now: a restore refused before this point leaves the target untouched.
+            guard asCopy, !replace || vaultID(at: target) != journal.keys.vaultID else { return nil }
             return try journal.becomeACopyOfItsOwn()
         }
         if replace {

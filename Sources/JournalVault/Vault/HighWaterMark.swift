@@ -51,8 +51,12 @@ public struct HighWaterMark: Sendable {
     /// be written throws ``NotRecorded``; other errors of the file are thrown as they are (the
     /// caller may ignore them: the mark is a warning, not a reason to refuse).
     public func observe(_ journal: UnlockedVault) throws -> Observation {
-        let keys = journal.keys
-        guard let manifest = try journal.database.read({ db in try Manifest.loadUnlessNotBuiltYet(db, keys: keys) }) else { return .unknown }
+        // The keys of the read's own snapshot: a rekey another process committed since the
+        // unlock is followed as the read begins, and the manifest is sealed under its keys.
+        guard let (manifest, keys) = try journal.database.read({ db -> (Manifest, VaultKeys)? in
+            let keys = journal.keys
+            return try Manifest.loadUnlessNotBuiltYet(db, keys: keys).map { ($0, keys) }
+        }) else { return .unknown }
         let identity = manifest.markIdentity(vaultID: keys.vaultID)
         let (observation, unrecorded) = try withLockedFile { lines in
             let id = identity.storageText

@@ -56,7 +56,7 @@ enum JrnlCommandLine {
         let isListing = reading.isListing || reading.text.allSatisfy(isTag)
         if !isListing || !reading.text.allSatisfy(isTag) {
             // A command mistyped is not an entry: it is left to the "did you mean" of UnknownCommand.
-            if reading.text.first == first, isNearlyACommand(first), isListing || reading.text.count == 1 {
+            if reading.text.first == first, UnknownCommand.isNearlyACommand(first), isListing || reading.text.count == 1 {
                 return arguments
             }
             if isListing {
@@ -73,10 +73,6 @@ enum JrnlCommandLine {
 
     private static func isTag(_ word: String) -> Bool {
         word.count > 1 && (word.hasPrefix("@") || word.hasPrefix("#"))
-    }
-
-    private static func isNearlyACommand(_ word: String) -> Bool {
-        commands.contains { UnknownCommand.distance(word, $0) <= 2 }
     }
 
     /// The words read, sorted into what jv will be given.

@@ -30,6 +30,13 @@ enum UnknownCommand {
 
     private static let topLevelFlags: Set<String> = ["--version"]
 
+    /// Whether `word`, given as the first word, reads as a command mistyped (or an option's name
+    /// without its dashes, `version`): a "did you mean" is then more use than anything made of it.
+    static func isNearlyACommand(_ word: String) -> Bool {
+        topLevelFlags.contains("--" + word)
+            || (JV.configuration.subcommands.map { $0._commandName } + ["help"]).contains { distance(word, $0) <= 2 }
+    }
+
     /// Optimal-string-alignment distance between two words: Levenshtein's, with two neighbouring
     /// letters swapped counting as one typo (`lsit` is one from `list`, two from `init`). Few
     /// and short words: a plain table will do.
