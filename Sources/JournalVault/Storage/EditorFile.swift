@@ -63,12 +63,9 @@ public final class EditorFile {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { continue }
             for name in names where name.hasPrefix(folderPrefix) {
                 let candidate = parent + "/" + name
-                let descriptor = open(candidate, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                guard descriptor >= 0 else { continue }
+                // Only this user's: another's folder is theirs to clean.
+                guard let descriptor = locked(candidate, ownedBy: geteuid()) else { continue }
                 defer { close(descriptor) }
-                var status = stat()
-                guard fstat(descriptor, &status) == 0, status.st_uid == geteuid(), flock(descriptor, LOCK_EX | LOCK_NB) == 0,
-                      PrivateFiles.isOpen(descriptor, named: candidate, ofType: S_IFDIR) else { continue }
                 wipeAndRemove(candidate)
                 removed += 1
             }
@@ -85,12 +82,23 @@ public final class EditorFile {
                 if errno == EEXIST { continue }
                 throw VaultError.storage("cannot create a private folder in \(parent): \(String(cString: strerror(errno)))")
             }
-            let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard descriptor >= 0 else { continue }
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0, PrivateFiles.isOpen(descriptor, named: folder, ofType: S_IFDIR) { return (folder, descriptor) }
-            close(descriptor)
+            if let descriptor = locked(folder, ownedBy: nil) { return (folder, descriptor) }
         }
         throw VaultError.storage("cannot create a private folder in \(parent): other processes keep removing it")
+    }
+
+    /// A descriptor of the folder at `path` (not a link), locked by this process, that `path` still
+    /// names once locked, and owned by `owner` when given; nil when any of that fails.
+    private static func locked(_ path: String, ownedBy owner: uid_t?) -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, owner.map({ status.st_uid == $0 }) ?? true, flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+              PrivateFiles.isOpen(descriptor, named: path, ofType: S_IFDIR) else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
     }
 
     /// Overwrites every regular file in `folder` with zeros, removes it, and removes the folder.
