@@ -67,7 +67,7 @@ enum JrnlCommandLine {
         return try reading.listing()
     }
 
-    private static let commands = Set(JV.configuration.subcommands.map { $0._commandName } + ["help"])
+    private static let commands = Set(UnknownCommand.commandNames)
     /// argument-parser's own first words: help, version, and the completion scripts' calls.
     private static let jvOwn: Set<String> = ["--help", "-h", "--version", "--experimental-dump-help", "--generate-completion-script", "---completion"]
 

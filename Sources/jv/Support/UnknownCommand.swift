@@ -8,8 +8,11 @@ import ArgumentParser
 /// UnknownCommand.message(for: ["lst"])   // "No command 'lst'; did you mean 'list'? ('jv help' lists them.)"
 /// ```
 enum UnknownCommand {
+    /// Every first word jv reads as a command.
+    static let commandNames = JV.configuration.subcommands.map { $0._commandName } + ["help"]
+
     static func message(for arguments: [String]) -> String? {
-        let names = JV.configuration.subcommands.map { $0._commandName } + ["help"]
+        let names = commandNames
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
         if !names.contains(first) { return sentence(first, names: names) }
         if first == "help", let asked = arguments.dropFirst().first, !asked.hasPrefix("-"), !names.contains(asked) {
@@ -34,7 +37,7 @@ enum UnknownCommand {
     /// without its dashes, `version`): a "did you mean" is then more use than anything made of it.
     static func isNearlyACommand(_ word: String) -> Bool {
         topLevelFlags.contains("--" + word)
-            || (JV.configuration.subcommands.map { $0._commandName } + ["help"]).contains { distance(word, $0) <= 2 }
+            || commandNames.contains { distance(word, $0) <= 2 }
     }
 
     /// Optimal-string-alignment distance between two words: Levenshtein's, with two neighbouring
