@@ -3,8 +3,9 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 # Build needs: libsodium and SQLite headers, pkg-config to find libsodium.
 APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config
-# Tests also use the sqlite3 shell to tamper with vault files, and rclone for `jv sync` to remotes.
-TEST_APT_PACKAGES := sqlite3 rclone
+# Tests also use the sqlite3 shell to tamper with vault files, rclone for `jv sync` to remotes,
+# and groff to check that the man pages render without warnings.
+TEST_APT_PACKAGES := sqlite3 rclone groff-base
 
 .PHONY: all deps test-deps build demo test static install deb check-deb bench fuzz clean
 
