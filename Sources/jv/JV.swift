@@ -12,8 +12,7 @@ struct JV: ParsableCommand {
             (--no-agent: not). Passphrase sources, first found wins: --passphrase-file, --passphrase-command, \
             --recovery-key-file, $JV_PASSPHRASE_FILE, $JV_PASSPHRASE_COMMAND, $JV_PASSPHRASE \
             (least safe), $JV_RECOVERY_KEY_FILE, else a prompt on the terminal.
-            Exit codes: 0 ok, 64 usage, 65 bad or tampered data, 66 not found, 73 refusing to \
-            overwrite or cannot create a file, 77 wrong passphrase or recovery key, 1 anything else.
+            Exit codes: \(ExitStatus.summary).
             Coming from jrnl: 'jv help jrnl' lists what jv reads of jrnl's command line.
             """,
         version: "0.1.0",

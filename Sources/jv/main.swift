@@ -15,7 +15,7 @@ do {
     let arguments = try JrnlCommandLine.translated(given)
     if let unknown = UnknownCommand.message(for: arguments) {
         Console.error(unknown)
-        exit(64)
+        exit(ExitStatus.usage.rawValue)
     }
     UsageMessage.run(try FreeTextArguments.separated(arguments))
 } catch let error as CLIError {
@@ -23,5 +23,5 @@ do {
     exit(Failure.code(for: error))
 } catch {
     Console.error(String(describing: error))
-    exit(65)
+    exit(ExitStatus.badData.rawValue)
 }

@@ -72,6 +72,6 @@ struct Analyze: VaultCommand {
         } else {
             Console.note("Analysed \(stored.count) of \(Output.count(ids.count, of: "entries")).")
         }
-        if failures > 0 { throw ExitCode(65) }
+        if failures > 0 { throw ExitCode(ExitStatus.badData.rawValue) }
     }
 }

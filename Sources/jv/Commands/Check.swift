@@ -26,6 +26,6 @@ struct Check: VaultCommand {
             Console.out(report.isClean ? output.green("✓ ") + "All good: \(counts) verified; SQLite integrity, foreign keys\(report.notes.isEmpty ? " and the row-set manifest" : "") OK."
                                        : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") found (\(counts) checked).")
         }
-        if !report.isClean { throw ExitCode(65) }
+        if !report.isClean { throw ExitCode(ExitStatus.badData.rawValue) }
     }
 }

@@ -151,7 +151,7 @@ extension Output {
         if let reason = report.notCompacted {
             Console.error("Nothing was compacted: this machine's snapshot could not be written to the sync location, as \(reason); "
                           + "run jv sync --compact again once there is room.")
-            throw ExitCode.failure
+            throw ExitCode(ExitStatus.failure.rawValue)
         }
         if !report.refused.isEmpty { throw VaultError.syncPackRefused(report.refused.joined(separator: "; ")) }
     }

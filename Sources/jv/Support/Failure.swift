@@ -28,6 +28,35 @@ enum CLIError: Error, CustomStringConvertible {
     }
 }
 
+/// Every exit status jv chooses (README "Exit codes", jv(1) "EXIT STATUS"; `jv --help` lists
+/// them from here). A death by signal is the shell's 128 + its number, as for any program.
+enum ExitStatus: Int32, CaseIterable {
+    case success = 0
+    case usage = 64
+    case badData = 65
+    case notFound = 66
+    case cannotCreate = 73
+    case wrongSecret = 77
+    case failure = 1
+
+    private var meaning: String {
+        switch self {
+        case .success: "ok"
+        case .usage: "usage"
+        case .badData: "bad or tampered data"
+        case .notFound: "not found"
+        case .cannotCreate: "refusing to overwrite or cannot create a file"
+        case .wrongSecret: "wrong passphrase or recovery key"
+        case .failure: "anything else"
+        }
+    }
+
+    /// "0 ok, 64 usage, …, 1 anything else".
+    static var summary: String {
+        allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: ", ")
+    }
+}
+
 /// Turns any error into one sentence on standard error and the exit code README "Exit codes" lists.
 enum Failure {
     static func exit(for error: Error) -> ExitCode {
@@ -38,29 +67,33 @@ enum Failure {
     }
 
     static func code(for error: Error) -> Int32 {
+        status(for: error).rawValue
+    }
+
+    private static func status(for error: Error) -> ExitStatus {
         switch error {
         case let error as VaultError:
             switch error {
-            case .vaultNotFound, .backupNotFound, .notFound: 66
-            case .vaultExists: 73
-            case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: 77
+            case .vaultNotFound, .backupNotFound, .notFound: .notFound
+            case .vaultExists: .cannotCreate
+            case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: .wrongSecret
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .manifestDamaged,
-                 .corruptDatabase, .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: 65
-            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: 64
-            case .storage, .readOnly, .diskFull, .sessionUnavailable, .syncUnavailable, .syncSetup, .syncNotDelivered: 1
-            case .keyRotatedMeanwhile: 1
+                 .corruptDatabase, .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: .badData
+            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: .usage
+            case .storage, .readOnly, .diskFull, .sessionUnavailable, .syncUnavailable, .syncSetup, .syncNotDelivered: .failure
+            case .keyRotatedMeanwhile: .failure
             }
-        case is DateExpressionError: 64
-        case is ImportError, is AgeError, is EntryEditError: 65
+        case is DateExpressionError: .usage
+        case is ImportError, is AgeError, is EntryEditError: .badData
         case let error as CLIError:
             switch error {
-            case .usage: 64
-            case .inputNotFound: 66
-            case .exists, .cannotCreate: 73
-            case .refused: 65
-            case .cancelled, .failed: 1
+            case .usage: .usage
+            case .inputNotFound: .notFound
+            case .exists, .cannotCreate: .cannotCreate
+            case .refused: .badData
+            case .cancelled, .failed: .failure
             }
-        default: 1
+        default: .failure
         }
     }
 

@@ -19,7 +19,7 @@ enum UsageMessage {
             // Help, --version and the exit codes of commands that already said why: as they are.
             guard !(error is ExitCode), JV.exitCode(for: error) == .validationFailure else { JV.exit(withError: error) }
             Console.error(sentence(for: JV.message(for: error), arguments: arguments))
-            exit(ExitCode.validationFailure.rawValue)
+            exit(ExitStatus.usage.rawValue)
         }
     }
 
