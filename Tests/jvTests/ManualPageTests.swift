@@ -117,6 +117,10 @@ struct ManualPageTests {
             let path = Self.repository.appendingPathComponent("man/" + name).path
             let result = try sandbox.runTool(groff, ["-man", "-ww", "-z", "-t", path])
             #expect(result.status == 0 && result.err.isEmpty, "\(name): \(result)")
+            // groff 1.22 says nothing of an empty line, but lintian and newer groffs do: .PP spaces paragraphs.
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            let empty = lines.firstIndex(of: "").map { $0 + 1 }
+            #expect(empty == nil, "\(name) has an empty line")
         }
     }
 
