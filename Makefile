@@ -3,8 +3,9 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 # Build needs: libsodium and SQLite headers, pkg-config to find libsodium.
 APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config
-# Tests also use the sqlite3 shell to tamper with vault files, and rclone for `jv sync` to remotes.
-TEST_APT_PACKAGES := sqlite3 rclone
+# Tests also use the sqlite3 shell to tamper with vault files, rclone for `jv sync` to remotes,
+# and bash-completion, zsh and fish to try the completion scripts in each shell.
+TEST_APT_PACKAGES := sqlite3 rclone bash-completion zsh fish
 
 .PHONY: all deps test-deps build demo test static install deb check-deb bench fuzz clean
 
