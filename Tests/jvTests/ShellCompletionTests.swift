@@ -18,30 +18,30 @@ struct ShellCompletionTests {
     func commandsAndOptions(_ kind: CompletingShell.Kind) throws {
         let sandbox = try Sandbox()
         let shell = try CompletingShell(kind, sandbox: sandbox)
-        let folder = try workFolder(sandbox)
-        #expect(try shell.offers("jv li", in: folder) == ["list"], "\(shell)")
-        #expect(try shell.offers("jv list --ta", in: folder) == ["--tag"], "\(shell)")
-        #expect(try shell.offers("jv --vau", in: folder) == ["--vault"], "\(shell)")
-        #expect(try shell.offers("jv sync cl", in: folder) == ["clone"], "\(shell)")
-        // After global options before the command, the command's own.
-        #expect(try shell.offers("jv --vault x.vault show --js", in: folder) == ["--json"], "\(shell)")
+        try expectOffers(shell, in: try workFolder(sandbox), [
+            "jv li": ["list"],
+            "jv list --ta": ["--tag"],
+            "jv --vau": ["--vault"],
+            "jv sync cl": ["clone"],
+            // After global options before the command, the command's own.
+            "jv --vault x.vault show --js": ["--json"],
+        ])
     }
 
     @Test("a file asked for completes the folder's file names, not the commands", arguments: CompletingShell.Kind.allCases)
     func fileNames(_ kind: CompletingShell.Kind) throws {
         let sandbox = try Sandbox()
         let shell = try CompletingShell(kind, sandbox: sandbox)
-        let folder = try workFolder(sandbox)
         let files = ["key.txt", "notes.jvbak", "old"]
-        for line in ["jv --vault ", "jv --passphrase-file ", "jv list --vault ", "jv info --recovery-key-file ", "jv backup ",
+        let lines = ["jv --vault ", "jv --passphrase-file ", "jv list --vault ", "jv info --recovery-key-file ", "jv backup ",
                      "jv restore ", "jv restore x.jvbak --to ", "jv verify-backup ", "jv import ", "jv import x.json --age-identity ",
-                     "jv export --output ", "jv passwd --new-passphrase-file ", "jv rekey --keep-recovery-key ", "jv sync clone x --to "] {
-            #expect(try shell.offers(line, in: folder) == files, "\(shell): '\(line)'")
-        }
-        #expect(try shell.offers("jv backup no", in: folder) == ["notes.jvbak"], "\(shell)")
-        for line in ["jv sync init ", "jv sync clone "] {
-            #expect(try shell.offers(line, in: folder) == ["old"], "folders only: \(shell): '\(line)'")
-        }
+                     "jv export --output ", "jv passwd --new-passphrase-file ", "jv rekey --keep-recovery-key ", "jv sync clone x --to "]
+        try expectOffers(shell, in: try workFolder(sandbox), lines.map { ($0, files) } + [
+            ("jv backup no", ["notes.jvbak"]),
+            // Folders only.
+            ("jv sync init ", ["old"]),
+            ("jv sync clone ", ["old"]),
+        ])
     }
 
     @Test("entry ids complete without a passphrase", arguments: CompletingShell.Kind.allCases)
@@ -52,9 +52,10 @@ struct ShellCompletionTests {
         let second = try sandbox.add("Second.")
         sandbox.environment["JV_PASSPHRASE_FILE"] = nil
         let shell = try CompletingShell(kind, sandbox: sandbox)
-        let folder = try workFolder(sandbox)
-        #expect(try shell.offers("jv show ", in: folder) == [String(first.prefix(8)), String(second.prefix(8))].sorted(), "\(shell)")
-        #expect(try shell.offers("jv delete \(first.prefix(4))", in: folder) == [String(first.prefix(8))], "\(shell)")
+        try expectOffers(shell, in: try workFolder(sandbox), [
+            "jv show ": [String(first.prefix(8)), String(second.prefix(8))].sorted(),
+            "jv delete \(first.prefix(4))": [String(first.prefix(8))],
+        ])
     }
 
     @Test("tags complete through an open session, and nothing without one", arguments: CompletingShell.Kind.allCases)
@@ -66,12 +67,14 @@ struct ShellCompletionTests {
         sandbox.environment["JV_PASSPHRASE_FILE"] = nil
         let shell = try CompletingShell(kind, sandbox: sandbox)
         let folder = try workFolder(sandbox)
-        #expect(try shell.offers("jv list --tag ga", in: folder).isEmpty, "no session, no tags: \(shell)")
+        try expectOffers(shell, in: folder, ["jv list --tag ga": []])
 
         try Sandbox.requireSuccess(try sandbox.run(["unlock", "--passphrase-file", sandbox.passphraseFile]))
         defer { _ = try? sandbox.run(["lock"]) }
-        #expect(try shell.offers("jv list --tag ga", in: folder) == ["games", "gardening"], "\(shell)")
-        #expect(try shell.offers("jv add --tag w", in: folder) == ["walk"], "\(shell)")
+        try expectOffers(shell, in: folder, [
+            "jv list --tag ga": ["games", "gardening"],
+            "jv add --tag w": ["walk"],
+        ])
     }
 
     @Test("-j and --journal complete the config file's journal names", arguments: CompletingShell.Kind.allCases)
@@ -79,10 +82,11 @@ struct ShellCompletionTests {
         let sandbox = try Sandbox()
         try sandbox.folder.write("home/.config/jv/config.toml", "[journals]\nwork = '~/work.vault'\nwriting = '~/w.vault'\ndefault = '~/j.vault'\n")
         let shell = try CompletingShell(kind, sandbox: sandbox)
-        let folder = try workFolder(sandbox)
-        #expect(try shell.offers("jv -j ", in: folder) == ["default", "work", "writing"], "\(shell)")
-        #expect(try shell.offers("jv --journal wo", in: folder) == ["work"], "\(shell)")
-        #expect(try shell.offers("jv list -j wr", in: folder) == ["writing"], "\(shell)")
+        try expectOffers(shell, in: try workFolder(sandbox), [
+            "jv -j ": ["default", "work", "writing"],
+            "jv --journal wo": ["work"],
+            "jv list -j wr": ["writing"],
+        ])
     }
 
     @Test("--template completes the templates folder's names", arguments: CompletingShell.Kind.allCases)
@@ -92,8 +96,23 @@ struct ShellCompletionTests {
             try sandbox.folder.write("home/.config/jv/templates/" + file, "Today:\n")
         }
         let shell = try CompletingShell(kind, sandbox: sandbox)
-        let folder = try workFolder(sandbox)
-        #expect(try shell.offers("jv add --template ", in: folder) == ["goals", "gratitude", "morning"], "\(shell)")
-        #expect(try shell.offers("jv add --template gr", in: folder) == ["gratitude"], "\(shell)")
+        try expectOffers(shell, in: try workFolder(sandbox), [
+            "jv add --template ": ["goals", "gratitude", "morning"],
+            "jv add --template gr": ["gratitude"],
+        ])
+    }
+
+    /// Expects TAB after each line (typed one after the other into one shell) to offer what it is paired with.
+    private func expectOffers(_ shell: CompletingShell, in folder: String, _ expected: KeyValuePairs<String, [String]>,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try expectOffers(shell, in: folder, expected.map { ($0.key, $0.value) }, sourceLocation: sourceLocation)
+    }
+
+    private func expectOffers(_ shell: CompletingShell, in folder: String, _ expected: [(String, [String])],
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let offered = try shell.offers(expected.map(\.0), in: folder)
+        for ((line, wanted), got) in zip(expected, offered) {
+            #expect(got == wanted, "\(shell): '\(line)<TAB>'", sourceLocation: sourceLocation)
+        }
     }
 }
