@@ -20,8 +20,8 @@ struct CompletingShell: CustomStringConvertible {
     let kind: Kind
     private let sandbox: Sandbox
     private let executable: String
-    /// zsh, which drives zsh and fish on a pseudo-terminal.
-    private let driver: String
+    /// zsh, which drives zsh and fish on a pseudo-terminal (bash needs none).
+    private let driver: String?
     private let environment: [String: String?]
 
     var description: String { kind.rawValue }
@@ -34,7 +34,7 @@ struct CompletingShell: CustomStringConvertible {
             return path
         }
         executable = try required(kind.rawValue)
-        driver = try required("zsh", why: kind == .zsh ? "" : " to drive \(kind.rawValue) on a pseudo-terminal")
+        driver = kind == .bash ? nil : try required("zsh", why: kind == .zsh ? "" : " to drive \(kind.rawValue) on a pseudo-terminal")
         if kind == .bash, !FileManager.default.fileExists(atPath: Self.bashCompletion) {
             throw HarnessError("\(Self.bashCompletion) is missing: the bash completion tests need the Debian package 'bash-completion' (make test-deps installs it).")
         }
@@ -47,11 +47,6 @@ struct CompletingShell: CustomStringConvertible {
         try Sandbox.requireSuccess(script)
         try sandbox.folder.write(Self.scriptPath(kind), script.stdout)
         if kind == .zsh { try sandbox.folder.write(Self.zshSetup, Self.zshSetupScript) }
-    }
-
-    /// What TAB offers after `line` typed in `folder`: see ``offers(_:in:)-([String],_)``.
-    func offers(_ line: String, in folder: String) throws -> [String] {
-        try offers([line], in: folder)[0]
     }
 
     /// What TAB offers after each of `lines`, typed one after the other into one shell in
@@ -89,6 +84,7 @@ struct CompletingShell: CustomStringConvertible {
     /// Runs `shell` on a pseudo-terminal in `folder`, types `setup` and Enter, then (once the shell
     /// says it is ready) each of `keys`; the shell writes what completing offered to `$JV_TEST_OFFERS`.
     private func typed(_ keys: [String], into shell: [String], setup: String, in folder: String) throws -> JVResult {
+        guard let driver else { throw HarnessError("\(kind) is not driven on a pseudo-terminal") }
         let offers = sandbox.folder.file("offers-\(UUID().uuidString)")
         return try sandbox.runTool(driver, ["-f", "-c", Self.ptyDriver, "zsh", folder, offers, setup, String(shell.count)] + shell + keys,
                                    env: environment.merging(["JV_TEST_OFFERS": offers]) { $1 })
