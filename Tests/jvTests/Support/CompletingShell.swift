@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// bash, zsh or fish with the completion script `jv --generate-completion-script` writes for it,
