@@ -4,8 +4,9 @@ PREFIX ?= /usr/local
 # Build needs: libsodium and SQLite headers, pkg-config to find libsodium.
 APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config
 # Tests also use the sqlite3 shell to tamper with vault files, rclone for `jv sync` to remotes,
-# and groff to check that the man pages render without warnings.
-TEST_APT_PACKAGES := sqlite3 rclone groff-base
+# groff to check that the man pages render without warnings, and bash-completion, zsh and fish
+# to try the completion scripts in each shell.
+TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish
 
 .PHONY: all deps test-deps build demo test static install deb check-deb bench fuzz clean
 

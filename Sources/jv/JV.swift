@@ -24,4 +24,10 @@ struct JV: ParsableCommand {
             SessionAgentCommand.self, SessionCheckCommand.self, JrnlHelp.self,
         ]
     )
+
+    /// The global options, here too: they may stand before the command (`jv --vault X list`),
+    /// and the completion scripts argument-parser writes complete only the options a command
+    /// declares — without these, `jv --vault <TAB>` offered the commands. The command's own
+    /// copy receives their values.
+    @OptionGroup var options: GlobalOptions
 }

@@ -25,7 +25,8 @@ struct Add: VaultCommand, TakesFreeText {
     var tags: [String] = []
 
     @Option(help: ArgumentHelp("Start from the template $XDG_CONFIG_HOME/jv/templates/NAME.md: the editor opens on it, "
-                               + "and text given on the command line or standard input follows it.", valueName: "name"))
+                               + "and text given on the command line or standard input follows it.", valueName: "name"),
+            completion: Completions.template)
     var template: String?
 
     @Argument(help: "The entry text (else standard input, else the editor).")

@@ -14,7 +14,7 @@ struct BackupCommand: VaultCommand, ReplacingWithForce {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The backup file to create.")
+    @Argument(help: "The backup file to create.", completion: .file())
     var file: String
 
     @Flag(help: "Replace FILE if it exists.")
@@ -36,7 +36,7 @@ struct VerifyBackup: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The backup file.")
+    @Argument(help: "The backup file.", completion: .file())
     var file: String
 
     func execute() throws {
@@ -58,10 +58,11 @@ struct Restore: VaultCommand, ReplacingWithForce {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The backup file.")
+    @Argument(help: "The backup file.", completion: .file())
     var file: String
 
-    @Option(help: ArgumentHelp("Where to restore (default: --vault, $JV_VAULT or the default vault path).", valueName: "path"))
+    @Option(help: ArgumentHelp("Where to restore (default: --vault, $JV_VAULT or the default vault path).", valueName: "path"),
+            completion: .file())
     var to: String?
 
     @Flag(help: "Replace an existing vault at the target.")

@@ -24,7 +24,7 @@ struct Export: VaultCommand, ReplacingWithForce {
     @Option(help: "Entries up to this date (inclusive).")
     var to: String?
 
-    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"))
+    @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "path"), completion: .file())
     var output: String?
 
     @Flag(help: "Replace --output if it exists.")

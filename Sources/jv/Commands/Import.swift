@@ -20,13 +20,14 @@ struct Import: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The file to import ('-' for standard input).")
+    @Argument(help: "The file to import ('-' for standard input).", completion: .file())
     var file: String
 
     @Option(help: "json, jrnl-json, jrnl-txt or dayone-json.")
     var format: ImportFormat
 
-    @Option(help: ArgumentHelp("An age identity file (AGE-SECRET-KEY-1…) to decrypt an age-encrypted file.", valueName: "path"))
+    @Option(help: ArgumentHelp("An age identity file (AGE-SECRET-KEY-1…) to decrypt an age-encrypted file.", valueName: "path"),
+            completion: .file())
     var ageIdentity: String?
 
     @Flag(help: "Replace a record whose version in the file differs, even with an older one (it reverts later changes).")

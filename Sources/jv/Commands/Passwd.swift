@@ -14,7 +14,7 @@ struct Passwd: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: ArgumentHelp("Read the new passphrase from the first line of this file.", valueName: "path"))
+    @Option(help: ArgumentHelp("Read the new passphrase from the first line of this file.", valueName: "path"), completion: .file())
     var newPassphraseFile: String?
 
     @Option(help: "New Argon2id cost profile (default: keep the current cost).")

@@ -30,7 +30,7 @@ struct Rekey: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     @Option(help: ArgumentHelp("Keep the recovery key in this file (checked, then re-wrapped) instead of making a new one.",
-                               valueName: "path"))
+                               valueName: "path"), completion: .file())
     var keepRecoveryKey: String?
 
     func execute() throws {

@@ -50,7 +50,7 @@ struct SyncInit: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "A folder other machines also see, or rclone:REMOTE:PATH.")
+    @Argument(help: "A folder other machines also see, or rclone:REMOTE:PATH.", completion: .directory)
     var location: String
 
     func execute() throws {
@@ -68,10 +68,11 @@ struct SyncClone: VaultCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The folder or rclone:REMOTE:PATH the vault syncs through.")
+    @Argument(help: "The folder or rclone:REMOTE:PATH the vault syncs through.", completion: .directory)
     var location: String
 
-    @Option(help: ArgumentHelp("Where to make the vault (default: --vault, $JV_VAULT or the default vault path).", valueName: "path"))
+    @Option(help: ArgumentHelp("Where to make the vault (default: --vault, $JV_VAULT or the default vault path).", valueName: "path"),
+            completion: .file())
     var to: String?
 
     func execute() throws {

@@ -4,10 +4,12 @@ import JournalVault
 
 /// Options every command takes: where the vault is, how to print, how to unlock.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The vault file (default: $JV_VAULT, else the config file's vault or its [journals] default, else ${XDG_DATA_HOME:-~/.local/share}/jv/journal.vault).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The vault file (default: $JV_VAULT, else the config file's vault or its [journals] default, else ${XDG_DATA_HOME:-~/.local/share}/jv/journal.vault).", valueName: "path"),
+            completion: .file())
     var vault: String?
 
-    @Option(name: [.customShort("j"), .long], help: ArgumentHelp("The vault the config file's [journals] table names NAME.", valueName: "name"))
+    @Option(name: [.customShort("j"), .long], help: ArgumentHelp("The vault the config file's [journals] table names NAME.", valueName: "name"),
+            completion: Completions.journal)
     var journal: String?
 
     @Flag(name: .long, help: "Machine-readable JSON output.")
@@ -16,13 +18,15 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("no-color"), help: "No colours (also: $NO_COLOR).")
     var noColor = false
 
-    @Option(name: .long, help: ArgumentHelp("Read the passphrase from the first line of this file (also: $JV_PASSPHRASE_FILE).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Read the passphrase from the first line of this file (also: $JV_PASSPHRASE_FILE).", valueName: "path"),
+            completion: .file())
     var passphraseFile: String?
 
     @Option(name: .long, help: ArgumentHelp("Run this shell command and use the first line it prints as the passphrase (also: $JV_PASSPHRASE_COMMAND).", valueName: "command"))
     var passphraseCommand: String?
 
-    @Option(name: .long, help: ArgumentHelp("Unlock with the recovery key in this file instead of the passphrase (also: $JV_RECOVERY_KEY_FILE).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Unlock with the recovery key in this file instead of the passphrase (also: $JV_RECOVERY_KEY_FILE).", valueName: "path"),
+            completion: .file())
     var recoveryKeyFile: String?
 
     @Flag(name: .customLong("no-agent"), help: "Ignore an open session (jv unlock): unlock with the passphrase as if there were none.")
