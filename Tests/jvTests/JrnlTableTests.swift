@@ -130,6 +130,7 @@ struct JrnlTableTests {
             jrnlDiffers: mondayOfLastWeek > 7)),
         // -month and -day (that month or day in every year) are jrnl's only; jv says its way.
         Row(words: ["-month", "3"], outcome: .refused(says: "jv list --on 2026-11")),
+        Row(words: ["-not", "-starred"], outcome: .refused(says: "jv has no -not -starred")),
     ]
 
     @Test("each row selects what jrnl selects", arguments: rows)
