@@ -27,8 +27,9 @@ public enum DateExpression: Hashable, Sendable {
     /// Accepted, case-insensitively:
     /// - days: `YYYY-MM-DD`; `today`, `yesterday`, `tomorrow`; `N days ago`, `N weeks ago`;
     ///   weekday names (`monday`, `mon`: the most recent, today included; `last monday`: that
-    ///   day of last week, as jrnl reads it); a month and a day (`nov 5`, `5 november`, `november 5th`), with a year
-    ///   (`november 5 2025`, `nov 5, 2025`) or without (the most recent one not after today);
+    ///   day of last week, as jrnl reads it); a month and a day (`nov 5`, `5 november`,
+    ///   `november 5th`), with a year (`november 5 2025`, `nov 5, 2025`) or without (the most
+    ///   recent one not after today);
     /// - moments: `now`; ISO 8601 date-times (`2026-01-05T21:30`, `…:SS`, `…:SS.fff`, `T` or a
     ///   space, optional `Z`/`±HH:MM`/`±HHMM`/`±HH`); any day form followed by a time
     ///   (`yesterday at 9:30 pm`, `nov 5 21:00`, `friday noon`); a time alone (`9pm`, `21:00`,

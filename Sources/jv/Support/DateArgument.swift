@@ -11,7 +11,10 @@ enum DateArgument {
     static func parse(_ text: String?) throws -> DateExpression? {
         guard let text else { return nil }
         let (order, origin) = DateOrder.current
-        switch Result(catching: { () throws(DateExpressionError) in try DateExpression.parse(text, now: .now(), zone: .current, order: order) }) {
+        // A Result, not do/catch: Swift 6.3 crashes compiling a `catch … where` of a typed throw.
+        switch Result(catching: { () throws(DateExpressionError) in
+            try DateExpression.parse(text, now: .now(), zone: .current, order: order)
+        }) {
         case .success(let date):
             return date
         case .failure(let error) where error.misread != nil:
@@ -57,7 +60,8 @@ enum DateArgument {
     /// A star before the colon ("yesterday *: text") stars the entry, as in jrnl.
     static func leadingDate(of text: String) throws -> (at: Instant, text: String, starred: Bool)? {
         let (unmarked, starred) = JrnlStar.unmarkingDate(text)
-        guard let (date, rest) = DateExpression.leadingDate(of: unmarked, now: .now(), zone: .current, order: DateOrder.current.order) else { return nil }
+        guard let (date, rest) = DateExpression.leadingDate(of: unmarked, now: .now(), zone: .current, order: DateOrder.current.order)
+        else { return nil }
         return (date.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current), try ContentRules.validated(String(rest)), starred)
     }
 

@@ -5,8 +5,8 @@ extension DateOrder {
     /// How jv reads a date in numbers (`5/11/2026`): the config file's `date_order`, else the
     /// locale's; with where it came from, said in messages.
     static var current: (order: DateOrder, origin: String) {
-        if let configured = (try? Config.current)?.dateOrder {
-            return (configured, "date_order in \((try? Config.current)?.file ?? "the config file") sets the order")
+        if let config = try? Config.current, let configured = config.dateOrder {
+            return (configured, "date_order in \(config.file) sets the order")
         }
         let environment = ProcessInfo.processInfo.environment
         // POSIX's precedence for the time locale: LC_ALL, then LC_TIME, then LANG.
