@@ -16,8 +16,10 @@ all: build
 deps:
 	@scripts/ensure-packages.sh $(APT_PACKAGES)
 
+# jrnl 4.6 (PyPI, in .build-tools/jrnl) for the tests that compare jv with jrnl.
 test-deps: deps
 	@scripts/ensure-packages.sh $(TEST_APT_PACKAGES)
+	@scripts/ensure-jrnl.sh
 
 build: deps
 	$(SWIFT) build

@@ -48,6 +48,37 @@ import Testing
         }
     }
 
+    // MARK: Days in numbers, in a DateOrder
+
+    @Test func numericDatesInEachOrder() throws {
+        func parse(_ text: String, _ order: DateOrder) throws -> DateExpression {
+            try DateExpression.parse(text, now: Self.mondayNoon, zone: Self.utc, order: order)
+        }
+        #expect(try parse("5/11/2026", .mdy) == day(2026, 5, 11))
+        #expect(try parse("5.11.2026", .dmy) == day(2026, 11, 5))
+        #expect(try parse("05/11/2026 9pm", .dmy) == instant(1_793_912_400, offset: 0), "2026-11-05T21:00Z")
+        for order in DateOrder.allCases {
+            #expect(try parse("2026/11/05", order) == day(2026, 11, 5), "year first in every order")
+            #expect(try parse("2026.1.5", order) == day(2026, 1, 5))
+            #expect(try parse("2026-01-05", order) == day(2026, 1, 5), "ISO stays ISO")
+            #expect(try parse("5/5/2026", order) == day(2026, 5, 5), "the same both ways")
+            // Without the order's reading, or without a year in full, it is no date.
+            for text in ["5/11", "1/2", "5/11/26", "31/31/2026", "5-11-2026", "5/11.2026", "2026/02/30", "//2026", "5/11/2026/1"] {
+                #expect(throws: DateExpressionError(input: text), "\(text) \(order)") { try parse(text, order) }
+            }
+        }
+        // A reading the order makes impossible is refused, saying the other reading; never swapped.
+        let misread = { (text: String, order: DateOrder, otherwise: CivilDay?) in
+            DateExpressionError(input: text, misread: .init(order: order, otherwise: otherwise))
+        }
+        #expect(throws: misread("13/05/2026", .mdy, CivilDay(year: 2026, month: 5, day: 13))) { try parse("13/05/2026", .mdy) }
+        #expect(throws: misread("5/13/2026", .dmy, CivilDay(year: 2026, month: 5, day: 13))) { try parse("5/13/2026", .dmy) }
+        #expect(throws: misread("5/11/2026", .ymd, nil)) { try parse("5/11/2026", .ymd) }
+        // Without an order (the import formats' dates), days in numbers are not read at all.
+        expectError("5/11/2026")
+        expectError("2026/11/05")
+    }
+
     // MARK: Form 2: ISO 8601 date-time
 
     @Test func isoDateTimeWithOffsets() throws {

@@ -6,16 +6,15 @@ import Glibc
 #endif
 
 /// Exports and imports against the real tools (README "Exports and imports": "`txt` is jrnl's plain-text journal
-/// format (so `jrnl --import` reads it)", "`age -d -i KEY` decrypts it"): jrnl 4.x from PyPI in a
-/// cached virtual environment, and age from the distribution. Both are installed here when
-/// missing; a test is skipped only when its tool truly cannot be installed (no python3 venv or
-/// no network for pip; age missing and not root or apt failing).
+/// format (so `jrnl --import` reads it)", "`age -d -i KEY` decrypts it"): jrnl 4.6 as
+/// `make test-deps` installs it (see `JrnlWorld`; a test fails without it), and age from the
+/// distribution, installed here when missing (its tests are skipped only when it truly cannot
+/// be: not root, or apt failing).
 @Suite("interoperability with jrnl and age")
 struct InteropTests {
     // MARK: jrnl
 
-    @Test("jv export --format txt | jrnl --import, then jrnl --format json equals jv export --format jrnl-json",
-          .enabled(if: InteropTools.jrnl != nil, "jrnl cannot be installed here (see InteropTools.jrnl)"))
+    @Test("jv export --format txt | jrnl --import, then jrnl --format json equals jv export --format jrnl-json")
     func jrnlReadsOurText() throws {
         let world = try JrnlWorld()
         let sandbox = world.sandbox
@@ -50,8 +49,7 @@ struct InteropTests {
         #expect(try back.list().count == entries.count, "jrnl's file and ours give the same ids")
     }
 
-    @Test("a title line ending in '*' (not starred) survives jrnl: jv's jrnl-json says what jrnl reads",
-          .enabled(if: InteropTools.jrnl != nil, "jrnl cannot be installed here"))
+    @Test("a title line ending in '*' (not starred) survives jrnl: jv's jrnl-json says what jrnl reads")
     func jrnlStarAmbiguity() throws {
         let world = try JrnlWorld()
         let sandbox = world.sandbox
@@ -71,8 +69,7 @@ struct InteropTests {
         #expect(try back.list().contents == ["Rated 5"])
     }
 
-    @Test("entries made with jrnl itself import from its JSON export and its journal file, with dates, tags and stars, once",
-          .enabled(if: InteropTools.jrnl != nil, "jrnl cannot be installed here"))
+    @Test("entries made with jrnl itself import from its JSON export and its journal file, with dates, tags and stars, once")
     func weReadJrnlsExports() throws {
         let world = try JrnlWorld()
         for entry in ["yesterday 9am: Title. Body @tag", "2024-03-05 7:45pm: Starred one! With #Other tags *",
@@ -186,28 +183,13 @@ struct InteropTests {
 
 // MARK: - Tools (file-private)
 
-/// Finds or installs the real tools, once per test process, under a lock shared with other
-/// processes using the same cache.
+/// Finds or installs age, once per test process, under a lock shared with other processes
+/// using the same cache (jrnl is `make test-deps`'s: see `JrnlWorld`).
 fileprivate enum InteropTools {
     /// `<repository>/.build/interop`.
     static let cache: String = {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return repository.appendingPathComponent(".build/interop").path
-    }()
-
-    /// jrnl from PyPI in `<cache>/jrnl-venv`, created with `python3 -m venv` and `pip install jrnl`.
-    static let jrnl: String? = {
-        let venv = cache + "/jrnl-venv"
-        let executable = venv + "/bin/jrnl"
-        return interopWithLock(cache + "/jrnl.lock") {
-            if interopWorks(executable, ["--version"]) { return executable }
-            guard let python = interopWhich("python3") else { return nil }
-            try? FileManager.default.removeItem(atPath: venv)
-            guard interopRun(python, ["-m", "venv", venv]).status == 0 else { return nil }
-            let pip = interopRun(venv + "/bin/python", ["-m", "pip", "install", "--quiet", "jrnl"], timeout: 600)
-            guard pip.status == 0, interopWorks(executable, ["--version"]) else { return nil }
-            return executable
-        }
     }()
 
     /// age from PATH, else `apt-get install -y age` when running as root.
@@ -228,42 +210,6 @@ fileprivate enum InteropTools {
     static var ageKeygen: String? { interopWhich("age-keygen") }
 }
 
-/// A sandbox with a jrnl configuration (FORMAT.md §9's defaults: `%F %r`, tags `#@`), its empty
-/// journal file and HOME inside it; jrnl runs with TZ=UTC and standard input from /dev/null.
-fileprivate struct JrnlWorld {
-    let sandbox: Sandbox
-    let config: String
-    let journal: String
-
-    init() throws {
-        sandbox = try Sandbox()
-        journal = try sandbox.folder.write("jrnl/journal.txt", "")
-        config = try sandbox.folder.write("jrnl/jrnl.yaml", """
-            colors: {body: none, date: none, tags: none, title: none}
-            default_hour: 9
-            default_minute: 0
-            editor: ''
-            encrypt: false
-            highlight: true
-            indent_character: '|'
-            journals:
-              default:
-                journal: \(journal)
-            linewrap: 79
-            tagsymbols: '#@'
-            template: false
-            timeformat: '%F %r'
-            version: v4.6
-
-            """)
-    }
-
-    func jrnl(_ arguments: [String], stdin: Data? = nil) throws -> JVResult {
-        let executable = try #require(InteropTools.jrnl)
-        return try sandbox.runTool(executable, ["--config-file", config] + arguments, stdin: stdin, env: ["TZ": "UTC"])
-    }
-}
-
 fileprivate func interopWhich(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
     let folders = path.split(separator: ":").map(String.init) + ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"]
@@ -282,10 +228,6 @@ fileprivate func interopRun(_ executable: String, _ arguments: [String], extraEn
     } catch {
         return JVResult(command: executable, status: -1, signal: nil, timedOut: false, stdout: Data(), stderr: Data("\(error)".utf8))
     }
-}
-
-fileprivate func interopWorks(_ executable: String, _ arguments: [String]) -> Bool {
-    access(executable, X_OK) == 0 && interopRun(executable, arguments).status == 0
 }
 
 /// Runs `body` holding an exclusive `flock` on `lockPath` (creating its folder).

@@ -151,7 +151,7 @@ import Testing
     func unreadLeadingDateIsSaid() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
-        for text in ["yesterday evening: Ran", "5/11/2026: Dinner", "friday afternoon: Tea"] {
+        for text in ["yesterday evening: Ran", "5/11: Dinner", "friday afternoon: Tea"] {
             let result = try sandbox.run(["add", "--json", "--", text])
             #expect(result.status == 0 && result.err.contains("looks like a date jv does not read"), "\(text): \(result)")
             #expect(try result.object()["content"] as? String == text)
@@ -185,6 +185,57 @@ import Testing
             let created = try #require(ISO8601DateFormatter.withFraction.date(from: entry["created_at"] as? String ?? ""), "\(entry)")
             #expect(abs(Date().timeIntervalSince(created) - seconds) < 60, "\(text): \(entry)")
         }
+    }
+
+    @Test("a day in numbers (5/11/2026) is read in the locale's order (LC_ALL, LC_TIME, LANG) or date_order's; one the order cannot read is refused, not read the other way")
+    func numericDates() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let noConfig = sandbox.folder.file("no-config")
+        func config(_ order: String) throws -> String {
+            try sandbox.folder.write("config-\(order)/jv/config.toml", "date_order = \"\(order)\"\n")
+            return sandbox.folder.file("config-\(order)")
+        }
+        let mdy = try config("mdy"), dmy = try config("dmy"), myd = try config("myd")
+        // The sandbox's LANG is C.UTF-8: month first, as C's own format and as jrnl read it.
+        let cases: [([String: String?], String, String)] = [
+            ([:], noConfig, "2026-05-11"),
+            (["LANG": "en_US.UTF-8"], noConfig, "2026-05-11"),
+            (["LANG": "de_DE.UTF-8"], noConfig, "2026-11-05"),
+            (["LANG": "en_US.UTF-8", "LC_TIME": "en_GB.UTF-8"], noConfig, "2026-11-05"),
+            (["LC_ALL": "en_US.UTF-8", "LC_TIME": "en_GB.UTF-8"], noConfig, "2026-05-11"),
+            (["LANG": "de_DE.UTF-8"], mdy, "2026-05-11"),
+            (["LANG": "en_US.UTF-8"], dmy, "2026-11-05"),
+        ]
+        for (locale, configFolder, day) in cases {
+            let env = locale.merging(["XDG_CONFIG_HOME": configFolder]) { $1 }
+            let added = try sandbox.run(["add", "--json", "--at", "5/11/2026", "Dinner"], env: env)
+            #expect(added.status == 0 && (try? added.object()["local_day"] as? String) == day, "\(locale) \(configFolder): \(added)")
+            let listed = try sandbox.run(["list", "--json", "--on", "5.11.2026"], env: env)
+            #expect(Set(try listed.array().map { $0["local_day"] as? String }) == [day], "\(locale): \(listed)")
+            let leading = try sandbox.run(["add", "--json", "5/11/2026: Lunch"], env: env)
+            #expect((try? leading.object()["local_day"] as? String) == day, "\(locale): \(leading)")
+            #expect((try? leading.object()["content"] as? String) == "Lunch", "\(locale): \(leading)")
+            let yearFirst = try sandbox.run(["add", "--json", "--at", "2026/11/05", "Tea"], env: env)
+            #expect((try? yearFirst.object()["local_day"] as? String) == "2026-11-05", "year first in every order: \(yearFirst)")
+        }
+        let before = try sandbox.list().count
+        // A reading the order makes impossible is refused, saying why and where the order came from.
+        let refusals: [([String: String?], String, [String])] = [
+            (["LANG": "en_US.UTF-8", "XDG_CONFIG_HOME": noConfig], "13/05/2026", ["month first (mdy)", "2026-05-13", "en_US.UTF-8", "date_order"]),
+            (["LANG": "de_DE.UTF-8", "XDG_CONFIG_HOME": noConfig], "5/13/2026", ["day first (dmy)", "2026-05-13", "de_DE.UTF-8"]),
+            (["LANG": "ja_JP.UTF-8", "XDG_CONFIG_HOME": noConfig], "5/11/2026", ["year first (ymd)", "YYYY-MM-DD", "ja_JP.UTF-8"]),
+            (["LANG": "de_DE.UTF-8", "XDG_CONFIG_HOME": mdy], "13/05/2026", ["month first (mdy)", "config-mdy/jv/config.toml"]),
+        ]
+        for (env, date, says) in refusals {
+            for arguments in [["add", "--at", date, "Dinner"], ["list", "--on", date], ["list", "--from", date]] {
+                let refused = try sandbox.run(arguments, env: env)
+                #expect(refused.status == 64 && says.allSatisfy { refused.err.contains($0) }, "\(arguments) \(env): \(refused)")
+            }
+        }
+        #expect(try sandbox.list().count == before, "nothing was added")
+        let wrongKey = try sandbox.run(["list"], env: ["XDG_CONFIG_HOME": myd])
+        #expect(wrongKey.status == 64 && wrongKey.err.contains("'date_order' must be \"dmy\", \"mdy\" or \"ymd\""), "\(wrongKey)")
     }
 }
 

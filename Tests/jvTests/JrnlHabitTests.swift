@@ -157,6 +157,27 @@ import Testing
         #expect(help.status == 0 && help.out.contains("jrnl -n N") && help.out.contains("jv list --any-tag"), "\(help)")
     }
 
+    @Test("a mistyped command before other words (jv serach harbour) is refused with the command and 'jv add', not written; sentences are written")
+    func mistypedCommandBeforeWords() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        for (words, command) in [(["serach", "harbour"], "search"), (["lsit", "the", "entries"], "list"),
+                                 (["exprot", "everything"], "export"), (["delte", "that", "entry"], "delete")] {
+            let refused = try sandbox.run(words)
+            #expect(refused.status == 64 && refused.err.contains("did you mean '\(command)'") && refused.err.contains("'jv add TEXT'"),
+                    "\(words): \(refused)")
+        }
+        #expect(try sandbox.list().isEmpty, "nothing was written")
+        // Words two edits from a command ("was", "last", "into", "snow"), or capitalised, start sentences.
+        let sentences = [["today", "was", "good"], ["was", "a", "long", "day"], ["last", "night", "was", "fun"],
+                         ["into", "the", "woods"], ["Snow", "again"], ["Search", "party", "found", "the", "dog"]]
+        for words in sentences {
+            let written = try sandbox.run(words)
+            #expect(written.status == 0, "\(words): \(written)")
+        }
+        #expect(try sandbox.list().count == sentences.count)
+    }
+
     @Test("jrnl's star marks ('yesterday *: text', '*text', 'text*') star the entry and are not kept; stars in the text stay")
     func starMarks() throws {
         let sandbox = try Sandbox()

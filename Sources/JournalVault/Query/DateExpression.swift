@@ -26,17 +26,28 @@ public enum DateExpression: Hashable, Sendable {
     ///
     /// Accepted, case-insensitively:
     /// - days: `YYYY-MM-DD`; `today`, `yesterday`, `tomorrow`; `N days ago`, `N weeks ago`;
-    ///   weekday names (`monday`, `mon`: the most recent, today included; `last monday`: before
-    ///   today); a month and a day (`nov 5`, `5 november`, `november 5th`), with a year
-    ///   (`november 5 2025`, `nov 5, 2025`) or without (the most recent one not after today);
+    ///   weekday names (`monday`, `mon`: the most recent, today included; `last monday`: that
+    ///   day of last week, as jrnl reads it); a month and a day (`nov 5`, `5 november`,
+    ///   `november 5th`), with a year (`november 5 2025`, `nov 5, 2025`) or without (the most
+    ///   recent one not after today);
     /// - moments: `now`; ISO 8601 date-times (`2026-01-05T21:30`, `…:SS`, `…:SS.fff`, `T` or a
     ///   space, optional `Z`/`±HH:MM`/`±HHMM`/`±HH`); any day form followed by a time
     ///   (`yesterday at 9:30 pm`, `nov 5 21:00`, `friday noon`); a time alone (`9pm`, `21:00`,
     ///   `midnight`: today at that time);
     /// - runs of days: `YYYY`, `YYYY-MM`, a month and a year (`nov 2026`), `this week`,
     ///   `last week`, `this month`, `last month`, `this year`, `last year`.
-    public static func parse(_ text: String, now: Instant, zone: TimeZone) throws(DateExpressionError) -> DateExpression {
-        guard let result = DateExpressionParser(text: text, now: now, zone: zone)?.parse() else {
+    ///
+    /// With a `DateOrder`, also a day written in numbers (`5/11/2026`, `2026/11/05`), read in
+    /// that order; one the order cannot read (`13/05/2026` month first) is an error saying so,
+    /// never the other order's day. Without one, such dates are not read.
+    public static func parse(_ text: String, now: Instant, zone: TimeZone, order: DateOrder? = nil) throws(DateExpressionError) -> DateExpression {
+        guard let parser = DateExpressionParser(text: text, now: now, zone: zone, order: order) else {
+            throw DateExpressionError(input: text)
+        }
+        guard let result = parser.parse() else {
+            if let order, case .impossible(let otherwise) = parser.numericDate(order: order) {
+                throw DateExpressionError(input: text, misread: .init(order: order, otherwise: otherwise))
+            }
             throw DateExpressionError(input: text)
         }
         return result
@@ -53,13 +64,13 @@ public enum DateExpression: Hashable, Sendable {
     /// // (.day(2026-01-04), "Went for a walk")
     /// DateExpression.leadingDate(of: "Note to self: buy milk", now: now, zone: zone)  // nil
     /// ```
-    public static func leadingDate(of text: String, now: Instant, zone: TimeZone) -> (date: DateExpression, rest: Substring)? {
+    public static func leadingDate(of text: String, now: Instant, zone: TimeZone, order: DateOrder? = nil) -> (date: DateExpression, rest: Substring)? {
         // No date is longer than the parser's limit, so only the start of the text is searched
         // (an entry may be megabytes long).
         guard let separator = text.prefix(maximumInputLength + 2).firstRange(of: ": ") else { return nil }
         let prefix = text[..<separator.lowerBound]
         guard !prefix.isEmpty, !prefix.contains(where: \.isNewline),
-              let date = try? parse(String(prefix), now: now, zone: zone) else { return nil }
+              let date = try? parse(String(prefix), now: now, zone: zone, order: order) else { return nil }
         if case .days = date { return nil }
         return (date, text[separator.upperBound...])
     }
@@ -77,9 +88,19 @@ public enum DateExpression: Hashable, Sendable {
 /// A date argument that matches none of the accepted forms.
 public struct DateExpressionError: Error, Equatable, Sendable, CustomStringConvertible {
     public let input: String
+    /// Set when `input` is a day in numbers that its `DateOrder` cannot read (`13/05/2026`
+    /// month first).
+    public let misread: Misread?
 
-    public init(input: String) {
+    public struct Misread: Equatable, Sendable {
+        public let order: DateOrder
+        /// The day the other order reads, if it reads one.
+        public let otherwise: CivilDay?
+    }
+
+    public init(input: String, misread: Misread? = nil) {
         self.input = input
+        self.misread = misread
     }
 
     public var description: String {
@@ -87,6 +108,10 @@ public struct DateExpressionError: Error, Equatable, Sendable, CustomStringConve
         // short so the sentence stays readable. The forms are too many for one sentence: a few
         // examples, and where the rest are listed.
         let shown = input.count > 100 ? String(input.prefix(100)) + "…" : input
+        if let misread {
+            let instead = misread.otherwise.map { "; if you meant \($0), write that" } ?? "; write YYYY-MM-DD"
+            return "'\(shown)' is no day read \(misread.order.phrase)\(instead)."
+        }
         return "Unrecognised date '\(shown)': try YYYY-MM-DD, 'yesterday 9pm', '3 days ago', 'nov 5' or 'last month' "
             + "('jv list --help' lists every form)."
     }
@@ -106,8 +131,9 @@ private struct DateExpressionParser {
     private let now: Instant
     private let today: CivilDay
     private let zone: TimeZone
+    private let order: DateOrder?
 
-    init?(text: String, now: Instant, zone: TimeZone) {
+    init?(text: String, now: Instant, zone: TimeZone, order: DateOrder?) {
         guard text.utf8.count <= maximumInputLength else { return nil }
         // Lowercase ASCII only: `String.lowercased()` would turn e.g. "İ" into "i" plus a
         // combining mark, and non-ASCII can never be part of a valid form anyway.
@@ -117,6 +143,12 @@ private struct DateExpressionParser {
         self.now = now
         today = now.localDay
         self.zone = zone
+        self.order = order
+    }
+
+    /// The first token as a day in numbers (`5/11/2026`) in `order`.
+    func numericDate(order: DateOrder) -> DateOrder.Reading {
+        order.day(of: tokens[0])
     }
 
     func parse() -> DateExpression? {
@@ -163,7 +195,7 @@ private struct DateExpressionParser {
             return nil
         }
         let reordered = (tokens.dropFirst() + tokens.prefix(1)).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
-        guard let date = DateExpressionParser(text: reordered, now: now, zone: zone)?.parse(), case .instant = date else { return nil }
+        guard let date = DateExpressionParser(text: reordered, now: now, zone: zone, order: order)?.parse(), case .instant = date else { return nil }
         return date
     }
 
@@ -269,6 +301,9 @@ private struct DateExpressionParser {
             return (.day(today.adding(days: -count * unit), isISO: false), tokens.dropFirst(3))
         }
 
+        if let order, case .day(let day) = numericDate(order: order) {
+            return (.day(day, isISO: false), afterFirst)
+        }
         // ISO: exactly ten bytes of date, optionally followed by `T` and a time in the same token.
         guard first.count >= 10, let day = CivilDay(iso: String(decoding: first[0..<10], as: UTF8.self)) else {
             return nil

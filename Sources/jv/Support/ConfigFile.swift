@@ -1,4 +1,5 @@
 import Foundation
+import JournalVault
 import VaultCrypto
 
 /// jv's settings from `$XDG_CONFIG_HOME/jv/config.toml` (else `~/.config/jv/config.toml`):
@@ -21,6 +22,8 @@ struct Config: Sendable {
     var color: Bool?
     var limit: Int?
     var timeFormat: TimeFormat?
+    /// `date_order`: how a date in numbers (`5/11/2026`) is read; else the locale's.
+    var dateOrder: DateOrder?
     /// `[journals]`: vault paths by name, for `--journal NAME`.
     var journals: [String: String] = [:]
 
@@ -121,7 +124,7 @@ extension Config {
         return config
     }
 
-    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format"]
+    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format", "date_order"]
 
     /// How a message names `key`: quoted if it is one of jv's keys, else "the key". A line jv
     /// cannot read may be a passphrase pasted into the wrong file, and any word of it may be
@@ -165,6 +168,11 @@ extension Config {
                 throw Problem("'time_format' must be \(Self.choices(TimeFormat.allCases.map(\.rawValue)))")
             }
             timeFormat = format
+        case "date_order":
+            guard let order = DateOrder(rawValue: try value.string(key)) else {
+                throw Problem("'date_order' must be \(Self.choices(DateOrder.allCases.map(\.rawValue)))")
+            }
+            dateOrder = order
         default:
             let nearest = Self.keys.min { UnknownCommand.distance(key, $0) < UnknownCommand.distance(key, $1) }
             let guess = nearest.map { UnknownCommand.distance(key, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""

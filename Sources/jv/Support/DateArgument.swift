@@ -6,9 +6,22 @@ enum DateArgument {
     /// jrnl's convention: a date without a time means 09:00 that day.
     static let defaultSecondsOfDay = 9 * 3600
 
+    /// A date in numbers (`5/11/2026`) is read in `DateOrder.current`; one that order cannot
+    /// read is refused with the reason and where the order came from.
     static func parse(_ text: String?) throws -> DateExpression? {
         guard let text else { return nil }
-        return try DateExpression.parse(text, now: .now(), zone: .current)
+        let (order, origin) = DateOrder.current
+        // A Result, not do/catch: Swift 6.3 crashes compiling a `catch … where` of a typed throw.
+        switch Result(catching: { () throws(DateExpressionError) in
+            try DateExpression.parse(text, now: .now(), zone: .current, order: order)
+        }) {
+        case .success(let date):
+            return date
+        case .failure(let error) where error.misread != nil:
+            throw CLIError.usage(String(error.description.dropLast()) + " (\(origin)).")
+        case .failure(let error):
+            throw error
+        }
     }
 
     /// `--from` and `--to` together: a range whose start is after its end is refused (64)
@@ -47,7 +60,8 @@ enum DateArgument {
     /// A star before the colon ("yesterday *: text") stars the entry, as in jrnl.
     static func leadingDate(of text: String) throws -> (at: Instant, text: String, starred: Bool)? {
         let (unmarked, starred) = JrnlStar.unmarkingDate(text)
-        guard let (date, rest) = DateExpression.leadingDate(of: unmarked, now: .now(), zone: .current) else { return nil }
+        guard let (date, rest) = DateExpression.leadingDate(of: unmarked, now: .now(), zone: .current, order: DateOrder.current.order)
+        else { return nil }
         return (date.instant(atSecondsOfDay: defaultSecondsOfDay, zone: .current), try ContentRules.validated(String(rest)), starred)
     }
 

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// As in jrnl, any filter or display option makes it a listing, and words alone that are all
 /// tags (`@anna #work`) too; other words are the text of a new entry. A first word that is
-/// (nearly) a jv command is never written: `jv lsit` is still "did you mean 'list'?". A jrnl form
+/// (nearly) a jv command is never written: `jv lsit` is still "did you mean 'list'?", and so
+/// is `jv serach harbour` (see `UnknownCommand.isMistypedCommand`). A jrnl form
 /// jv has no meaning for is refused (64) with the jv way to do it. `jv help jrnl` lists the mapping.
 ///
 /// ```swift
@@ -17,7 +18,8 @@ enum JrnlCommandLine {
     static let mapping = """
         When the first word is not a jv command, jv reads jrnl's command line:
           jrnl TEXT…              jv add TEXT…  (a first word close to a jv command is not written:
-                                   'jv lsit' suggests 'list'; write such text with 'jv add')
+                                   'jv lsit', 'jv serach harbour' suggest the command; write
+                                   such text with 'jv add')
           jrnl JOURNAL TEXT…      jv -j JOURNAL add TEXT…  (a name in the config file's [journals])
           jrnl @tag …             jv list --any-tag tag …  (-and: --tag, every tag must match)
           jrnl -n N, jrnl -N      jv list -n N
@@ -38,6 +40,10 @@ enum JrnlCommandLine {
           jrnl --import           jv import FILE (jrnl's text and JSON)
           jrnl --encrypt/--decrypt  every jv vault is encrypted; jv passwd changes the passphrase
         Star syntax as in jrnl: 'yesterday *: text', '*text' and 'text*' write a starred entry.
+        Read differently on purpose: tags have no sign (@work and #work are one tag); 'last week'
+        is Monday to Sunday; a day in numbers (5/11/2026) is read in one order, date_order in
+        config.toml (else the locale's: month first for en_US and C, as jrnl; day first for most
+        others), and refused when that order cannot read it (jrnl swaps to day first).
         """
 
     /// The command line jv runs: `arguments` unchanged when their first word is a jv command (or
@@ -56,7 +62,8 @@ enum JrnlCommandLine {
         let isListing = reading.isListing || reading.text.allSatisfy(isTag)
         if !isListing || !reading.text.allSatisfy(isTag) {
             // A command mistyped is not an entry: it is left to the "did you mean" of UnknownCommand.
-            if reading.text.first == first, UnknownCommand.isNearlyACommand(first), isListing || reading.text.count == 1 {
+            if reading.text.first == first, (isListing || reading.text.count == 1)
+                ? UnknownCommand.isNearlyACommand(first) : UnknownCommand.isMistypedCommand(first) {
                 return arguments
             }
             if isListing {

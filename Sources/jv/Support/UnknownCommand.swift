@@ -14,21 +14,26 @@ enum UnknownCommand {
     static func message(for arguments: [String]) -> String? {
         let names = commandNames
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
-        if !names.contains(first) { return sentence(first, names: names) }
+        if !names.contains(first) {
+            // Words after it that are no options may have been meant as an entry's text.
+            let words = arguments.dropFirst()
+            return sentence(first, names: names, maybeText: !words.isEmpty && !words.contains { $0.hasPrefix("-") })
+        }
         if first == "help", let asked = arguments.dropFirst().first, !asked.hasPrefix("-"), !names.contains(asked) {
             return sentence(asked, names: names)
         }
         return nil
     }
 
-    private static func sentence(_ word: String, names: [String]) -> String {
+    private static func sentence(_ word: String, names: [String], maybeText: Bool = false) -> String {
         let shown = TerminalText.visible(word)
         // `jv version`, `jv help` are the options' names without their dashes.
         if topLevelFlags.contains("--" + word) { return "No command '\(shown)'; did you mean 'jv --\(shown)'?" }
         guard let nearest = names.min(by: { distance(word, $0) < distance(word, $1) }), distance(word, nearest) <= 2 else {
             return "No command '\(shown)'; 'jv help' lists the commands."
         }
-        return "No command '\(shown)'; did you mean '\(nearest)'? ('jv help' lists the commands.)"
+        let aside = maybeText ? "'jv add TEXT' writes an entry that starts with that word" : "'jv help' lists the commands"
+        return "No command '\(shown)'; did you mean '\(nearest)'? (\(aside).)"
     }
 
     private static let topLevelFlags: Set<String> = ["--version"]
@@ -38,6 +43,19 @@ enum UnknownCommand {
     static func isNearlyACommand(_ word: String) -> Bool {
         topLevelFlags.contains("--" + word)
             || commandNames.contains { distance(word, $0) <= 2 }
+    }
+
+    /// Whether `word`, the first of several that would be written as an entry (`jv serach
+    /// harbour`), reads as a command mistyped: typed in lower case, as commands are, and one
+    /// edit from a command of five letters or more (`serach`, `exprot`, `delte`) or a shorter one
+    /// with two neighbouring letters swapped (`lsit`, `shwo`, `tgas`). `isNearlyACommand`'s two
+    /// edits would refuse everyday sentences: "was", "last", "into" and "snow" are that close to
+    /// "tags", "list", "info" and "show".
+    static func isMistypedCommand(_ word: String) -> Bool {
+        guard word == word.lowercased(), word.contains(where: \.isLetter) else { return false }
+        return commandNames.contains { name in
+            distance(word, name) == 1 && (name.count >= 5 || name.count == word.count && name.sorted() == word.sorted())
+        }
     }
 
     /// Optimal-string-alignment distance between two words: Levenshtein's, with two neighbouring
