@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Checks jv's Debian package and `make install`:   scripts/check-deb.sh PATH.deb
-# (as root; `make check-deb` builds the package first). lintian finds no error or warning; a
-# second packaging of the same build gives the same bytes; the manual pages render without a
-# groff warning; `make install` into a folder copies without compiling and `make uninstall`
-# takes every file away again. Then the package is installed with dpkg -i (its missing Depends
-# and man-db with apt-get), jv runs where the toolchain's runtime libraries cannot be seen, and
-# the package is removed again.
+# (as root; `make check-deb` builds the package first). It installs what it needs (lintian,
+# man-db, the package's Depends) with apt-get. lintian finds no error or warning; a second
+# packaging of the same build gives the same bytes; the manual pages render without a groff
+# warning; `make install` into a folder copies without compiling and `make uninstall` takes
+# exactly those files away again. Then the package is installed with dpkg -i, jv runs where the
+# toolchain's runtime libraries cannot be seen, and the package is removed again.
 set -euo pipefail
 deb=${1:?usage: scripts/check-deb.sh PATH.deb}
 deb=$(realpath "$deb")
@@ -43,22 +43,25 @@ for page in "$work"/contents/usr/share/man/man*/*; do
 done
 echo "check-deb: manual pages render without warnings"
 
-# make install only copies, and make uninstall removes exactly what it copied.
-make_quietly install DESTDIR="$work/tree"
-installed=$(find "$work/tree" -type f | wc -l)
+# make install only copies, and make uninstall removes exactly what it copied; neither runs
+# the compiler (SWIFT is a stand-in that leaves a mark), not even when nothing was built.
+printf '#!/bin/sh\ntouch "%s"\n' "$work/compiled" > "$work/swift" && chmod +x "$work/swift"
+tree="$work/tree/usr/local"
+install -d "$tree/bin" && touch "$tree/bin/other-program"
+make_quietly install DESTDIR="$work/tree" PREFIX=/usr/local SWIFT="$work/swift"
+installed=$(find "$tree" -type f ! -name other-program | wc -l)
 [ "$installed" -eq "$(dpkg-deb --contents "$deb" | grep -vc -e '/$' -e '/copyright$' -e '/changelog.gz$')" ] ||
     fail "make install put $installed files in place, the package holds another number"
-make_quietly uninstall DESTDIR="$work/tree"
-left=$(find "$work/tree" ! -type d)
-[ -z "$left" ] || fail "make uninstall left $left"
-[ ! -e "$work/tree/usr/local/share/doc/jv" ] || fail "make uninstall left the folder share/doc/jv"
-printf '#!/bin/sh\ntouch "%s"\n' "$work/compiled" > "$work/swift" && chmod +x "$work/swift"
+make_quietly uninstall DESTDIR="$work/tree" PREFIX=/usr/local SWIFT="$work/swift"
+left=$(cd "$tree" && find . ! -type d)
+[ "$left" = ./bin/other-program ] || fail "make uninstall left or took other files than it installed: $left"
+[ ! -e "$tree/share/doc/jv" ] || fail "make uninstall left the folder share/doc/jv"
 if message=$(make_quietly install DESTDIR="$work/unbuilt" STAGE="$work/nothing-built" SWIFT="$work/swift" 2>&1); then
     fail "make install without build products succeeded"
 fi
-[ ! -e "$work/compiled" ] || fail "make install without build products ran the compiler"
 [ ! -e "$work/unbuilt" ] || fail "make install without build products installed something"
 grep -q "run 'make' first" <<<"$message" || fail "make install without build products says: $message"
+[ ! -e "$work/compiled" ] || fail "make install or uninstall ran the compiler"
 echo "check-deb: make install copies $installed files, make uninstall removes them, and neither compiles"
 
 trap 'rm -rf "$work"; dpkg -r jv >/dev/null' EXIT
