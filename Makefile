@@ -55,6 +55,8 @@ INSTALLED := bin/jv \
 	share/bash-completion/completions/jv share/zsh/site-functions/_jv \
 	share/fish/vendor_completions.d/jv.fish \
 	$(DOCS:%=share/doc/jv/%.gz) share/doc/jv/examples/analyser.py
+# Those of them that run: the example analyser too, so that `jv analyze --command` takes it.
+EXECUTABLES := bin/jv share/doc/jv/examples/analyser.py
 # The folders that hold only jv's files, deepest first: uninstall removes them once empty.
 INSTALLED_FOLDERS := share/doc/jv/examples share/doc/jv
 
@@ -66,7 +68,7 @@ static: deps
 	@rm -rf $(STAGE)
 	@install -d $(STAGE)/bin $(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions \
 	    $(STAGE)/share/fish/vendor_completions.d $(STAGE)/share/doc/jv/examples
-	@install -m 0755 $(STATIC_JV) $(STAGE)/bin/jv
+	@cp $(STATIC_JV) $(STAGE)/bin/jv
 	@strip --remove-section=.comment --remove-section=.note $(STAGE)/bin/jv
 	@for page in $(MAN_PAGES); do section=$${page##*.}; install -d $(STAGE)/share/man/man$$section; \
 	    gzip -9n < $$page > $(STAGE)/share/man/man$$section/$${page##*/}.gz || exit 1; done
@@ -74,8 +76,9 @@ static: deps
 	@$(STAGE)/bin/jv --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_jv
 	@$(STAGE)/bin/jv --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/jv.fish
 	@for doc in $(DOCS); do gzip -9n < $$doc > $(STAGE)/share/doc/jv/$$doc.gz || exit 1; done
-	@install -m 0644 examples/analyser.py $(STAGE)/share/doc/jv/examples/analyser.py
-	@chmod 0644 $(addprefix $(STAGE)/,$(filter-out bin/jv,$(INSTALLED)))
+	@cp examples/analyser.py $(STAGE)/share/doc/jv/examples/analyser.py
+	@chmod 0644 $(addprefix $(STAGE)/,$(filter-out $(EXECUTABLES),$(INSTALLED)))
+	@chmod 0755 $(addprefix $(STAGE)/,$(EXECUTABLES))
 	@echo "Built $(STAGE); 'sudo make install' copies it under $(PREFIX)."
 
 # $(call install_into,ROOT): copies what `make` staged under ROOT (a prefix such as /usr/local),
