@@ -27,6 +27,7 @@ demo: build
 	@scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/jv"
 
 test: test-deps
+	@scripts/spdx.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
