@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the Debian package of jv from a staged /usr tree (`make deb` fills it):
 #   scripts/build-deb.sh ROOT OUTPUT_DIR   ->   OUTPUT_DIR/jv_VERSION_ARCH.deb
 # The package is reproducible: every date is SOURCE_DATE_EPOCH (the Makefile sets it to the last

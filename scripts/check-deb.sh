@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks jv's Debian package and `make install`:   scripts/check-deb.sh PATH.deb
 # (as root; `make check-deb` builds the package first). It installs what it needs (lintian,
 # man-db, the package's Depends) with apt-get. lintian finds no error or warning; a second

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes Sources/JournalVault/Entries/CaseFolding.swift: Unicode full case folding (the C and F
 lines of CaseFolding.txt) as Python's str.casefold() applies it, so that jv's tag normal form
 (FORMAT.md §5) is exactly `unicodedata.normalize('NFC', unicodedata.normalize('NFC', s).casefold())`.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every source file names its licence in its first line (after a hashbang or Swift's
 # tools-version line, which must stay first):
 #   scripts/spdx.sh          adds the line where it is missing (idempotent)
