@@ -7,10 +7,13 @@ APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config
 # groff to check that the man pages render without warnings, and bash-completion, zsh and fish
 # to try the completion scripts in each shell.
 TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish
+# `make deb` takes the package's Depends from dpkg-shlibdeps.
+DEB_APT_PACKAGES := dpkg-dev
 
-.PHONY: all deps test-deps build demo test static install deb check-deb bench fuzz clean
+.PHONY: all deps test-deps build demo test static install uninstall deb check-deb bench fuzz clean
 
-all: build
+# `make` builds what `sudo make install` copies.
+all: static
 
 # Installs missing Debian packages with apt-get when run as root; otherwise says what to install.
 deps:
@@ -28,53 +31,92 @@ demo: build
 	@scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/jv"
 
 test: test-deps
+	@scripts/spdx.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
 # What is installed is built in its own scratch path, with the Swift runtime and Foundation
-# linked in, so that it runs without the toolchain (and debug builds are left alone).
+# linked in, so that it runs without the toolchain (and debug builds are left alone). Hardened
+# as Debian builds C: symbols bound at start (-z now: the whole relocation table read-only) and
+# the C parts' buffer calls checked (_FORTIFY_SOURCE).
 STATIC_SCRATCH := .build-static
-STATIC_OPTIONS := --scratch-path $(STATIC_SCRATCH) -Xswiftc -static-stdlib
+STATIC_OPTIONS := --scratch-path $(STATIC_SCRATCH) -Xswiftc -static-stdlib -Xlinker -z -Xlinker now -Xcc -D_FORTIFY_SOURCE=2
 STATIC_JV := $(STATIC_SCRATCH)/release/jv
-MANUAL := $(STATIC_SCRATCH)/plugins/GenerateManual/outputs/jv/jv.1
-COMPLETIONS := $(STATIC_SCRATCH)/completions
+# `make` fills STAGE with every file `make install` copies, laid out as under PREFIX.
+STAGE := $(STATIC_SCRATCH)/stage
 DEB_ROOT := $(STATIC_SCRATCH)/deb-root
 
-# The static jv, its man page (argument-parser's generate-manual plugin, dated by the last commit
-# so that rebuilding gives the same page) and its bash, zsh and fish completion scripts.
+# Every date in what is staged and packaged is the last commit's, so that two builds of one
+# commit give the same .deb (https://reproducible-builds.org/specs/source-date-epoch/).
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y Package.swift)
+export SOURCE_DATE_EPOCH
+
+# The hand-written manual pages, by section: man/jv.1 is installed as share/man/man1/jv.1.gz.
+MAN_PAGES := $(wildcard man/*.[1-8])
+DOCS := README.md FORMAT.md SECURITY.md
+# What `make install` puts under $(DESTDIR)$(PREFIX), and so what `make uninstall` removes.
+INSTALLED := bin/jv \
+	$(foreach page,$(MAN_PAGES),share/man/man$(subst .,,$(suffix $(page)))/$(notdir $(page)).gz) \
+	share/bash-completion/completions/jv share/zsh/site-functions/_jv \
+	share/fish/vendor_completions.d/jv.fish \
+	$(DOCS:%=share/doc/jv/%.gz) share/doc/jv/examples/analyser.py
+# Those of them that run: the example analyser too, so that `jv analyze --command` takes it.
+EXECUTABLES := bin/jv share/doc/jv/examples/analyser.py
+# The folders that hold only jv's files, deepest first: uninstall removes them once empty.
+INSTALLED_FOLDERS := share/doc/jv/examples share/doc/jv
+
+# The static jv (stripped as dh_strip strips), its man pages, its completion scripts (bash's
+# without the hashbang argument-parser writes: bash-completion sources it) and its documents,
+# in STAGE. Pages and documents are compressed as Debian keeps them (gzip -9n: no name, no date).
 static: deps
 	$(SWIFT) build -c release --product jv $(STATIC_OPTIONS)
-	$(SWIFT) package $(STATIC_OPTIONS) plugin generate-manual --date "$$(git log -1 --format=%cs 2>/dev/null || date +%F)"
-	@mkdir -p $(COMPLETIONS)
-	@for shell in bash zsh fish; do "$(STATIC_JV)" --generate-completion-script $$shell > $(COMPLETIONS)/jv.$$shell || exit 1; done
+	@rm -rf $(STAGE)
+	@install -d $(STAGE)/bin $(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions \
+	    $(STAGE)/share/fish/vendor_completions.d $(STAGE)/share/doc/jv/examples
+	@cp $(STATIC_JV) $(STAGE)/bin/jv
+	@strip --remove-section=.comment --remove-section=.note $(STAGE)/bin/jv
+	@for page in $(MAN_PAGES); do section=$${page##*.}; install -d $(STAGE)/share/man/man$$section; \
+	    gzip -9n < $$page > $(STAGE)/share/man/man$$section/$${page##*/}.gz || exit 1; done
+	@$(STAGE)/bin/jv --generate-completion-script bash | sed '1{/^#!/d}' > $(STAGE)/share/bash-completion/completions/jv
+	@$(STAGE)/bin/jv --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_jv
+	@$(STAGE)/bin/jv --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/jv.fish
+	@for doc in $(DOCS); do gzip -9n < $$doc > $(STAGE)/share/doc/jv/$$doc.gz || exit 1; done
+	@cp examples/analyser.py $(STAGE)/share/doc/jv/examples/analyser.py
+	@chmod 0644 $(addprefix $(STAGE)/,$(filter-out $(EXECUTABLES),$(INSTALLED)))
+	@chmod 0755 $(addprefix $(STAGE)/,$(EXECUTABLES))
+	@echo "Built $(STAGE); 'sudo make install' copies it under $(PREFIX)."
 
-# $(call install_into,ROOT): the binary (stripped), the man page and the completion scripts
-# where man, bash-completion, zsh and fish look under ROOT (a prefix such as /usr/local).
+# $(call install_into,ROOT): copies what `make` staged under ROOT (a prefix such as /usr/local),
+# without building anything: as root, only the user's build is copied.
 define install_into
-	install -d "$(1)/bin" "$(1)/share/man/man1" "$(1)/share/bash-completion/completions" \
-	    "$(1)/share/zsh/site-functions" "$(1)/share/fish/vendor_completions.d"
-	install -s -m 0755 "$(STATIC_JV)" "$(1)/bin/jv"
-	install -m 0644 "$(MANUAL)" "$(1)/share/man/man1/jv.1"
-	install -m 0644 $(COMPLETIONS)/jv.bash "$(1)/share/bash-completion/completions/jv"
-	install -m 0644 $(COMPLETIONS)/jv.zsh "$(1)/share/zsh/site-functions/_jv"
-	install -m 0644 $(COMPLETIONS)/jv.fish "$(1)/share/fish/vendor_completions.d/jv.fish"
+	@for file in $(INSTALLED); do [ -f "$(STAGE)/$$file" ] || { \
+	    echo "make install: $(STAGE)/$$file is missing: run 'make' first (as yourself, not root)." >&2; exit 1; }; done
+	@for file in $(INSTALLED); do \
+	    install -D -m "$$(stat -c %a "$(STAGE)/$$file")" "$(STAGE)/$$file" "$(1)/$$file" || exit 1; done
 endef
 
-install: static
+install:
 	$(call install_into,$(DESTDIR)$(PREFIX))
+
+uninstall:
+	@for file in $(INSTALLED); do rm -f "$(DESTDIR)$(PREFIX)/$$file" || exit 1; done
+	@for folder in $(INSTALLED_FOLDERS); do \
+	    [ ! -d "$(DESTDIR)$(PREFIX)/$$folder" ] || rmdir --ignore-fail-on-non-empty "$(DESTDIR)$(PREFIX)/$$folder" || exit 1; done
 
 # A Debian package of the same files under /usr: .build-static/jv_VERSION_ARCH.deb.
 deb: static
+	@scripts/ensure-packages.sh $(DEB_APT_PACKAGES)
 	rm -rf $(DEB_ROOT)
 	$(call install_into,$(DEB_ROOT)/usr)
 	@scripts/build-deb.sh $(DEB_ROOT) $(STATIC_SCRATCH)
 
-# Installs that package (as root), runs it where the toolchain cannot be seen, removes it.
+# lintian, two packagings of one build compared, install and uninstall into a folder, then the
+# package installed (as root) and run where the toolchain cannot be seen, and removed.
 check-deb: deb
 	scripts/check-deb.sh $(STATIC_SCRATCH)/jv_*.deb
 
 # The release benchmark (README "Performance"): vaults of 10,000 and 100,000 entries against plain SQLite.
-# Built as `make install` builds jv (static Swift runtime), so the process rows time the jv
+# Built as `make` builds jv for `make install` (static Swift runtime), so the process rows time the jv
 # people run.
 bench: deps
 	$(SWIFT) build -c release --product jv $(STATIC_OPTIONS)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 # A toy analyser for `jv analyze --command examples/analyser.py`: reads one entry, prints one answer.
 import json, sys
 entry = json.load(sys.stdin)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The vault's schema migrations, compiled into the binary from the numbered `.sql` files
 /// beside this one (never read from the source tree at run time).
 ///

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Checks that jv's Debian package works on a machine without the Swift toolchain:
-#   scripts/check-deb.sh PATH.deb      (as root; `make check-deb` builds the package first)
-# Installs it with dpkg -i (and its missing Depends and man-db with apt-get), runs jv where
-# the toolchain's runtime libraries cannot be seen, then removes the package again.
+# SPDX-License-Identifier: Apache-2.0
+# Checks jv's Debian package and `make install`:   scripts/check-deb.sh PATH.deb
+# (as root; `make check-deb` builds the package first). It installs what it needs (lintian,
+# man-db, the package's Depends) with apt-get. lintian finds no error or warning; a second
+# packaging of the same build gives the same bytes; the manual pages render without a groff
+# warning; `make install` into a folder copies without compiling and `make uninstall` takes
+# exactly those files away again. Then the package is installed with dpkg -i, jv runs where the
+# toolchain's runtime libraries cannot be seen, and the package is removed again.
 set -euo pipefail
 deb=${1:?usage: scripts/check-deb.sh PATH.deb}
+deb=$(realpath "$deb")
 cd "$(dirname "$0")/.."
 fail() { echo "check-deb: $*" >&2; exit 1; }
 
@@ -15,10 +20,51 @@ fi
 if dpkg-query -W -f='${Status}' jv 2>/dev/null | grep -q "ok installed" || [ -e /usr/bin/jv ]; then
     fail "jv is already installed here; remove it first so that the check can leave the machine as it found it."
 fi
-
-IFS=', ' read -r -a depends <<<"$(dpkg-deb --field "$deb" Depends)"
-scripts/ensure-packages.sh "${depends[@]}" man-db
+IFS=', ' read -r -a depends <<<"$(dpkg-deb --field "$deb" Depends | sed 's/([^)]*)//g')"
+scripts/ensure-packages.sh "${depends[@]}" man-db lintian
 work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+make_quietly() { make --silent --no-print-directory "$@"; }
+
+# Everything lintian reports is shown; an error or a warning fails the check.
+lintian --fail-on error,warning --display-info --pedantic "$deb" || fail "lintian reports the errors or warnings above"
+echo "check-deb: lintian: no error or warning"
+
+# The same build products, staged afresh and packaged again, give the same bytes.
+make_quietly install DESTDIR="$work/again" PREFIX=/usr
+scripts/build-deb.sh "$work/again" "$work" >/dev/null
+cmp "$deb" "$work/$(basename "$deb")" || fail "packaging the same build twice gives two different packages"
+echo "check-deb: reproducible: a second packaging of the build is identical"
+
+# Manual pages as lintian reads them: any groff warning is a defect.
+dpkg-deb -x "$deb" "$work/contents"
+for page in "$work"/contents/usr/share/man/man*/*; do
+    warnings=$(env -i PATH="$PATH" LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=120 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 >/dev/null)
+    [ -z "$warnings" ] || fail "man ${page##*/} warns: $warnings"
+done
+echo "check-deb: manual pages render without warnings"
+
+# make install only copies, and make uninstall removes exactly what it copied; neither runs
+# the compiler (SWIFT is a stand-in that leaves a mark), not even when nothing was built.
+printf '#!/bin/sh\ntouch "%s"\n' "$work/compiled" > "$work/swift" && chmod +x "$work/swift"
+tree="$work/tree/usr/local"
+install -d "$tree/bin" && touch "$tree/bin/other-program"
+make_quietly install DESTDIR="$work/tree" PREFIX=/usr/local SWIFT="$work/swift"
+installed=$(find "$tree" -type f ! -name other-program | wc -l)
+[ "$installed" -eq "$(dpkg-deb --contents "$deb" | grep -vc -e '/$' -e '/copyright$' -e '/changelog.gz$')" ] ||
+    fail "make install put $installed files in place, the package holds another number"
+make_quietly uninstall DESTDIR="$work/tree" PREFIX=/usr/local SWIFT="$work/swift"
+left=$(cd "$tree" && find . ! -type d)
+[ "$left" = ./bin/other-program ] || fail "make uninstall left or took other files than it installed: $left"
+[ ! -e "$tree/share/doc/jv" ] || fail "make uninstall left the folder share/doc/jv"
+if message=$(make_quietly install DESTDIR="$work/unbuilt" STAGE="$work/nothing-built" SWIFT="$work/swift" 2>&1); then
+    fail "make install without build products succeeded"
+fi
+[ ! -e "$work/unbuilt" ] || fail "make install without build products installed something"
+grep -q "run 'make' first" <<<"$message" || fail "make install without build products says: $message"
+[ ! -e "$work/compiled" ] || fail "make install or uninstall ran the compiler"
+echo "check-deb: make install copies $installed files, make uninstall removes them, and neither compiles"
+
 trap 'rm -rf "$work"; dpkg -r jv >/dev/null' EXIT
 dpkg -i "$deb" >/dev/null
 
@@ -45,6 +91,11 @@ if ! man -w jv >/dev/null 2>&1; then
     dpkg-deb --contents "$deb" | grep -q 'usr/share/man/man1/jv.1.gz$' || fail "the package holds no manual page"
     echo "check-deb: dpkg here leaves out /usr/share/man; the package does hold jv.1.gz"
 fi
+
+# `jv analyze --help` sends people to the installed README and example: they are there.
+named=$(run jv analyze --help | grep -o '/usr/share/doc/jv/[^ ]*[^ .]')
+[ -n "$named" ] || fail "jv analyze --help names no installed document"
+for file in $named; do [ -s "$file" ] || fail "jv analyze --help names $file, which the package does not install"; done
 
 for file in /usr/share/zsh/site-functions/_jv /usr/share/fish/vendor_completions.d/jv.fish; do
     [ -s "$file" ] || fail "$file is missing"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A scripted session on a throw-away vault: every step a user would take, shown as it runs.
 set -euo pipefail
 jv_binary=${1:?usage: demo.sh PATH-TO-jv}

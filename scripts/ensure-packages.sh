@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the named Debian packages that are missing: with apt-get when running as root,
 # otherwise prints the command to run and fails.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef JOURNALVAULT_CSODIUM_SHIM_H
 #define JOURNALVAULT_CSODIUM_SHIM_H
 #include <sodium.h>

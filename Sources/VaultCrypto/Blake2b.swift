@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// BLAKE2b (RFC 7693) as libsodium's `crypto_generichash`: keyed hashing for blind indexes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// Keyed BLAKE2b fed piece by piece (`crypto_generichash_init/update/final`): for digests of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Blind indexes: a keyed BLAKE2b hash of a normalised value, truncated to 64 bits, so that
 /// equal values can be found in SQL without storing them.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// ChaCha20-Poly1305 (IETF, RFC 8439) with a caller-built 96-bit nonce: the AEAD of the age

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What can go wrong inside the crypto layer. The vault maps these to user-facing errors;
 /// none of them carries secret material.
 public enum CryptoError: Error, Equatable, Sendable {

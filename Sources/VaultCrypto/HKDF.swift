@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// HMAC-SHA-256 (`crypto_auth_hmacsha256`, any key length) and HKDF-SHA-256 (RFC 5869), as the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// ISO/IEC 7816-4 padding (libsodium's `sodium_pad`): append 0x80, then zeros up to a
 /// multiple of the block size. Hides exact plaintext lengths inside a bucket.
 ///

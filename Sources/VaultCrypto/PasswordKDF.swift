@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// Argon2id (`crypto_pwhash`, ALG_ARGON2ID13) cost parameters.

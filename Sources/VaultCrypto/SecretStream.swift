@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// libsodium's `crypto_secretstream_xchacha20poly1305`: a sequence of authenticated chunks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// Secret bytes (keys, passphrases) in `sodium_malloc` memory: guard pages, locked when the

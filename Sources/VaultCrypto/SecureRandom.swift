@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// Non-secret random values (nonces, salts, ids) from libsodium's CSPRNG.

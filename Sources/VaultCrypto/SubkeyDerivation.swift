@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// Fixed-purpose subkeys of a master key via `crypto_kdf_derive_from_key`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSodium
 
 /// X25519 Diffie-Hellman (`crypto_scalarmult`), as age's recipient stanzas use it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Hexadecimal test vectors, written the way the standards print them.
 extension Array where Element == UInt8 {
     /// Bytes from hexadecimal text; white space is ignored. Traps on anything else, which in a

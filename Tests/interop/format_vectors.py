@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Computes FORMAT.md's test vectors from the document alone, with PyNaCl and hashlib —
 an implementation independent of jv. `FormatVectorTests.swift` asserts jv produces the same."""
 import hashlib

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef JOURNALVAULT_PROCESS_HYGIENE_H
 #define JOURNALVAULT_PROCESS_HYGIENE_H
 

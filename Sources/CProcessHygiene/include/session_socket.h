@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #ifndef JOURNALVAULT_SESSION_SOCKET_H
 #define JOURNALVAULT_SESSION_SOCKET_H
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A local analyser (README "JSON", README "Analyser protocol"): a shell command that receives one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs a local analyser command: `/bin/sh -c COMMAND` in its own process group, the input

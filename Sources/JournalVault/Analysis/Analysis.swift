@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An AI analysis of one entry (ADR-002 AIAnalysis): which model looked at it, when, and what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A node of the knowledge graph: a person, place, event, emotion, topic… One node exists per

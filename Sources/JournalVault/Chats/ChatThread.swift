@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A conversation with an AI. At most one thread is active: the one `jv chat add` writes to

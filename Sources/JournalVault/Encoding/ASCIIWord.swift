@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Eight bytes of UTF-8 read as one `UInt64` and tested or changed all at once: the scans over
 /// decrypted text (search folding, titles) pass runs of ASCII eight bytes at a time.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A strict JSON (RFC 8259) parser into ``JSONValue`` that keeps object keys in document order.
 /// It reads untrusted bytes (analyser answers, import files), so it bounds nesting depth and
 /// reports the byte offset of the first error instead of trapping.

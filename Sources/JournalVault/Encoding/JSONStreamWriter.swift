@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON document written a piece at a time, byte for byte as ``JSONValue/serialized(pretty:)``
 /// writes the whole: a listing or an export prints its array while the elements are still
 /// being decrypted, and the printed text is the same as if they had been gathered first.

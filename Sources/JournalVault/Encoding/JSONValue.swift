@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A JSON document whose objects keep their keys in the order written, so output follows the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Decoding one scalar from UTF-8 bytes, for the scans that work on bytes (search folding,
 /// inline tags) and only decode around what they look at.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Entry {
     /// The entry shape of README "JSON":
     /// `{id, created_at, modified_at, local_day, starred, tags, title, content}`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Several entries edited together as jrnl text (`jv edit --from … --to …`): ``text`` is what

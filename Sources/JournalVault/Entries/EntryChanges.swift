@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Changes to several entries that ``UnlockedVault/applyEntryChanges(_:)`` writes in one

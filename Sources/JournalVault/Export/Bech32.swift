@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Bech32 (BIP 173) as age uses it for keys: `age1…` recipients, `AGE-SECRET-KEY-1…` identities
 /// (no length limit, one case throughout).
 enum Bech32 {

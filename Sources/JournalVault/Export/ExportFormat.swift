@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The formats of `jv export`: the lossless jv-export document, readable Markdown, and jrnl's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The `jv-export` JSON document (README "JSON"): every record in its documented shape, plus the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// One readable Markdown document: entries by day (each with its analyses), then the chats.

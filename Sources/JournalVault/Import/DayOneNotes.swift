@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What a Day One entry holds beside its text, turned into text jv can keep: a placeholder for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where and why an import file is malformed. Nothing is imported when one is thrown.
 public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
     /// 1-based line of a text format, if known.

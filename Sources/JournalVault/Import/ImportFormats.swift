@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Readers of the import formats, each turning a file into a ``VaultSnapshot``. They read

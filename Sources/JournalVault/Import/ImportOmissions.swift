@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a reader could not bring over from its file, for the report after an import. Only Day
 /// One's export has anything jv leaves behind (attachments; a location or weather it cannot read).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The environment of the programs jv runs (an analyser, the editor): jv's own, without the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A command line run by `/bin/sh -c` for jv (an analyser, a pager): with default signal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A calendar day (proleptic Gregorian), independent of any time zone: the `local_day` of an
 /// entry, a calendar cell, a `--on` filter.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A date the user typed on the command line (`--at`, `--from`, `--to`, `--on`): a calendar day,

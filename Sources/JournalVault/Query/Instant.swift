@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A moment as the vault stores it: milliseconds since the Unix epoch (UTC), with the UTC

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Figures about the entries a query selects (``UnlockedVault/stats(_:today:)``, `jv stats`).
 public struct JournalStats: Sendable {
     public var entries = 0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A tag and the number of entries that carry it (``UnlockedVault/tagCounts(_:)``).
 public struct TagCount: Sendable, Equatable {
     /// The tag in its normal form (FORMAT.md §5), without `#` or `@`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import GRDB
 
 /// `from`/`to` bounds over a timestamp column: a day compares the writer's local day, a moment

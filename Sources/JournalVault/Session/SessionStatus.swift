@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// An open session: an agent holding a vault's key for commands of the same user, until

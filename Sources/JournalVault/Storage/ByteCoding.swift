@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Big-endian encoders and decoders for the binary layouts of FORMAT.md.
 struct ByteWriter {
     private(set) var bytes: [UInt8] = []

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Plaintext for the person's editor, kept in memory only: a file in a private folder of its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What an encrypted field is bound to: its table, record id, key version and revision, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The one description of every table whose rows the vault seals or derives from sealed rows

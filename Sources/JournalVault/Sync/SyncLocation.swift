@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Where a vault's devices exchange packs (FORMAT.md §14.1): a folder that something else

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Opening a file of the sync location, where anyone who can write there may have put anything

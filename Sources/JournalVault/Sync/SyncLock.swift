@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What one `jv sync` of a vault holds for its whole run (FORMAT.md §14.1), so that a second one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import VaultCrypto
 
 /// A 256-bit recovery key, shown once at `jv init` (and by `jv recovery-key`), that opens the

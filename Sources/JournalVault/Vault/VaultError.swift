@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything that can go wrong for a user of the vault, one case per situation. Each
 /// description is one sentence a person can act on; none contains secret or decrypted text.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 import CProcessHygiene
 import JournalVault
@@ -11,6 +12,10 @@ struct Analyze: VaultCommand {
             (never in a file) and must print one JSON object with sentiment, themes and/or entities, and \
             optionally nodes and relations for the knowledge graph. An entry whose analyser fails, \
             prints something invalid or runs past --timeout gets nothing stored; jv names it and exits 65.
+
+            The protocol and an example analyser are in the README, installed as \
+            /usr/share/doc/jv/README.md.gz and /usr/share/doc/jv/examples/analyser.py by the package \
+            (under /usr/local by make install).
             """)
 
     @OptionGroup var options: GlobalOptions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 
 /// `jv help jrnl`: what jv reads of jrnl's command line (see `JrnlCommandLine`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The command line, taken once at start-up and then wiped from the process's memory.

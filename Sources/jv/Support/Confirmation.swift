@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Destructive commands ask first when a person is at a terminal.
 enum Confirmation {
     /// Asks `question` on the terminal unless `skip` or standard input is not a terminal;

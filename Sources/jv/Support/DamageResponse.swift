@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a command does with a vault whose row-set manifest is missing or does not authenticate,
 /// or whose tables hold other numbers of rows than it lists (records deleted or put back).
 enum DamageResponse {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import JournalVault
 
 /// Where a command's entry text comes from: its arguments, else standard input when that is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// jrnl's command line, read as jrnl 4.6 reads it when the first word names no jv command, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// jrnl's star marks in the text of a new entry: `yesterday *: text` (before the leading date's
 /// colon), `*text` and `text*` (the first line's first or last character) star it, and the mark
 /// is not kept. Text that merely uses stars (`*emphasis* here`, `**bold**`, `2*3`) is left alone.

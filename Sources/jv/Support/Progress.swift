@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A progress line on standard error for work that runs longer than a second, shown only when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Text from the vault as a terminal may show it. An entry, a chat message or an analysis can
 /// hold bytes a terminal acts on — `ESC ]0;…BEL` retitles the window, `ESC [2J` clears the
 /// screen, U+009B starts a sequence on its own — so on a terminal each control character is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import JournalVault
 
 /// How times are printed for people (the config file's `time_format`): `24h`, the default,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
 
 /// A first word that names no command (`jv lst`, `jv help nonexist`): said in jv's own style,

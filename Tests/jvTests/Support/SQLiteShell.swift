@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The sqlite3 command-line shell on a vault file, as someone editing it behind jv's back
