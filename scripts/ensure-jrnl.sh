@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs jrnl 4.6 (from PyPI, in a virtual environment of its own under .build-tools/jrnl)
 # for the tests that run the same invocations through jrnl and jv (Tests/jvTests/JrnlTableTests).
 # Quick when it is already there; needs python3 with venv (python3-venv on Debian, installed

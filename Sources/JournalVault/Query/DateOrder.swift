@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The order of day, month and year in a date written in numbers only (`5/11/2026`,
 /// `5.11.2026`): `mdy` reads it as May 11 (as jrnl, through dateutil, always
 /// does), `dmy` as 5 November, `ymd` reads only `2026/11/05`. A year written first (`2026/11/05`)
