@@ -11,7 +11,7 @@ extension DateOrder {
         }
         let environment = ProcessInfo.processInfo.environment
         // POSIX's precedence for the time locale: LC_ALL, then LC_TIME, then LANG.
-        let locale = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+        let locale = [environment["LC_ALL"], environment["LC_TIME"], environment["LANG"]].lazy.compactMap { $0 }.first { !$0.isEmpty } ?? "C"
         return (ofLocale(locale), "the order of the locale \(TerminalText.visible(locale)); date_order in the config file sets another")
     }
 
