@@ -115,7 +115,7 @@ deb: static
 check-deb: deb
 	scripts/check-deb.sh $(STATIC_SCRATCH)/jv_*.deb
 
-# The release benchmark (README "Performance"): vaults of 10,000 and 100,000 entries against plain SQLite.
+# The release benchmark (docs/performance.md): vaults of 10,000 and 100,000 entries against plain SQLite.
 # Built as `make` builds jv for `make install` (static Swift runtime), so the process rows time the jv
 # people run.
 bench: deps

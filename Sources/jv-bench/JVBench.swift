@@ -3,7 +3,7 @@ import Foundation
 import JournalVault
 import VaultCrypto
 
-/// `make bench`: the release benchmark (README "Performance"). Builds vaults of 10,000 and 100,000 entries
+/// `make bench`: the release benchmark (docs/performance.md). Builds vaults of 10,000 and 100,000 entries
 /// from a fixed seed, times every workload against a plain-SQLite baseline in the same run,
 /// checks each result (so a fast wrong answer cannot pass), and prints one table (`--json`: JSON).
 /// `--only WORD` measures only the workloads whose names contain WORD (the vault is still built).
@@ -172,7 +172,7 @@ struct JVBench {
         let report = try journal.check()
         guard report.isClean, report.checked["entry"] == size + fresh.count else { throw BenchError.wrongResult("check") }
         // Issue 10: records and the row-set manifest in one pass, at most 1.2× the 1.8 s that
-        // checking the records alone took before it (the top of the README's range at 100,000).
+        // checking the records alone took before it (the top of the range docs/performance.md gives at 100,000).
         let check = try Timings.measure(3) { _ = try journal.check() }
         rows.append(ReportRow(workload: "check all (with manifest)", entries: size, vault: check,
                               baseline: try Timings.measure(3) { _ = try baseline.check() },
@@ -214,7 +214,7 @@ struct JVBench {
 
         if size != Self.targetSize {
             // the performance targets are set on a vault of 100,000 entries: other sizes are reported
-            // with their ratios but without a verdict (the README gives their ranges).
+            // with their ratios but without a verdict (docs/performance.md gives their ranges).
             for index in rows.indices { (rows[index].target, rows[index].met) = ("", nil) }
         }
         rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)

@@ -10,7 +10,7 @@ struct ReportRow {
     var baseline: Timings?
     var throughput: String = ""
     var memory: String = ""
-    /// performance target (README "Performance"), as text, and whether it was met (nil: no target).
+    /// performance target (docs/performance.md), as text, and whether it was met (nil: no target).
     var target: String = ""
     var met: Bool?
 
