@@ -53,7 +53,8 @@ export SOURCE_DATE_EPOCH
 
 # The hand-written manual pages, by section: man/jv.1 is installed as share/man/man1/jv.1.gz.
 MAN_PAGES := $(wildcard man/*.[1-8])
-DOCS := README.md FORMAT.md SECURITY.md
+# The documents (README links to those in docs/).
+DOCS := README.md FORMAT.md SECURITY.md docs/performance.md docs/packaging.md
 # What `make install` puts under $(DESTDIR)$(PREFIX), and so what `make uninstall` removes.
 INSTALLED := bin/jv \
 	$(foreach page,$(MAN_PAGES),share/man/man$(subst .,,$(suffix $(page)))/$(notdir $(page)).gz) \
@@ -63,7 +64,7 @@ INSTALLED := bin/jv \
 # Those of them that run: the example analyser too, so that `jv analyze --command` takes it.
 EXECUTABLES := bin/jv share/doc/jv/examples/analyser.py
 # The folders that hold only jv's files, deepest first: uninstall removes them once empty.
-INSTALLED_FOLDERS := share/doc/jv/examples share/doc/jv
+INSTALLED_FOLDERS := share/doc/jv/examples share/doc/jv/docs share/doc/jv
 
 # The static jv (stripped as dh_strip strips), its man pages, its completion scripts (bash's
 # without the hashbang argument-parser writes: bash-completion sources it) and its documents,
@@ -72,7 +73,7 @@ static: deps
 	$(SWIFT) build -c release --product jv $(STATIC_OPTIONS)
 	@rm -rf $(STAGE)
 	@install -d $(STAGE)/bin $(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions \
-	    $(STAGE)/share/fish/vendor_completions.d $(STAGE)/share/doc/jv/examples
+	    $(STAGE)/share/fish/vendor_completions.d $(STAGE)/share/doc/jv/examples $(STAGE)/share/doc/jv/docs
 	@cp $(STATIC_JV) $(STAGE)/bin/jv
 	@strip --remove-section=.comment --remove-section=.note $(STAGE)/bin/jv
 	@for page in $(MAN_PAGES); do section=$${page##*.}; install -d $(STAGE)/share/man/man$$section; \
