@@ -19,7 +19,7 @@ enum JrnlCommandLine {
     static let mapping = """
         When the first word is not a jv command, jv reads jrnl's command line:
           jrnl TEXT…              jv add TEXT…  (a first word close to a jv command is not written:
-                                   'jv lsit', 'jv serach harbour' suggest the command; write
+                                   'jv lsit', 'jv exprot notes' suggest the command; write
                                    such text with 'jv add')
           jrnl JOURNAL TEXT…      jv -j JOURNAL add TEXT…  (a name in the config file's [journals])
           jrnl @tag …             jv list --any-tag tag …  (-and: --tag, every tag must match)
