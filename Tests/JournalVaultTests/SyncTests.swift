@@ -269,7 +269,7 @@ import VaultCrypto
         try a.deleteEntry(id: ids[1])
         _ = try a.sync()
         let aDevice = try devices.device(0)
-        let packs = { UnlockedVault.numbers(of: .pack, root: devices.root(0), device: aDevice).sorted() }
+        let packs = { SyncLayout(root: devices.root(0)).numbers(of: .pack, device: aDevice).sorted() }
         #expect(packs() == Array(1...5))
 
         // b has applied none of the packs after the clone, as its acks say: none is removed, but the snapshot is written.
@@ -282,7 +282,7 @@ import VaultCrypto
         devices.deliverAll(to: 0)
         let second = try a.sync(compact: true)
         #expect(second.packsRemoved == 5 && packs().isEmpty, "\(second)")
-        #expect(UnlockedVault.numbers(of: .snapshot, root: devices.root(0), device: aDevice) == [5])
+        #expect(SyncLayout(root: devices.root(0)).numbers(of: .snapshot, device: aDevice) == [5])
 
         // A new device starts from the snapshot, deletions included, and goes on from there.
         _ = try a.addEntry("after the snapshot")
@@ -297,7 +297,7 @@ import VaultCrypto
         #expect(throws: VaultError.self) { try late.vault.entry(id: ids[1]) }
 
         // A snapshot renamed to pass for a pack is refused.
-        let snapshot = "\(devices.root(0))/\(aDevice.storageText)/\(SyncPack.Kind.snapshot.fileName(5))"
+        let snapshot = SyncLayout(root: devices.root(0)).file(.snapshot, of: aDevice, number: 5)
         #expect(throws: VaultError.self) {
             try SyncPack.open(snapshot, kind: .pack, expected: (a.keys.vaultID, aDevice, 5)) { _ in a.keys.syncKey }
         }

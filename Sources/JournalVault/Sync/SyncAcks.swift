@@ -10,7 +10,6 @@ struct SyncAcks: Equatable, Sendable {
     static let magic = Array("JVSYNCA\0".utf8)
     static let format: UInt16 = 1
     static let macDomain = Array("JVLT-sync-acks".utf8)
-    static let fileName = "acks.jva"
 
     let vaultID: UUID
     let device: UUID

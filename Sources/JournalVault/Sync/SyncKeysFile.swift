@@ -12,15 +12,6 @@ struct SyncKeysFile: Sendable {
     static let macDomain = Array("JVLT-sync-keys".utf8)
     static let maximumSlots = 4
 
-    /// Where `device`'s keys file is in the local copy of a sync location, `root`.
-    static func path(root: String, device: UUID) -> String { "\(root)/keys/\(device.storageText)" }
-
-    /// The devices with a keys file in `root`, in order of their ids; other names there (a
-    /// temporary being written) are not keys files.
-    static func devices(root: String) -> [UUID] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root + "/keys")) ?? []).sorted().compactMap(UUID.init(storageText:))
-    }
-
     let vaultID: UUID
     let device: UUID
     let keyVersion: UInt32

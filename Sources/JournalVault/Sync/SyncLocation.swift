@@ -6,7 +6,7 @@ import Foundation
 /// (`rclone:REMOTE:PATH`). Packs are immutable and every device writes only its own files, so
 /// for a remote a plain `rclone copy` each way is all the exchange there is.
 ///
-/// jv always works on a local folder laid out as the location is (``root(vaultID:)``): the
+/// jv always works on a local folder laid out as the location is (``layout(vaultID:)``): the
 /// location itself, or for a remote a cache under `$XDG_CACHE_HOME/jv/sync/VAULT-ID` that
 /// ``fetch(vaultID:device:)`` fills and ``publish(vaultID:device:)`` copies up.
 ///
@@ -51,11 +51,12 @@ public struct SyncLocation: Sendable, Equatable {
         }
     }
 
-    /// The local folder holding this vault's part of the location, `…/jv-sync/VAULT-ID`.
-    func root(vaultID: UUID) -> String {
+    /// This vault's part of the location in the local folder jv works on, `…/jv-sync/VAULT-ID`
+    /// (for a remote, its cache).
+    func layout(vaultID: UUID) -> SyncLayout {
         switch kind {
-        case .folder(let path): "\(path)/jv-sync/\(vaultID.storageText)"
-        case .rclone: Self.cacheFolder(vaultID: vaultID)
+        case .folder(let path): SyncLayout(folder: path, vaultID: vaultID)
+        case .rclone: SyncLayout(root: Self.cacheFolder(vaultID: vaultID))
         }
     }
 
@@ -64,30 +65,27 @@ public struct SyncLocation: Sendable, Equatable {
         switch kind {
         case .folder(let path):
             try checkFolder(path)
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: path + "/jv-sync")) ?? []
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: SyncLayout.vaultsFolder(in: path))) ?? []
             return names.compactMap(UUID.init(storageText:))
         case .rclone(let remote):
-            let listing = try Self.rclone("lsf", options: ["--dirs-only"], paths: [Self.join(remote, "jv-sync")], allowMissing: true)
+            let listing = try Self.rclone("lsf", options: ["--dirs-only"], paths: [Self.join(remote, SyncLayout.vaultsFolderName)], allowMissing: true)
             return listing.split(separator: "\n").compactMap { UUID(storageText: String($0.dropLast($0.hasSuffix("/") ? 1 : 0))) }
         }
     }
 
-    /// Brings the other devices' new files into ``root(vaultID:)`` (for a folder: checks it is there).
+    /// Brings the other devices' new files into ``layout(vaultID:)`` (for a folder: checks it is there).
     func fetch(vaultID: UUID, device: UUID?) throws {
         switch kind {
         case .folder(let path):
             try checkFolder(path)
         case .rclone(let remote):
-            let cache = root(vaultID: vaultID)
+            let cache = layout(vaultID: vaultID).root
             try VaultDatabase.createPrivateFolder(cache)
-            var excluded: [String] = []
             // This device's packs are here already, but for those of a later state of its vault
             // than the one restored here, which come down like the others'. Its keys and acks
             // files are written only here: an older copy on the remote must not come back.
-            if let device {
-                excluded = ["--exclude", "/keys/\(device.storageText)", "--exclude", "/\(device.storageText)/\(SyncAcks.fileName)"]
-            }
-            _ = try Self.rclone("copy", options: excluded, paths: [Self.join(remote, "jv-sync/" + vaultID.storageText), cache], allowMissing: true)
+            _ = try Self.rclone("copy", options: SyncLayout.fetchFilters(ownFilesOf: device),
+                                paths: [Self.join(remote, SyncLayout.relative(vaultID: vaultID).root), cache], allowMissing: true)
         }
     }
 
@@ -105,41 +103,39 @@ public struct SyncLocation: Sendable, Equatable {
     /// Copies this device's new files (its packs and keys file) up to the location.
     func publish(vaultID: UUID, device: UUID) throws {
         guard case .rclone(let remote) = kind else { return }
-        let cache = root(vaultID: vaultID)
-        _ = try Self.rclone("copy", options: ["--include", "/\(device.storageText)/pack-*.jvp", "--include", "/\(device.storageText)/snap-*.jvp",
-                                              "--include", "/\(device.storageText)/rotation-*.jvr", "--include", "/\(device.storageText)/\(SyncAcks.fileName)",
-                                              "--include", "/keys/\(device.storageText)"],
-                            paths: [cache, Self.join(remote, "jv-sync/" + vaultID.storageText)], allowMissing: false)
+        _ = try Self.rclone("copy", options: SyncLayout.publishFilters(device: device),
+                            paths: [layout(vaultID: vaultID).root, Self.join(remote, SyncLayout.relative(vaultID: vaultID).root)], allowMissing: false)
     }
 
     /// Removes a keys file of this vault's (of a device id a restored vault no longer uses),
     /// here and on a remote.
     func removeKeysFile(vaultID: UUID, device: UUID) throws {
-        unlink("\(root(vaultID: vaultID))/keys/\(device.storageText)")
+        unlink(layout(vaultID: vaultID).keysFile(of: device))
         guard case .rclone(let remote) = kind else { return }
-        _ = try Self.rclone("deletefile", paths: [Self.join(remote, "jv-sync/\(vaultID.storageText)/keys/\(device.storageText)")], allowMissing: true)
+        _ = try Self.rclone("deletefile", paths: [Self.join(remote, SyncLayout.relative(vaultID: vaultID).keysFile(of: device))], allowMissing: true)
     }
 
-    /// Removes files of this device's folder (already removed from ``root(vaultID:)``) from a
+    /// Removes files of this device's folder (already removed from ``layout(vaultID:)``) from a
     /// remote too, by name.
     func remove(vaultID: UUID, device: UUID, names: [String]) throws {
         guard case .rclone(let remote) = kind, !names.isEmpty else { return }
-        let folder = Self.join(remote, "jv-sync/\(vaultID.storageText)/\(device.storageText)")
+        let folder = Self.join(remote, SyncLayout.relative(vaultID: vaultID).deviceFolder(of: device))
         // The names as rclone filter rules, a file of them: there may be thousands.
-        let list = root(vaultID: vaultID) + "/.remove-\(device.storageText).txt"
-        try PrivateFiles.writeWhole(Array(names.map { "/" + $0 }.joined(separator: "\n").utf8), to: list, replace: true)
+        let list = layout(vaultID: vaultID).removalList(of: device)
+        try PrivateFiles.writeWhole(Array(SyncLayout.removalRules(names: names).utf8), to: list, replace: true)
         defer { unlink(list) }
         _ = try Self.rclone("delete", options: ["--include-from", list], paths: [folder], allowMissing: true)
     }
 
-    /// The folder `name` — a device's folder, or `keys` — of this vault's part of the location,
-    /// `root`, made (0700) where missing when `create`. It and the two folders above it
+    /// The folder `name` — a device's folder, or the keys folder — of this vault's part of the
+    /// location, `layout`, made (0700) where missing when `create`. It and the two folders above it
     /// (`jv-sync/VAULT-ID`) must be folders, not symbolic links: a link there would make jv write
     /// outside the location, wherever whoever can write to the location points it (FORMAT.md
     /// §14.1). Only the location itself, as the user named it, may be a link. Checked right
     /// before each use.
     @discardableResult
-    static func folder(_ name: String, in root: String, create: Bool = true) throws -> String {
+    static func folder(_ name: String, in layout: SyncLayout, create: Bool = true) throws -> String {
+        let root = layout.root
         for folder in [(root as NSString).deletingLastPathComponent, root, root + "/" + name] {
             var status = stat()
             if lstat(folder, &status) != 0 {

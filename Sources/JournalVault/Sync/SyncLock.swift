@@ -16,8 +16,7 @@ final class SyncLock {
 
     /// Waits until no other process syncs the vault at `vaultPath`, then holds the lock.
     init(vault vaultPath: String) throws {
-        let url = URL(fileURLWithPath: vaultPath)
-        path = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".sync-lock"
+        path = SyncLayout.lockFile(vault: vaultPath)
         while true {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
             guard descriptor >= 0 else {

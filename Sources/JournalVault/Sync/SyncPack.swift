@@ -24,19 +24,6 @@ enum SyncPack {
         case snapshot
 
         var wrapDomain: [UInt8] { Array((self == .pack ? "JVLT-sync-pack" : "JVLT-sync-snapshot").utf8) }
-
-        /// `pack-NNNNNNNNNNNN.jvp` or `snap-NNNNNNNNNNNN.jvp`: twelve digits.
-        func fileName(_ number: UInt64) -> String {
-            (self == .pack ? "pack-" : "snap-") + String(format: "%012llu", number) + ".jvp"
-        }
-
-        /// The number in a file name of this kind, or nil for any other name.
-        func number(inFileName name: String) -> UInt64? {
-            let prefix = self == .pack ? "pack-" : "snap-"
-            let digits = name.dropFirst(prefix.count).prefix(12)
-            guard name.hasPrefix(prefix), name.hasSuffix(".jvp"), name.count == 21, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-            return UInt64(digits)
-        }
     }
     /// Plaintext bytes per stream chunk; the last chunk may be shorter.
     static let chunkLength = 64 * 1024

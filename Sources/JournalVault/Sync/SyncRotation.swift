@@ -26,8 +26,6 @@ struct SyncRotation: Sendable {
     /// The old master key under the sync key of `to`.
     let back: [UInt8]
 
-    static func fileName(to version: UInt32) -> String { String(format: "rotation-%010u.jvr", version) }
-
     /// `magic ‖ format u16 ‖ vault[16] ‖ device[16] ‖ from u32 ‖ to u32`: the associated data of both boxes.
     private var header: [UInt8] { Self.header(vaultID: vaultID, device: device, from: from, to: to) }
 
@@ -99,15 +97,15 @@ struct SyncRotation: Sendable {
         }
     }
 
-    /// Every rotation file in the location's folder `root` to key version `version`.
-    static func files(root: String, to version: UInt32) -> [String] {
-        UnlockedVault.deviceFolders(root: root).map { "\(root)/\($0.storageText)/\(fileName(to: version))" }
+    /// Every rotation file in the vault's part of the location to key version `version`.
+    static func files(_ layout: SyncLayout, to version: UInt32) -> [String] {
+        layout.devices().map { layout.rotationFile(of: $0, to: version) }
             .filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// The first rotation to `version` in the location that `authenticates` accepts.
-    static func find(root: String, to version: UInt32, _ authenticates: (SyncRotation) throws -> VaultKeys) -> (SyncRotation, VaultKeys)? {
-        for path in files(root: root, to: version) {
+    static func find(_ layout: SyncLayout, to version: UInt32, _ authenticates: (SyncRotation) throws -> VaultKeys) -> (SyncRotation, VaultKeys)? {
+        for path in files(layout, to: version) {
             guard let data = SyncLocationFile.contents(path), let rotation = try? SyncRotation(parsing: Array(data)),
                   let keys = try? authenticates(rotation) else { continue }
             return (rotation, keys)

@@ -121,46 +121,46 @@ extension UnlockedVault {
         }
         let location = try SyncLocation(state.location)
         try location.fetch(vaultID: keys.vaultID, device: state.device)
-        let root = location.root(vaultID: keys.vaultID)
-        for name in [state.device.storageText, "keys"] { try SyncLocation.folder(name, in: root, create: false) }
+        let layout = location.layout(vaultID: keys.vaultID)
+        for name in [SyncLayout.folderName(of: state.device), SyncLayout.keysFolderName] { try SyncLocation.folder(name, in: layout, create: false) }
         var report = SyncReport()
         if dryRun {
             report.pending = try database.read { db in try SyncState.pendingCount(db) }
-            report.packsAvailable = try unappliedPacks(root: root, state: state).count
+            report.packsAvailable = try unappliedPacks(layout: layout, state: state).count
             return report
         }
-        state = try continueAfterRollback(root: root, location: location, state: state)
-        try finishInterruptedPush(root: root, state: state)
-        report.sent = try push(root: root, progress: progress)
+        state = try continueAfterRollback(layout: layout, location: location, state: state)
+        try finishInterruptedPush(layout: layout, state: state)
+        report.sent = try push(layout: layout, progress: progress)
         state = try database.read { db in try SyncState.load(db) } ?? state
-        try unlessFull("keys file", root: root, report: &report) { try publishKeys(root: root, state: state) }
-        try unlessFull("key rotation files", root: root, report: &report) { try publishRotations(root: root, device: state.device) }
-        if let replaced = try unlessFull("snapshot in place of its lost packs", root: root, report: &report, {
-            try replaceMissingPacks(root: root, device: state.device)
+        try unlessFull("keys file", layout: layout, report: &report) { try publishKeys(layout: layout, state: state) }
+        try unlessFull("key rotation files", layout: layout, report: &report) { try publishRotations(layout: layout, device: state.device) }
+        if let replaced = try unlessFull("snapshot in place of its lost packs", layout: layout, report: &report, {
+            try replaceMissingPacks(layout: layout, device: state.device)
         }) ?? nil {
             (report.resent, report.snapshot) = (replaced.missing, replaced.snapshot)
         }
         try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         // Following another device's rekey on the way gives a vault under the new key.
-        let current = try pull(root: root, device: state.device, report: &report, progress: progress)
+        let current = try pull(layout: layout, device: state.device, report: &report, progress: progress)
         // A node or relation parked as the same as another comes back once that one is gone,
         // which a change made here may have done (applying a pack looks at them too).
         if report.sent != nil { try current.unparkReady() }
-        let changed = try unlessFull("acks file", root: root, report: &report) { try current.publishAcks(root: root, device: state.device) } ?? false
+        let changed = try unlessFull("acks file", layout: layout, report: &report) { try current.publishAcks(layout: layout, device: state.device) } ?? false
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
-            if let sent = try current.push(root: root, progress: progress) {
+            if let sent = try current.push(layout: layout, progress: progress) {
                 report.sent = (report.sent?.pack ?? sent.pack, (report.sent?.changes ?? 0) + sent.changes)
             }
             do {
-                report.snapshot = try current.writeSnapshot(root: root, device: state.device) ?? report.snapshot
+                report.snapshot = try current.writeSnapshot(layout: layout, device: state.device) ?? report.snapshot
             } catch {
-                guard let full = Self.fullDisk(error, root: root) else { throw error }
+                guard let full = Self.fullDisk(error, layout: layout) else { throw error }
                 report.notCompacted = "the disk holding \(full) is full"
             }
             // Removal needs the snapshot.
-            let removed = report.notCompacted == nil ? try current.removeCompacted(root: root, device: state.device) : []
-            report.packsRemoved = removed.filter { $0.hasPrefix("pack-") }.count
+            let removed = report.notCompacted == nil ? try current.removeCompacted(layout: layout, device: state.device) : []
+            report.packsRemoved = removed.filter { SyncLayout.number(.pack, inFileName: $0) != nil }.count
             // The snapshot is up before any pack it holds goes.
             try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
             try Self.delivering { try location.remove(vaultID: keys.vaultID, device: state.device, names: removed) }
@@ -174,11 +174,11 @@ extension UnlockedVault {
     /// full disk there is no failed sync — the changes went out and came in — so the file goes in
     /// ``SyncReport/unwritten``, to be written at the next sync. Returns nil then.
     @discardableResult
-    private func unlessFull<Result>(_ file: String, root: String, report: inout SyncReport, _ body: () throws -> Result) throws -> Result? {
+    private func unlessFull<Result>(_ file: String, layout: SyncLayout, report: inout SyncReport, _ body: () throws -> Result) throws -> Result? {
         do {
             return try body()
         } catch {
-            guard let full = Self.fullDisk(error, root: root) else { throw error }
+            guard let full = Self.fullDisk(error, layout: layout) else { throw error }
             report.unwritten.append((file, "the disk holding \(full) is full"))
             return nil
         }
@@ -186,8 +186,8 @@ extension UnlockedVault {
 
     /// The location's folder whose disk is full, when `error` came from writing a file there.
     /// (A full disk of the vault itself is not this: SQLite's errors are the vault's.)
-    static func fullDisk(_ error: Error, root: String) -> String? {
-        guard !(error is DatabaseError), case .diskFull(let folder)? = PrivateFiles.diskFull(error, writing: root + "/file") else { return nil }
+    static func fullDisk(_ error: Error, layout: SyncLayout) -> String? {
+        guard !(error is DatabaseError), case .diskFull(let folder)? = PrivateFiles.diskFull(error, writing: layout.root + "/file") else { return nil }
         return folder
     }
 
@@ -206,17 +206,17 @@ extension UnlockedVault {
         guard let location = try database.read({ db in try SyncState.load(db)?.location }) else {
             throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
         }
-        let unauthenticated = keysFiles(root: try SyncLocation(location).root(vaultID: keys.vaultID)).unauthenticated
+        let unauthenticated = keysFiles(layout: try SyncLocation(location).layout(vaultID: keys.vaultID)).unauthenticated
         return try database.read { db in
             guard let state = try SyncState.load(db) else {
                 throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
             }
-            let root = try SyncLocation(state.location).root(vaultID: keys.vaultID)
+            let layout = try SyncLocation(state.location).layout(vaultID: keys.vaultID)
             let applied = try SyncState.applied(db)
-            let peers = Set(applied.keys).union(Self.deviceFolders(root: root)).subtracting([state.device]).sorted { $0.storageText < $1.storageText }
+            let peers = Set(applied.keys).union(layout.devices()).subtracting([state.device]).sorted { $0.storageText < $1.storageText }
             return SyncStatus(device: state.device, location: state.location, lastPack: state.lastPack, pending: try SyncState.pendingCount(db),
                               peers: peers.map { peer in
-                                  let numbers = Set(Self.packNumbers(root: root, device: peer))
+                                  let numbers = Set(layout.numbers(of: .pack, device: peer))
                                   let next = (applied[peer] ?? 0) + 1
                                   return SyncStatus.Peer(device: peer, applied: next - 1, newest: numbers.max() ?? 0,
                                                          missing: !numbers.contains(next) && (numbers.max() ?? 0) > next ? next : nil)
@@ -227,15 +227,11 @@ extension UnlockedVault {
 
     // MARK: Sending
 
-    static func packName(_ number: UInt64) -> String { SyncPack.Kind.pack.fileName(number) }
-
-    private static func temporaryPackName(_ number: UInt64) -> String { "." + packName(number) + ".tmp" }
-
     /// Writes every pending change into the next pack, in the transaction that marks them sent:
     /// the pack is complete on disk, under a temporary name, before that commits, and takes its
     /// name after — so a process killed at any point leaves either no pack and the changes still
-    /// pending, or the pack and its number recorded (``finishInterruptedPush(root:state:)``).
-    func push(root: String, progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
+    /// pending, or the pack and its number recorded (``finishInterruptedPush(layout:state:)``).
+    func push(layout: SyncLayout, progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
         var written: (number: UInt64, device: UUID, temporary: String, final: String, changes: Int)?
         do {
             try write { db in
@@ -247,11 +243,11 @@ extension UnlockedVault {
                 }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
                 guard !pending.isEmpty else { return }
                 let number = state.lastPack + 1
-                let folder = try SyncLocation.folder(state.device.storageText, in: root)
-                let temporary = "\(folder)/\(Self.temporaryPackName(number))"
+                try SyncLocation.folder(SyncLayout.folderName(of: state.device), in: layout)
+                let temporary = layout.temporaryPackFile(of: state.device, number: number)
                 unlink(temporary)
                 let handle = try PrivateFiles.create(temporary)
-                written = (number, state.device, temporary, "\(folder)/\(Self.packName(number))", 0)
+                written = (number, state.device, temporary, layout.file(.pack, of: state.device, number: number), 0)
                 defer { try? handle.close() }
                 let header = SyncPack.Header(vaultID: keys.vaultID, device: state.device, number: number, keyVersion: keys.keyVersion,
                                              createdAt: Instant.now().millis, dependencies: try SyncState.applied(db))
@@ -291,10 +287,10 @@ extension UnlockedVault {
             guard let written else { throw error }
             unlink(written.temporary)
             // The pack's own disk full: its transaction was rolled back, nothing changed.
-            throw Self.fullDisk(error, root: root).map { VaultError.diskFull(folder: $0) } ?? error
+            throw Self.fullDisk(error, layout: layout).map { VaultError.diskFull(folder: $0) } ?? error
         }
         guard let written else { return nil }
-        try namePack(written.temporary, as: written.final, number: written.number, device: written.device, root: root)
+        try namePack(written.temporary, as: written.final, number: written.number, device: written.device, layout: layout)
         return (written.number, written.changes)
     }
 
@@ -302,10 +298,10 @@ extension UnlockedVault {
     /// only when it is this very pack (a run killed between naming it and removing the temporary
     /// name); anything else there — garbage, a FIFO, a link someone put in this device's folder —
     /// is no pack of this device's, and the pack replaces it.
-    private func namePack(_ temporary: String, as final: String, number: UInt64, device: UUID, root: String) throws {
+    private func namePack(_ temporary: String, as final: String, number: UInt64, device: UUID, layout: SyncLayout) throws {
         var status = stat()
         guard lstat(final, &status) == 0 else { return try PrivateFiles.commit(temporary, to: final, replace: false) }
-        if isOwnPack(final, number: number, device: device, root: root) {
+        if isOwnPack(final, number: number, device: device, layout: layout) {
             unlink(temporary)
         } else {
             try PrivateFiles.commit(temporary, to: final, replace: true)
@@ -316,8 +312,8 @@ extension UnlockedVault {
     /// its header authenticates under a key at hand (a later version's too, through the rotation
     /// files) and names this vault, that device and that number. Only such a file says anything
     /// of this device's own state.
-    func isOwnPack(_ path: String, number: UInt64, device: UUID, root: String) -> Bool {
-        (try? SyncPack.open(path, kind: .pack, expected: (keys.vaultID, device, number)) { try self.keys(anyVersion: $0, root: root).syncKey }) != nil
+    func isOwnPack(_ path: String, number: UInt64, device: UUID, layout: SyncLayout) -> Bool {
+        (try? SyncPack.open(path, kind: .pack, expected: (keys.vaultID, device, number)) { try self.keys(anyVersion: $0, layout: layout).syncKey }) != nil
     }
 
     /// A vault restored from an older copy of itself (a backup, a copied file) has sent fewer
@@ -326,10 +322,10 @@ extension UnlockedVault {
     /// another device's; its old keys file goes (a device that never acknowledges anything
     /// would hold back every other device's compaction), unless it is of a later key version.
     /// Returns the state to go on with.
-    private func continueAfterRollback(root: String, location: SyncLocation, state: SyncState) throws -> SyncState {
+    private func continueAfterRollback(layout: SyncLayout, location: SyncLocation, state: SyncState) throws -> SyncState {
         // Only a pack that authenticates as this device's says so: a file of that name proves nothing.
-        let later = Self.packNumbers(root: root, device: state.device).filter { $0 > state.lastPack }
-        guard later.contains(where: { isOwnPack("\(root)/\(state.device.storageText)/\(Self.packName($0))", number: $0, device: state.device, root: root) }) else {
+        let later = layout.numbers(of: .pack, device: state.device).filter { $0 > state.lastPack }
+        guard later.contains(where: { isOwnPack(layout.file(.pack, of: state.device, number: $0), number: $0, device: state.device, layout: layout) }) else {
             return state
         }
         let reborn = try write { db -> SyncState in
@@ -344,9 +340,9 @@ extension UnlockedVault {
         // Unless the later state rotated the master key (jv rekey): its keys file, of a later key
         // version than this file's, is how this device and every other follow that rotation. Only
         // a keys file that authenticates is kept for that: anyone can write one that claims it.
-        let oldKeys = SyncLocationFile.contents(SyncKeysFile.path(root: root, device: state.device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+        let oldKeys = SyncLocationFile.contents(layout.keysFile(of: state.device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
         if let oldKeys, oldKeys.device == state.device, oldKeys.keyVersion > keys.keyVersion,
-           (try? oldKeys.authenticates(with: self.keys(anyVersion: oldKeys.keyVersion, root: root))) == true {
+           (try? oldKeys.authenticates(with: self.keys(anyVersion: oldKeys.keyVersion, layout: layout))) == true {
             return reborn
         }
         try location.removeKeysFile(vaultID: keys.vaultID, device: state.device)
@@ -359,26 +355,27 @@ extension UnlockedVault {
     /// their place: a device waiting for one of them applies it instead (FORMAT.md §14.9) and goes
     /// on with the packs after it. Nothing is pending here (the pack just sent took it all), as a
     /// snapshot needs. Returns the missing numbers and the snapshot's; nil when none is missing.
-    private func replaceMissingPacks(root: String, device: UUID) throws -> (missing: [UInt64], snapshot: UInt64)? {
+    private func replaceMissingPacks(layout: SyncLayout, device: UUID) throws -> (missing: [UInt64], snapshot: UInt64)? {
         guard let state = try database.read({ db in try SyncState.load(db) }) else { return nil }
-        let held = newestSnapshot(of: device, root: root)?.number ?? 0
+        let held = newestSnapshot(of: device, layout: layout)?.number ?? 0
         guard state.lastPack > held else { return nil }
-        let present = Set(Self.packNumbers(root: root, device: device))
+        let present = Set(layout.numbers(of: .pack, device: device))
         let missing = ((held + 1)...state.lastPack).filter { !present.contains($0) }
-        guard !missing.isEmpty, let snapshot = try writeSnapshot(root: root, device: device) else { return nil }
+        guard !missing.isEmpty, let snapshot = try writeSnapshot(layout: layout, device: device) else { return nil }
         return (missing, snapshot)
     }
 
     /// A pack whose number was recorded but that was killed before taking its name takes it
     /// now; temporary packs of numbers never recorded are removed.
-    private func finishInterruptedPush(root: String, state: SyncState) throws {
-        let folder = "\(root)/\(state.device.storageText)"
+    private func finishInterruptedPush(layout: SyncLayout, state: SyncState) throws {
+        let folder = layout.deviceFolder(of: state.device)
         // Snapshots, acks, rotation and keys files half written by a killed sync.
-        PrivateFiles.removeAbandoned(in: folder) { $0.hasPrefix(".") && $0.contains(".\(PrivateFiles.Purpose.writing.rawValue)-") }
-        PrivateFiles.removeAbandoned(beside: SyncKeysFile.path(root: root, device: state.device), purposes: .writing)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".pack-") && name.hasSuffix(".jvp.tmp") {
-            if name == Self.temporaryPackName(state.lastPack) {
-                try namePack("\(folder)/\(name)", as: "\(folder)/\(Self.packName(state.lastPack))", number: state.lastPack, device: state.device, root: root)
+        PrivateFiles.removeAbandoned(in: folder, where: SyncLayout.isTemporaryWrite)
+        PrivateFiles.removeAbandoned(beside: layout.keysFile(of: state.device), purposes: .writing)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where SyncLayout.isTemporaryPackName(name) {
+            if name == SyncLayout.temporaryPackName(state.lastPack) {
+                try namePack("\(folder)/\(name)", as: layout.file(.pack, of: state.device, number: state.lastPack), number: state.lastPack,
+                             device: state.device, layout: layout)
             } else {
                 unlink("\(folder)/\(name)")
             }
@@ -387,12 +384,12 @@ extension UnlockedVault {
 
     /// Writes `keys/DEVICE-ID` when this device's keyslots changed since it was last written
     /// (after `jv passwd` or `jv recovery-key`), or when it is missing.
-    private func publishKeys(root: String, state: SyncState) throws {
+    private func publishKeys(layout: SyncLayout, state: SyncState) throws {
         let slots = try database.read { db in try Keyslot.readAll(db) }
         let digest = Data(Blake2b.hash(slots.flatMap { Array($0.encoded) }))
-        let path = SyncKeysFile.path(root: root, device: state.device)
+        let path = layout.keysFile(of: state.device)
         guard digest != state.keysDigest || !FileManager.default.fileExists(atPath: path) else { return }
-        try SyncLocation.folder("keys", in: root)
+        try SyncLocation.folder(SyncLayout.keysFolderName, in: layout)
         let file = SyncKeysFile(vaultID: keys.vaultID, device: state.device, keyVersion: keys.keyVersion, slots: slots)
         try PrivateFiles.writeWhole(file.encoded(syncKey: keys.syncKey), to: path, replace: true)
         try write { db in
@@ -404,28 +401,12 @@ extension UnlockedVault {
 
     // MARK: Receiving
 
-    /// The folders of `root` named by a device id; a link of such a name is not followed.
-    static func deviceFolders(root: String) -> [UUID] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { name in
-            var status = stat()
-            return lstat("\(root)/\(name)", &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-        }.compactMap(UUID.init(storageText:))
-    }
-
-    static func packNumbers(root: String, device: UUID) -> [UInt64] {
-        numbers(of: .pack, root: root, device: device)
-    }
-
-    static func numbers(of kind: SyncPack.Kind, root: String, device: UUID) -> [UInt64] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(device.storageText)")) ?? []).compactMap(kind.number(inFileName:))
-    }
-
     /// Other devices' packs present and not applied yet, as (device, number, path).
-    private func unappliedPacks(root: String, state: SyncState) throws -> [(device: UUID, number: UInt64, path: String)] {
+    private func unappliedPacks(layout: SyncLayout, state: SyncState) throws -> [(device: UUID, number: UInt64, path: String)] {
         let applied = try database.read { db in try SyncState.applied(db) }
-        return Self.deviceFolders(root: root).filter { $0 != state.device }.flatMap { device in
-            Self.packNumbers(root: root, device: device).filter { $0 > applied[device] ?? 0 }.sorted()
-                .map { (device, $0, "\(root)/\(device.storageText)/\(Self.packName($0))") }
+        return layout.devices().filter { $0 != state.device }.flatMap { device in
+            layout.numbers(of: .pack, device: device).filter { $0 > applied[device] ?? 0 }.sorted()
+                .map { (device, $0, layout.file(.pack, of: device, number: $0)) }
         }
     }
 
@@ -482,17 +463,17 @@ extension UnlockedVault {
     /// dependencies are met, until none is left; one transaction per pack.
     /// Returns the vault to go on with: this one, or after following another device's rekey
     /// the vault under the new key.
-    private func pull(root: String, device me: UUID, report: inout SyncReport, progress: ((SyncProgress) -> Void)?) throws -> UnlockedVault {
+    private func pull(layout: SyncLayout, device me: UUID, report: inout SyncReport, progress: ((SyncProgress) -> Void)?) throws -> UnlockedVault {
         let state = try database.read { db in try SyncState.load(db) }
         guard let state else { return self }
-        let available = try unappliedPacks(root: root, state: state)
+        let available = try unappliedPacks(layout: layout, state: state)
         var applied = try database.read { db in try SyncState.applied(db) }
         let total = available.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0) }
         var bytesDone = 0
         var refused: Set<UUID> = []
         // Devices whose next pack is under a key not at hand yet, and why.
         var blocked: [UUID: String] = [:]
-        let devices = Self.deviceFolders(root: root).filter { $0 != me }.sorted { $0.storageText < $1.storageText }
+        let devices = layout.devices().filter { $0 != me }.sorted { $0.storageText < $1.storageText }
         var progressed = true
         while progressed {
             progressed = false
@@ -501,7 +482,7 @@ extension UnlockedVault {
                 guard let pack = available.first(where: { $0.device == device && $0.number == next }) else {
                     // Removed by that device's compaction: its snapshot holds it.
                     do {
-                        if try recoverFromSnapshot(of: device, root: root, after: next - 1, progress: progress) {
+                        if try recoverFromSnapshot(of: device, layout: layout, after: next - 1, progress: progress) {
                             applied = try database.read { db in try SyncState.applied(db) }
                             report.packsReceived += 1
                             progressed = true
@@ -515,7 +496,7 @@ extension UnlockedVault {
                 do {
                     var packKeys = keys
                     let reader = try SyncPack.open(pack.path, kind: .pack, expected: (keys.vaultID, device, next)) { version in
-                        packKeys = try self.keys(forPacksOf: version, root: root)
+                        packKeys = try self.keys(forPacksOf: version, layout: layout)
                         return packKeys.syncKey
                     }
                     guard reader.header.dependencies.allSatisfy({ $0.key == me || (applied[$0.key] ?? 0) >= $0.value }) else { continue }
@@ -532,10 +513,10 @@ extension UnlockedVault {
                     progressed = true
                 } catch PackKeyUnavailable.newer(let version) {
                     // Another device ran `jv rekey`: follow it, then go on under the new key.
-                    if let rekeyed = try followRotation(root: root) {
+                    if let rekeyed = try followRotation(layout: layout) {
                         report.rekeyedTo = rekeyed.keys.keyVersion
                         _ = try? vault.lockSession() // as after jv rekey: the agent holding the old key wipes it
-                        return try rekeyed.pull(root: root, device: me, report: &report, progress: progress)
+                        return try rekeyed.pull(layout: layout, device: me, report: &report, progress: progress)
                     }
                     blocked[device] = "pack \(next) is under key version \(version) (a jv rekey on another device), whose key files have not all arrived"
                 } catch PackKeyUnavailable.older(let version) {

@@ -10,13 +10,13 @@ import VaultCrypto
 extension UnlockedVault {
     /// Writes `acks.jva` when what this device has applied changed since it was written.
     /// Returns whether it was written.
-    func publishAcks(root: String, device: UUID) throws -> Bool {
+    func publishAcks(layout: SyncLayout, device: UUID) throws -> Bool {
         let applied = try database.read { db in try SyncState.applied(db) }
         let acks = SyncAcks(vaultID: keys.vaultID, device: device, keyVersion: keys.keyVersion, applied: applied)
-        let path = "\(root)/\(device.storageText)/\(SyncAcks.fileName)"
+        let path = layout.acksFile(of: device)
         if let data = SyncLocationFile.contents(path),
-           let written = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }), written == acks { return false }
-        try SyncLocation.folder(device.storageText, in: root)
+           let written = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, layout: layout) }), written == acks { return false }
+        try SyncLocation.folder(SyncLayout.folderName(of: device), in: layout)
         try PrivateFiles.writeWhole(acks.encoded(syncKey: keys.syncKey), to: path, replace: true)
         return true
     }
@@ -25,14 +25,13 @@ extension UnlockedVault {
     /// holds it (tombstones too, so a late concurrent edit is decided as everywhere else), under
     /// the stamp of the revision held, with what it has applied of every other device. Every
     /// change made here must have been sent first. Returns N, or nil when it has sent nothing.
-    func writeSnapshot(root: String, device: UUID) throws -> UInt64? {
+    func writeSnapshot(layout: SyncLayout, device: UUID) throws -> UInt64? {
         var written: UInt64?
         try database.read { db in
             guard let state = try SyncState.load(db), state.lastPack > 0, try SyncState.pendingCount(db) == 0 else { return }
-            let folder = "\(root)/\(device.storageText)"
-            let path = "\(folder)/\(SyncPack.Kind.snapshot.fileName(state.lastPack))"
+            let path = layout.file(.snapshot, of: device, number: state.lastPack)
             guard !FileManager.default.fileExists(atPath: path) else { return }
-            try SyncLocation.folder(device.storageText, in: root)
+            try SyncLocation.folder(SyncLayout.folderName(of: device), in: layout)
             let (temporary, handle) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
             do {
                 let header = SyncPack.Header(vaultID: keys.vaultID, device: device, number: state.lastPack, keyVersion: keys.keyVersion,
@@ -88,11 +87,11 @@ extension UnlockedVault {
 
     /// `device`'s newest snapshot in the location numbered above `after`, authenticated (its
     /// header is what its device wrote): its number, what it holds of each device, its path.
-    func newestSnapshot(of device: UUID, root: String, after: UInt64 = 0) -> Snapshot? {
-        for number in Self.numbers(of: .snapshot, root: root, device: device).filter({ $0 > after }).sorted(by: >) {
-            let path = "\(root)/\(device.storageText)/\(SyncPack.Kind.snapshot.fileName(number))"
+    func newestSnapshot(of device: UUID, layout: SyncLayout, after: UInt64 = 0) -> Snapshot? {
+        for number in layout.numbers(of: .snapshot, device: device).filter({ $0 > after }).sorted(by: >) {
+            let path = layout.file(.snapshot, of: device, number: number)
             guard let reader = try? SyncPack.open(path, kind: .snapshot, expected: (keys.vaultID, device, number), syncKey: {
-                try self.keys(forPacksOf: $0, root: root).syncKey
+                try self.keys(forPacksOf: $0, layout: layout).syncKey
             }) else { continue }
             var covers = reader.header.dependencies
             covers[device] = number
@@ -104,22 +103,22 @@ extension UnlockedVault {
     /// Removes this device's own packs that its newest snapshot holds and every other device
     /// (each with a keys file in the location) has applied, and its own older snapshots. A
     /// device the removal did not know of (one that joined meanwhile) finds the packs it lacks
-    /// in that snapshot (``recoverFromSnapshot(of:root:after:progress:)``). Returns the names
+    /// in that snapshot (``recoverFromSnapshot(of:layout:after:progress:)``). Returns the names
     /// removed, relative to its folder.
-    func removeCompacted(root: String, device: UUID) throws -> [String] {
-        let others = keysFiles(root: root).authentic.filter { $0 != device }
+    func removeCompacted(layout: SyncLayout, device: UUID) throws -> [String] {
+        let others = keysFiles(layout: layout).authentic.filter { $0 != device }
         let acked = others.map { other -> UInt64 in
-            let path = "\(root)/\(other.storageText)/\(SyncAcks.fileName)"
+            let path = layout.acksFile(of: other)
             guard let data = SyncLocationFile.contents(path),
-                  let acks = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, root: root) }),
+                  let acks = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, layout: layout) }),
                   acks.vaultID == keys.vaultID, acks.device == other else { return 0 }
             return acks.applied[device] ?? 0
         }.min() ?? UInt64.max
-        guard let own = newestSnapshot(of: device, root: root) else { return [] }
+        guard let own = newestSnapshot(of: device, layout: layout) else { return [] }
         let limit = min(acked, own.number)
-        let folder = try SyncLocation.folder(device.storageText, in: root, create: false)
-        let packs = Self.numbers(of: .pack, root: root, device: device).filter { $0 <= limit }.map(SyncPack.Kind.pack.fileName)
-        let olderSnapshots = Self.numbers(of: .snapshot, root: root, device: device).filter { $0 < own.number }.map(SyncPack.Kind.snapshot.fileName)
+        let folder = try SyncLocation.folder(SyncLayout.folderName(of: device), in: layout, create: false)
+        let packs = layout.numbers(of: .pack, device: device).filter { $0 <= limit }.map { SyncLayout.fileName(.pack, $0) }
+        let olderSnapshots = layout.numbers(of: .snapshot, device: device).filter { $0 < own.number }.map { SyncLayout.fileName(.snapshot, $0) }
         for name in olderSnapshots + packs { unlink("\(folder)/\(name)") }
         return olderSnapshots + packs
     }
@@ -128,11 +127,11 @@ extension UnlockedVault {
     /// under a key at hand (this vault's, or another version's through the rotation files) and
     /// names the device it is named by, and the others. A file anyone could have put there holds
     /// no compaction back.
-    func keysFiles(root: String) -> (authentic: [UUID], unauthenticated: [UUID]) {
+    func keysFiles(layout: SyncLayout) -> (authentic: [UUID], unauthenticated: [UUID]) {
         var result: (authentic: [UUID], unauthenticated: [UUID]) = ([], [])
-        for device in SyncKeysFile.devices(root: root) {
-            let file = SyncLocationFile.contents(SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
-            if let file, file.device == device, (try? file.authenticates(with: keys(anyVersion: file.keyVersion, root: root))) == true {
+        for device in layout.keysFileDevices() {
+            let file = SyncLocationFile.contents(layout.keysFile(of: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+            if let file, file.device == device, (try? file.authenticates(with: keys(anyVersion: file.keyVersion, layout: layout))) == true {
                 result.authentic.append(device)
             } else {
                 result.unauthenticated.append(device)
@@ -144,16 +143,16 @@ extension UnlockedVault {
     /// When `device`'s pack after `applied` is gone (removed by compaction before this device
     /// acknowledged it), applies that device's newest snapshot if it holds that pack. Returns
     /// whether it did.
-    func recoverFromSnapshot(of device: UUID, root: String, after applied: UInt64, progress: ((SyncProgress) -> Void)?) throws -> Bool {
-        guard let snapshot = newestSnapshot(of: device, root: root, after: applied) else { return false }
-        _ = try applySnapshot(snapshot, root: root, progress: progress)
+    func recoverFromSnapshot(of device: UUID, layout: SyncLayout, after applied: UInt64, progress: ((SyncProgress) -> Void)?) throws -> Bool {
+        guard let snapshot = newestSnapshot(of: device, layout: layout, after: applied) else { return false }
+        _ = try applySnapshot(snapshot, layout: layout, progress: progress)
         return true
     }
 
-    private func applySnapshot(_ snapshot: Snapshot, root: String, progress: ((SyncProgress) -> Void)?) throws -> MergeTally {
+    private func applySnapshot(_ snapshot: Snapshot, layout: SyncLayout, progress: ((SyncProgress) -> Void)?) throws -> MergeTally {
         var packKeys = keys
         let reader = try SyncPack.open(snapshot.path, kind: .snapshot, expected: (keys.vaultID, snapshot.device, snapshot.number)) { version in
-            packKeys = try self.keys(forPacksOf: version, root: root)
+            packKeys = try self.keys(forPacksOf: version, layout: layout)
             return packKeys.syncKey
         }
         let total = (try? FileManager.default.attributesOfItem(atPath: snapshot.path)[.size] as? Int) ?? 0
@@ -165,10 +164,10 @@ extension UnlockedVault {
     /// A new device's start: the newest snapshot there is, applied in one transaction with
     /// what it holds of every device marked applied, so that only later packs remain to apply.
     /// Returns the changes it held; nil when the location has no snapshot.
-    func startFromSnapshot(root: String, progress: ((SyncProgress) -> Void)?) throws -> MergeTally? {
+    func startFromSnapshot(layout: SyncLayout, progress: ((SyncProgress) -> Void)?) throws -> MergeTally? {
         // Of the devices' newest snapshots, the one that holds the most.
-        let newest = Self.deviceFolders(root: root).compactMap { newestSnapshot(of: $0, root: root) }
+        let newest = layout.devices().compactMap { newestSnapshot(of: $0, layout: layout) }
         guard let best = newest.max(by: { $0.covers.values.reduce(0, +) < $1.covers.values.reduce(0, +) }) else { return nil }
-        return try applySnapshot(best, root: root, progress: progress)
+        return try applySnapshot(best, layout: layout, progress: progress)
     }
 }

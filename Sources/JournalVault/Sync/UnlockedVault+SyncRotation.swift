@@ -13,13 +13,13 @@ enum PackKeyUnavailable: Error {
 extension UnlockedVault {
     /// The keys that open packs made under key `version`: this vault's own, or an earlier
     /// version's through the rotation files in the location (FORMAT.md §14.8).
-    func keys(forPacksOf version: UInt32, root: String) throws -> VaultKeys {
+    func keys(forPacksOf version: UInt32, layout: SyncLayout) throws -> VaultKeys {
         if version == keys.keyVersion { return keys }
         if version > keys.keyVersion { throw PackKeyUnavailable.newer(version) }
         var current = keys
         while current.keyVersion > version {
             let at = current
-            guard let (_, older) = SyncRotation.find(root: root, to: at.keyVersion, { try $0.oldKeys(opening: at) }) else {
+            guard let (_, older) = SyncRotation.find(layout, to: at.keyVersion, { try $0.oldKeys(opening: at) }) else {
                 throw PackKeyUnavailable.older(version)
             }
             current = older
@@ -28,14 +28,14 @@ extension UnlockedVault {
     }
 
     /// The keys of key `version` where they can be had: this vault's, an earlier version's
-    /// (``keys(forPacksOf:root:)``), or a later one's through the forward boxes of the rotation
+    /// (``keys(forPacksOf:layout:)``), or a later one's through the forward boxes of the rotation
     /// files — to authenticate a file of the location, not to follow the rotation.
-    func keys(anyVersion version: UInt32, root: String) throws -> VaultKeys {
-        guard version > keys.keyVersion else { return try keys(forPacksOf: version, root: root) }
+    func keys(anyVersion version: UInt32, layout: SyncLayout) throws -> VaultKeys {
+        guard version > keys.keyVersion else { return try keys(forPacksOf: version, layout: layout) }
         var current = keys
         while current.keyVersion < version {
             let at = current
-            guard let (_, newer) = SyncRotation.find(root: root, to: at.keyVersion + 1, { try $0.newKeys(opening: at) }) else {
+            guard let (_, newer) = SyncRotation.find(layout, to: at.keyVersion + 1, { try $0.newKeys(opening: at) }) else {
                 throw PackKeyUnavailable.newer(version)
             }
             current = newer
@@ -49,15 +49,15 @@ extension UnlockedVault {
     /// file's recovery keyslot taken, so the recovery key shown on the rotating device opens
     /// this vault too. Returns the vault under the new key; nil while the files it needs have
     /// not arrived.
-    func followRotation(root: String) throws -> UnlockedVault? {
+    func followRotation(layout: SyncLayout) throws -> UnlockedVault? {
         var chain: [VaultKeys] = []
         while true {
             let at = chain.last ?? keys
-            guard let (_, next) = SyncRotation.find(root: root, to: at.keyVersion + 1, { try $0.newKeys(opening: at) }) else { break }
+            guard let (_, next) = SyncRotation.find(layout, to: at.keyVersion + 1, { try $0.newKeys(opening: at) }) else { break }
             chain.append(next)
         }
-        let keysFiles = SyncKeysFile.devices(root: root).compactMap { device in
-            SyncLocationFile.contents(SyncKeysFile.path(root: root, device: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
+        let keysFiles = layout.keysFileDevices().compactMap { device in
+            SyncLocationFile.contents(layout.keysFile(of: device)).flatMap { try? SyncKeysFile(parsing: Array($0)) }
         }
         // The newest version reached whose keys some device's keys file holds, with its recovery keyslot.
         let reached = chain.reversed().lazy.compactMap { newKeys in
@@ -75,11 +75,11 @@ extension UnlockedVault {
     }
 
     /// Writes the rotation files this device made that the location lacks.
-    func publishRotations(root: String, device: UUID) throws {
+    func publishRotations(layout: SyncLayout, device: UUID) throws {
         for (version, file) in try database.read({ db in try SyncRotation.stored(db) }) {
-            let path = "\(root)/\(device.storageText)/\(SyncRotation.fileName(to: version))"
+            let path = layout.rotationFile(of: device, to: version)
             guard !FileManager.default.fileExists(atPath: path) else { continue }
-            try SyncLocation.folder(device.storageText, in: root)
+            try SyncLocation.folder(SyncLayout.folderName(of: device), in: layout)
             try PrivateFiles.writeWhole(Array(file), to: path, replace: false)
         }
     }

@@ -24,7 +24,7 @@ extension Vault {
         // Asked for once the location is known to hold the vault, before anything is fetched.
         let credential = try credential()
         try place.fetch(vaultID: vaultID, device: nil)
-        let (file, unlocked) = try openKeys(root: place.root(vaultID: vaultID), vaultID: vaultID, credential: credential)
+        let (file, unlocked) = try openKeys(layout: place.layout(vaultID: vaultID), vaultID: vaultID, credential: credential)
         let keys = try VaultKeys(vaultID: vaultID, keyVersion: file.keyVersion, masterKey: unlocked.masterKey)
         let header = VaultHeader(vaultID: vaultID, formatVersion: VaultHeader.formatVersion, keyVersion: file.keyVersion,
                                  createdAt: Instant.now().millis)
@@ -40,7 +40,7 @@ extension Vault {
         do {
             let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
             // The newest snapshot first, when there is one: older packs may be gone (compaction).
-            let started = try vault.startFromSnapshot(root: place.root(vaultID: vaultID), progress: progress)
+            let started = try vault.startFromSnapshot(layout: place.layout(vaultID: vaultID), progress: progress)
             var report = try vault.sync(progress: progress)
             report.changesReceived += started?.applied ?? 0
             report.conflictCopies += started?.conflictCopies ?? 0
@@ -55,12 +55,12 @@ extension Vault {
 
     /// Of the keys files at the location that `credential` opens, the one of the newest key
     /// version (a device that has not followed a `jv rekey` yet still shows the older one).
-    private static func openKeys(root: String, vaultID: UUID, credential: VaultCredential) throws -> (SyncKeysFile, UnlockedSlot) {
+    private static func openKeys(layout: SyncLayout, vaultID: UUID, credential: VaultCredential) throws -> (SyncKeysFile, UnlockedSlot) {
         var refusal: Error = VaultError.syncUnavailable("the location holds no keys file for vault \(vaultID.storageText)")
         var newest: (SyncKeysFile, UnlockedSlot)?
-        for device in SyncKeysFile.devices(root: root) {
+        for device in layout.keysFileDevices() {
             do {
-                guard let data = SyncLocationFile.contents(SyncKeysFile.path(root: root, device: device)) else { continue }
+                guard let data = SyncLocationFile.contents(layout.keysFile(of: device)) else { continue }
                 let file = try SyncKeysFile(parsing: Array(data))
                 guard file.vaultID == vaultID, file.keyVersion > newest?.0.keyVersion ?? 0 else { continue }
                 newest = (file, try file.unlock(with: credential))
