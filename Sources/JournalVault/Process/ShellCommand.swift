@@ -41,11 +41,9 @@ public struct ShellCommand: Sendable {
         sigemptyset(&empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        var environment = ChildEnvironment.withoutSecrets
-        environment.merge(additions) { current, _ in current }
         let words: [String] = ["/bin/sh", "-c", command]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.entries(setting: additions).map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)

@@ -126,6 +126,7 @@ struct Credentials {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
+        process.environment = ChildEnvironment.withoutSecrets
         let pipe = Pipe()
         process.standardOutput = pipe
         do {
