@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// A command line run by `/bin/sh -c` for jv (an analyser, a pager): with default signal
-/// handling and no signal blocked, whatever jv's own are, and jv's environment without its
-/// secrets (``ChildEnvironment``).
+/// A command line run by `/bin/sh -c` for jv (an analyser, the pager, the passphrase command).
+/// Whatever jv's own signal state, the command starts with the default handling of every
+/// signal jv handles (reset by `exec`) or ignores (`SIGPIPE`, reset here), with no signal
+/// blocked, and with jv's environment without its secrets (``ChildEnvironment``).
 ///
 /// ```swift
 /// let pid = try ShellCommand("less").spawn(standardInput: pipeEnd, setting: ["LESS": "FRX"])
