@@ -220,3 +220,38 @@ struct PassphraseSourceTests {
         #expect(try listStatus(sandbox, ["--recovery-key-file", missing], env: none).status == 66)
     }
 }
+
+extension PassphraseSourceTests {
+    @Test("the passphrase command gets jv's environment without jv's secret variables, as the editor and analysers do")
+    func passphraseCommandEnvironment() throws {
+        let (sandbox, _, _) = try journal()
+        let seen = sandbox.folder.file("seen-environment")
+        let command = "env > '\(seen)'; cat '\(sandbox.passphraseFile)'"
+        let secrets = ["JV_PASSPHRASE": "wrong horse", "JV_RECOVERY_KEY_FILE": sandbox.folder.file("recovery.txt"),
+                       "JV_NEW_PASSPHRASE_FILE": sandbox.folder.file("new.txt")]
+        let settings = ["JVTESTS_SETTING": "kept", "TERM": "xterm-256color"]
+        for (arguments, source) in [(["--passphrase-command", command], sources(["JV_PASSPHRASE_FILE": sandbox.passphraseFile])),
+                                    ([], sources(["JV_PASSPHRASE_COMMAND": command]))] {
+            let result = try listStatus(sandbox, arguments, env: source.merging(secrets) { $1 }.merging(settings) { $1 })
+            #expect(result.status == 0, "\(result)")
+            let lines = try String(contentsOfFile: seen, encoding: .utf8).split(separator: "\n").map(String.init)
+            let leaked = lines.filter { $0.hasPrefix("JV_PASSPHRASE") || $0.hasPrefix("JV_RECOVERY_KEY") || $0.hasPrefix("JV_NEW_PASSPHRASE") }
+            #expect(leaked.isEmpty, "\(arguments): \(leaked)")
+            #expect(lines.contains("JVTESTS_SETTING=kept") && lines.contains("TERM=xterm-256color") && lines.contains("HOME=" + sandbox.home),
+                    "the rest of the environment is kept: \(lines)")
+            try FileManager.default.removeItem(atPath: seen)
+        }
+    }
+
+    @Test("the passphrase command starts with no signal blocked and SIGPIPE at its default, as every shell command jv runs")
+    func passphraseCommandSignals() throws {
+        let (sandbox, _, _) = try journal()
+        // Prints the passphrase only if its shell blocks no signal and does not ignore SIGPIPE (bit 12).
+        let command = """
+            blocked=$(sed -n 's/^SigBlk:[[:space:]]*//p' /proc/$$/status); ignored=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status)
+            [ $((0x$blocked)) -eq 0 ] && [ $((0x$ignored & 0x1000)) -eq 0 ] && cat '\(sandbox.passphraseFile)'
+            """
+        let result = try listStatus(sandbox, ["--passphrase-command", command], env: none)
+        #expect(result.status == 0, "\(result)")
+    }
+}

@@ -203,6 +203,6 @@ struct NodeRow {
 
     /// Bound in FORMAT.md's order: type, created_at, node_key.
     private var boundColumns: [RecordBinding.Value] {
-        [.text(type), .integer(createdAt), .text(nodeKey.map { String(format: "%02x", $0) }.joined())]
+        [.text(type), .integer(createdAt), .text(nodeKey.lowerHex)]
     }
 }

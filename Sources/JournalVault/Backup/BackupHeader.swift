@@ -57,10 +57,9 @@ struct BackupHeader {
         let fixed = try take(magic.count + 2 + 16 + 8 + 4 + 1)
         guard Array(fixed.prefix(magic.count)) == magic else { throw VaultError.backupCorrupt("it is not a jv backup file") }
         var reader = ByteReader(Array(fixed.dropFirst(magic.count)))
-        let found = UInt16(fixed[magic.count]) << 8 | UInt16(fixed[magic.count + 1])
-        _ = reader.raw(2)
+        guard let found = reader.u16() else { throw VaultError.backupCorrupt("the header is truncated") }
         guard found == format else { throw VaultError.backupCorrupt("backup format \(found) is not supported by this jv") }
-        guard let idBytes = reader.raw(16), let created = reader.u64(), let keyVersion = reader.u32(), let slotCount = reader.u8(),
+        guard let idBytes = reader.raw(16), let created = reader.i64(), let keyVersion = reader.u32(), let slotCount = reader.u8(),
               (1...maximumSlots).contains(Int(slotCount)) else {
             throw VaultError.backupCorrupt("the header is malformed")
         }
@@ -80,7 +79,7 @@ struct BackupHeader {
         }
         var tail = ByteReader(trailer)
         let uuid = idBytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
-        var header = BackupHeader(vaultID: uuid, createdAt: Int64(bitPattern: created), keyVersion: keyVersion, slots: slots)
+        var header = BackupHeader(vaultID: uuid, createdAt: created, keyVersion: keyVersion, slots: slots)
         header.wrapNonce = tail.raw(AEAD.nonceLength) ?? []
         header.wrappedFileKey = tail.raw(48) ?? []
         header.streamHeader = tail.raw(SecretStream.headerLength) ?? []

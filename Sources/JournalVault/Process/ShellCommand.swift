@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// A command line run by `/bin/sh -c` for jv (an analyser, a pager): with default signal
-/// handling and no signal blocked, whatever jv's own are, and jv's environment without its
-/// secrets (``ChildEnvironment``).
+/// A command line run by `/bin/sh -c` for jv (an analyser, the pager, the passphrase command).
+/// Whatever jv's own signal state, the command starts with the default handling of every
+/// signal jv handles (reset by `exec`) or ignores (`SIGPIPE`, reset here), with no signal
+/// blocked, and with jv's environment without its secrets (``ChildEnvironment``).
 ///
 /// ```swift
 /// let pid = try ShellCommand("less").spawn(standardInput: pipeEnd, setting: ["LESS": "FRX"])
@@ -41,11 +42,9 @@ public struct ShellCommand: Sendable {
         sigemptyset(&empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        var environment = ChildEnvironment.withoutSecrets
-        environment.merge(additions) { current, _ in current }
         let words: [String] = ["/bin/sh", "-c", command]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0.key + "=" + $0.value) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.entries(setting: additions).map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)

@@ -15,8 +15,7 @@ struct SessionFolder: Sendable {
     /// (or cannot be looked at) and is not to be created; throws ``VaultError/sessionUnavailable(_:)`` when it is not
     /// private, so no key is ever handed through a place others can reach.
     static func current(creating: Bool) throws -> SessionFolder? {
-        let environment = ProcessInfo.processInfo.environment
-        let path = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 + "/jv" : nil } ?? "/tmp/jv-\(getuid())"
+        let path = XDGDirectories().runtime.map { $0 + "/jv" } ?? "/tmp/jv-\(getuid())"
         if creating, mkdir(path, 0o700) != 0, errno != EEXIST {
             throw VaultError.sessionUnavailable("cannot create the session folder \(path) (\(String(cString: strerror(errno))))")
         }

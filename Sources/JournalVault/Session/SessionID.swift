@@ -26,27 +26,15 @@ struct SessionID: Equatable, Sendable {
     /// The id a socket name (`<32 hex digits>.socket`) stands for.
     init?(socketName: String) {
         let digits = Array(socketName.utf8)
-        guard digits.count == 2 * Self.length + Self.socketSuffix.utf8.count, socketName.hasSuffix(Self.socketSuffix) else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: 2 * Self.length, by: 2) {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
+        guard digits.count == 2 * Self.length + Self.socketSuffix.utf8.count, socketName.hasSuffix(Self.socketSuffix),
+              let bytes = Hex.bytes(lower: digits.prefix(2 * Self.length)) else { return nil }
         self.bytes = bytes
     }
 
     static let socketSuffix = ".socket"
 
     var socketName: String {
-        bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined() + Self.socketSuffix
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
+        bytes.lowerHex + Self.socketSuffix
     }
 
     /// `path` with every link, `.` and `..` resolved (as it is absolute when the file is

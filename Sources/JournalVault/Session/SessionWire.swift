@@ -98,8 +98,8 @@ enum SessionWire {
             guard let fixed = readBytes(descriptor, count: fixedLength) else { return nil }
             var reader = ByteReader(fixed)
             guard reader.raw(4) == handOverTag, let session = reader.raw(SessionID.length).flatMap(SessionID.init(bytes:)), let keyVersion = reader.u32(), let idle = reader.u32(),
-                  let lifetime = reader.u32(), let high = reader.u8(), let low = reader.u8(),
-                  let path = readBytes(descriptor, count: Int(high) << 8 | Int(low)) else { return nil }
+                  let lifetime = reader.u32(), let pathLength = reader.u16(),
+                  let path = readBytes(descriptor, count: Int(pathLength)) else { return nil }
             return HandOver(session: session, keyVersion: keyVersion, idleTimeout: idle, lifetime: lifetime,
                             socketPath: String(decoding: path, as: UTF8.self))
         }

@@ -35,8 +35,10 @@ struct ByteReader {
     var remaining: Int { bytes.count - offset }
 
     mutating func u8() -> UInt8? { read(1).map { UInt8($0) } }
+    mutating func u16() -> UInt16? { read(2).map { UInt16($0) } }
     mutating func u32() -> UInt32? { read(4).map { UInt32($0) } }
     mutating func u64() -> UInt64? { read(8) }
+    mutating func i64() -> Int64? { read(8).map { Int64(bitPattern: $0) } }
 
     mutating func raw(_ count: Int) -> [UInt8]? {
         guard count >= 0, remaining >= count else { return nil }

@@ -15,7 +15,7 @@ public enum PrivateOutput {
     /// Every such folder, in that order (where an earlier jv may have put a file).
     public static func tmpfsFolders() -> [String] {
         var candidates: [String] = []
-        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, runtime != "/dev/shm" { candidates.append(runtime) }
+        if let runtime = XDGDirectories().runtime, runtime != "/dev/shm" { candidates.append(runtime) }
         candidates.append("/dev/shm")
         return candidates.filter { folder in
             var isDirectory: ObjCBool = false

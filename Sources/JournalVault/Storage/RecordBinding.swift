@@ -80,8 +80,7 @@ extension UUID {
     /// entry.id.storageText   // "0f8fad5b-d9cb-469f-a165-70867728950e"
     /// ```
     public var storageText: String {
-        let hex: StaticString = "0123456789abcdef"
-        return withUnsafeBytes(of: uuid) { bytes in
+        withUnsafeBytes(of: uuid) { bytes in
             String(unsafeUninitializedCapacity: 36) { text in
                 var end = 0
                 for (index, byte) in bytes.enumerated() {
@@ -89,8 +88,8 @@ extension UUID {
                         text[end] = UInt8(ascii: "-")
                         end += 1
                     }
-                    text[end] = hex.utf8Start[Int(byte >> 4)]
-                    text[end + 1] = hex.utf8Start[Int(byte & 0x0F)]
+                    text[end] = Hex.digit(byte >> 4)
+                    text[end + 1] = Hex.digit(byte)
                     end += 2
                 }
                 return end
@@ -111,7 +110,7 @@ extension UUID {
                         guard utf8[position] == UInt8(ascii: "-") else { return false }
                         position += 1
                     }
-                    guard let high = Self.lowerHexValue(utf8[position]), let low = Self.lowerHexValue(utf8[position + 1]) else { return false }
+                    guard let high = Hex.value(utf8[position]), let low = Hex.value(utf8[position + 1]) else { return false }
                     output[index] = high << 4 | low
                     position += 2
                 }
@@ -121,13 +120,5 @@ extension UUID {
         }
         guard let parsed else { return nil }
         self.init(uuid: parsed)
-    }
-
-    private static func lowerHexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }

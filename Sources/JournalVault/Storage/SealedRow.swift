@@ -115,17 +115,3 @@ struct SealedRow: Sendable {
         VaultError.tamperedRecord(table: table.name, id: id.storageText, detail: detail)
     }
 }
-
-extension Data {
-    /// Lower-case hexadecimal digits, as blind-index columns are bound (FORMAT.md §4.4).
-    var lowerHex: String {
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: count * 2) { text in
-            for (offset, byte) in enumerated() {
-                text[offset * 2] = digits.utf8Start[Int(byte >> 4)]
-                text[offset * 2 + 1] = digits.utf8Start[Int(byte & 0x0F)]
-            }
-            return count * 2
-        }
-    }
-}

@@ -50,11 +50,10 @@ struct SyncAcks: Equatable, Sendable {
     init(parsing bytes: [UInt8], keys: (UInt32) throws -> VaultKeys) throws {
         var reader = ByteReader(bytes)
         func malformed() -> VaultError { VaultError.syncPackRefused("its acks file is malformed") }
-        guard reader.raw(Self.magic.count) == Self.magic, let high = reader.u8(), let low = reader.u8(),
-              UInt16(high) << 8 | UInt16(low) == Self.format, let vault = reader.raw(16), let device = reader.raw(16),
-              let keyVersion = reader.u32(), let countHigh = reader.u8(), let countLow = reader.u8() else { throw malformed() }
+        guard reader.raw(Self.magic.count) == Self.magic, reader.u16() == Self.format, let vault = reader.raw(16), let device = reader.raw(16),
+              let keyVersion = reader.u32(), let count = reader.u16() else { throw malformed() }
         var applied: [UUID: UInt64] = [:]
-        for _ in 0..<(Int(countHigh) << 8 | Int(countLow)) {
+        for _ in 0..<count {
             guard let other = reader.raw(16), let number = reader.u64() else { throw malformed() }
             applied[UUID(bytes: other)] = number
         }

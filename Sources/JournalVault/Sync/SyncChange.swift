@@ -90,8 +90,8 @@ struct SyncChange: Sendable {
                 case .null:
                     values.append(.null)
                 case .integer:
-                    guard let bits = reader.u64() else { throw malformed() }
-                    values.append(Int64(bitPattern: bits).databaseValue)
+                    guard let integer = reader.i64() else { throw malformed() }
+                    values.append(integer.databaseValue)
                 case .real:
                     guard let bits = reader.u64() else { throw malformed() }
                     values.append(Double(bitPattern: bits).databaseValue)

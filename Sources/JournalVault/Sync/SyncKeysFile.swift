@@ -40,8 +40,7 @@ struct SyncKeysFile: Sendable {
     init(parsing bytes: [UInt8]) throws {
         var reader = ByteReader(bytes)
         func malformed() -> VaultError { VaultError.syncPackRefused("its keys file is malformed") }
-        guard reader.raw(Self.magic.count) == Self.magic, let high = reader.u8(), let low = reader.u8(),
-              UInt16(high) << 8 | UInt16(low) == Self.format, let vault = reader.raw(16), let device = reader.raw(16),
+        guard reader.raw(Self.magic.count) == Self.magic, reader.u16() == Self.format, let vault = reader.raw(16), let device = reader.raw(16),
               let keyVersion = reader.u32(), let count = reader.u8(), (1...Self.maximumSlots).contains(Int(count)) else { throw malformed() }
         var slots: [Keyslot] = []
         for _ in 0..<count {

@@ -161,10 +161,7 @@ public struct SyncLocation: Sendable, Equatable {
     }
 
     static func cacheFolder(vaultID: UUID) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return "\(cache)/jv/sync/\(vaultID.storageText)"
+        "\(XDGDirectories().cache)/jv/sync/\(vaultID.storageText)"
     }
 
     /// `REMOTE:PATH` joined with a relative path.

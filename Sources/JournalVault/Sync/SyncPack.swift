@@ -174,11 +174,11 @@ enum SyncPack {
             }
             var fixed = ByteReader(try read(SyncPack.magic.count + 2 + 16 + 16 + 8 + 4 + 8 + 2))
             guard fixed.raw(SyncPack.magic.count) == SyncPack.magic else { throw VaultError.syncPackRefused("it is not a jv sync pack") }
-            guard let formatHigh = fixed.u8(), let formatLow = fixed.u8(), UInt16(formatHigh) << 8 | UInt16(formatLow) == SyncPack.format else {
+            guard fixed.u16() == SyncPack.format else {
                 throw VaultError.syncPackRefused("its format is not supported by this jv")
             }
             guard let vault = fixed.raw(16), let device = fixed.raw(16), let number = fixed.u64(), let keyVersion = fixed.u32(),
-                  let createdAt = fixed.u64(), let countHigh = fixed.u8(), let countLow = fixed.u8() else {
+                  let createdAt = fixed.i64(), let dependencyCount = fixed.u16() else {
                 throw VaultError.syncPackRefused("its header is malformed")
             }
             /// `count` entries of `device[16] ‖ u64`.
@@ -192,15 +192,15 @@ enum SyncPack {
                 }
                 return map
             }
-            let dependencies = try readMap(count: Int(countHigh) << 8 | Int(countLow))
+            let dependencies = try readMap(count: Int(dependencyCount))
             var clocks: [UUID: UInt64]?
             if kind == .snapshot {
                 var count = ByteReader(try read(2))
-                guard let high = count.u8(), let low = count.u8() else { throw VaultError.syncPackRefused("its header is malformed") }
-                clocks = try readMap(count: Int(high) << 8 | Int(low))
+                guard let clockCount = count.u16() else { throw VaultError.syncPackRefused("its header is malformed") }
+                clocks = try readMap(count: Int(clockCount))
             }
             let header = Header(vaultID: UUID(bytes: vault), device: UUID(bytes: device), number: number, keyVersion: keyVersion,
-                                createdAt: Int64(bitPattern: createdAt), dependencies: dependencies, clocks: clocks)
+                                createdAt: createdAt, dependencies: dependencies, clocks: clocks)
             self.header = header
             let keyBlock = try read(SyncPack.keyBlockLength)
             let wrapped = Array(keyBlock.prefix(AEAD.nonceLength + SecretStream.keyLength + AEAD.tagLength))

@@ -59,8 +59,7 @@ struct SyncRotation: Sendable {
 
     init(parsing bytes: [UInt8]) throws {
         var reader = ByteReader(bytes)
-        guard reader.raw(Self.magic.count) == Self.magic, let high = reader.u8(), let low = reader.u8(),
-              UInt16(high) << 8 | UInt16(low) == Self.format, let vault = reader.raw(16), let device = reader.raw(16),
+        guard reader.raw(Self.magic.count) == Self.magic, reader.u16() == Self.format, let vault = reader.raw(16), let device = reader.raw(16),
               let from = reader.u32(), let to = reader.u32(), to == from + 1,
               let forward = reader.raw(Self.boxLength), let back = reader.raw(Self.boxLength), reader.remaining == 0 else {
             throw VaultError.syncPackRefused("its key rotation file is malformed")

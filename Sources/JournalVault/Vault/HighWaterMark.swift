@@ -105,12 +105,12 @@ public struct HighWaterMark: Sendable {
             self.init(keyVersion: keyVersion, counter: counter)
             if keyVersion == keys.keyVersion {
                 guard let vaultID = UUID(storageText: parts[0]),
-                      Sodium.constantTimeEquals(Array(Data(mac(vaultID: vaultID, keys: keys)).lowerHex.utf8), Array(parts[3].utf8)) else { return nil }
+                      Sodium.constantTimeEquals(Array(mac(vaultID: vaultID, keys: keys).lowerHex.utf8), Array(parts[3].utf8)) else { return nil }
             }
         }
 
         func line(vaultID: UUID, keys: VaultKeys) -> String {
-            "\(vaultID.storageText) \(keyVersion) \(counter) \(Data(mac(vaultID: vaultID, keys: keys)).lowerHex)"
+            "\(vaultID.storageText) \(keyVersion) \(counter) \(mac(vaultID: vaultID, keys: keys).lowerHex)"
         }
 
         private func mac(vaultID: UUID, keys: VaultKeys) -> [UInt8] {

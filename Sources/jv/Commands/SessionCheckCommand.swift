@@ -28,6 +28,7 @@ struct SessionCheckCommand: VaultCommand {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try Unlock.ownExecutable())
         process.arguments = [name, "--vault", vault.path]
+        process.environment = ChildEnvironment.withoutSecrets
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -38,13 +38,11 @@ struct Config: Sendable {
 
     /// `$XDG_CONFIG_HOME/jv`, else `~/.config/jv`: the config file and the entry templates.
     static var folder: String {
-        let environment = ProcessInfo.processInfo.environment
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
-        return config + "/jv"
+        XDGDirectories().config + "/jv"
     }
 
     /// `$HOME`, else the account's home folder.
-    static var home: String { ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory() }
+    static var home: String { XDGDirectories().home }
 
     /// The vault `--journal name` stands for.
     func journalPath(named name: String) throws -> String {

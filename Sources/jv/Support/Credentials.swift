@@ -122,22 +122,31 @@ struct Credentials {
         return line
     }
 
+    /// Runs `command` as every shell command jv runs (``ShellCommand``): jv's standard input and
+    /// error, its standard output read here.
     private static func firstLine(ofCommand command: String) throws -> SecureBytes {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let pipe = Pipe()
-        process.standardOutput = pipe
+        var ends: [Int32] = [-1, -1]
+        // Close-on-exec: the command's standard output (a copy of the write end) is all it gets of the pipe.
+        guard pipe(&ends) == 0 else { throw CLIError.failed("Cannot run the passphrase command.") }
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        let pid: pid_t
         do {
-            try process.run()
+            pid = try ShellCommand(command).spawn(standardInput: STDIN_FILENO, standardOutput: ends[1])
         } catch {
+            close(ends[0])
+            close(ends[1])
             throw CLIError.failed("Cannot run the passphrase command.")
         }
-        var data = pipe.fileHandleForReading.readDataToEndOfFile()
+        close(ends[1])
+        var data = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true).readDataToEndOfFile()
         defer { data.withUnsafeMutableBytes { Sodium.wipe($0) } }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CLIError.failed("The passphrase command failed (exit status \(process.terminationStatus)).")
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else {
+            // As a shell says it: the exit status, or 128 + the signal that ended the command.
+            let shown = status & 0x7f != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff
+            throw CLIError.failed("The passphrase command failed (exit status \(shown)).")
         }
         let line = try firstLine(of: data)
         guard line.count > 0 else { throw CLIError.usage("The passphrase command printed no passphrase (its first line is empty).") }

@@ -113,7 +113,7 @@ enum Editor {
         // "$0" is the editor command (which may carry its own flags), "$@" the safety flags and file.
         let arguments = ["/bin/sh", "-c", "exec $0 \"$@\"", editorCommand] + safetyFlags(for: editorCommand) + [path]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.withoutSecrets.map { strdup($0.key + "=" + $0.value) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.entries().map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         // In a process group of its own, which a signal to jv ends whole: an editor a wrapper
         // script started must not outlive the file it was given.

@@ -46,8 +46,7 @@ struct GlobalOptions: ParsableArguments {
             if let path = environment["JV_VAULT"], !path.isEmpty { return path }
             // A `default` of [journals] is the default vault, as it is jrnl's default journal.
             if let path = try Config.current.vault ?? Config.current.journals["default"] { return path }
-            let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Config.home + "/.local/share"
-            return dataHome + "/jv/journal.vault"
+            return XDGDirectories().data + "/jv/journal.vault"
         }
     }
 

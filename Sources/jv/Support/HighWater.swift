@@ -9,10 +9,7 @@ enum HighWater {
     nonisolated(unsafe) private static var unlocked: (journal: UnlockedVault, marks: HighWaterMark)?
 
     static func marks() -> HighWaterMark {
-        let environment = ProcessInfo.processInfo.environment
-        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        return HighWaterMark(stateDirectory: stateHome + "/jv")
+        HighWaterMark(stateDirectory: XDGDirectories().state + "/jv")
     }
 
     /// Compares `journal` with the mark remembered for it; warns, once, when it is older. A
