@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Several processes at once, and processes killed midway")
+@Suite("Several processes at once, and processes killed midway", .tags(.e2e))
 struct ConcurrencyTests {
     @Test("8 jv add processes started at once all succeed and all 8 entries are listed")
     func eightConcurrentAdds() throws {

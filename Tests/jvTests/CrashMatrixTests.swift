@@ -7,7 +7,7 @@ import Testing
 /// one-transaction command left the vault exactly as before or exactly as after, and after a
 /// killed `passwd` or `rekey` exactly one of the old and the new passphrase… or the unchanged
 /// passphrase still unlocks; and no hidden copy of the vault remains once the next command ran.
-@Suite("crash matrix: kill -9 during every writing command", .serialized)
+@Suite("crash matrix: kill -9 during every writing command", .tags(.e2e), .serialized)
 struct CrashMatrixTests {
     /// Two entries, a chat thread with one message; nothing of the AI records yet.
     static let fixture = Result {

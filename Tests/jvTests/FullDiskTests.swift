@@ -5,7 +5,7 @@ import Testing
 /// A disk with no room left (issue 11): reading commands still read, and writing commands fail
 /// with one sentence that says the disk is full, leaving the vault and its folder as they were.
 /// The disk is a 2 MiB tmpfs, which only root may mount.
-@Suite("A full disk", .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+@Suite("A full disk", .tags(.e2e, .root), .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
 struct FullDiskTests {
     /// A 2 MiB tmpfs holding a vault of three entries, then filled to the last byte.
     final class FullDisk {

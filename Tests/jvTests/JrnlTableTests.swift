@@ -10,7 +10,7 @@ import Testing
 ///
 /// Both run with TZ=UTC. Rows with relative dates ("yesterday", "3 days ago") read entries the
 /// journal holds at days counted back from the day the test runs.
-@Suite("jrnl 4.6 and jv select the same entries from one journal")
+@Suite("jrnl 4.6 and jv select the same entries from one journal", .tags(.e2e, .externalTools))
 struct JrnlTableTests {
     /// The journal's entries: (day, hour, minute, text as jrnl holds it after its date).
     private static let entries: [(day: String, hour: Int, minute: Int, text: String)] = [

@@ -37,7 +37,7 @@ enum LongJournal {
     }
 }
 
-@Suite("Long answers stream")
+@Suite("Long answers stream", .tags(.e2e))
 struct StreamingTests {
     private static let fixture = Result {
         try Fixture { sandbox in

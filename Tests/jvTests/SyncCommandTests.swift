@@ -5,7 +5,7 @@ import Testing
 /// `jv sync` as people run it: two machines (two sandboxes, each with its own home and vault)
 /// through a plain folder, an rclone local remote and an rclone WebDAV server on 127.0.0.1;
 /// tampered packs, an unreachable location, a wrong passphrase, and `kill -9` mid-sync.
-@Suite struct SyncCommandTests {
+@Suite(.tags(.e2e)) struct SyncCommandTests {
     /// Two machines of one journal: `first` set up with `jv sync init location`, `second` made
     /// with `jv sync clone location`. `environment` is added to both (an rclone remote's settings).
     struct Machines {
@@ -113,7 +113,7 @@ import Testing
         #expect((status["devices"] as? [Any])?.count == 1 && status["pending"] as? Int == 0, "\(status)")
     }
 
-    @Test("through an rclone local remote")
+    @Test("through an rclone local remote", .tags(.externalTools))
     func throughAnRcloneLocalRemote() throws {
         let rclone = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         _ = rclone
@@ -135,7 +135,7 @@ import Testing
         #expect(try Machines.entries(third) == Machines.entries(machines.first))
     }
 
-    @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing")
+    @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing", .tags(.externalTools))
     func throughWebDAV() throws {
         let rclone = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         let served = try TemporaryFolder()

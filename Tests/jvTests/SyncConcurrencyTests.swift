@@ -4,7 +4,7 @@ import Testing
 
 /// `jv sync` run twice or three times at once on one vault, and a pack lost from the location
 /// after it was recorded as sent: no pack may be lost for good.
-@Suite struct SyncConcurrencyTests {
+@Suite(.tags(.e2e)) struct SyncConcurrencyTests {
     typealias Machines = SyncCommandTests.Machines
 
     /// This device's folder in the location, and its newest pack.

@@ -5,7 +5,7 @@ import Testing
 /// The sync folder on a disk with no room left: sending stops with one sentence and changes
 /// nothing; receiving still applies the other machines' packs, and what this machine could not
 /// write there afterwards (its acks file, a snapshot) is said in one sentence.
-@Suite("A full sync folder", .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+@Suite("A full sync folder", .tags(.e2e, .root), .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
 struct SyncFullDiskTests {
     typealias Machines = SyncCommandTests.Machines
 

@@ -4,7 +4,7 @@ import Testing
 
 /// What `jv` does when a person sits at a terminal: the editor, the delete question, the
 /// passphrase prompt. script(1) gives `jv` a pseudo-terminal; what is typed is fed to it.
-@Suite("At a terminal (through script(1))", .enabled(if: JV.tool("script") != nil, "needs script(1) to give jv a terminal"))
+@Suite("At a terminal (through script(1))", .tags(.e2e), .enabled(if: JV.tool("script") != nil, "needs script(1) to give jv a terminal"))
 struct TerminalTests {
     /// Runs `jv arguments` on a pseudo-terminal. Each of `typed` is sent `delay` seconds after
     /// the one before (the first `delay` seconds after the start): `jv` flushes type-ahead when
