@@ -411,17 +411,22 @@ struct TerminalTests {
         #expect(environment.contains("HOME="), "the rest of the environment is passed on")
     }
 
-    @Test("an $XDG_RUNTIME_DIR on a disk is not used for the editor's file: /dev/shm is")
+    /// Whether the temporary folder, where every sandbox is, is on a disk rather than on tmpfs or
+    /// ramfs (as /tmp is on some machines): only there can a test offer jv a runtime folder on disk.
+    static let temporaryFolderIsOnDisk: Bool = {
+        var status = statfs()
+        guard statfs(NSTemporaryDirectory(), &status) == 0 else { return true }
+        let tmpfs = 0x0102_1994, ramfs = 0x8584_58F6
+        return ![tmpfs, ramfs].contains(Int(status.f_type))
+    }()
+
+    @Test("an $XDG_RUNTIME_DIR on a disk is not used for the editor's file: /dev/shm is",
+          .enabled(if: TerminalTests.temporaryFolderIsOnDisk, "the temporary folder is itself on tmpfs: there is no folder on disk to offer jv"))
     func runtimeFolderOnDiskIsNotUsed() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
         let onDisk = sandbox.folder.file("disk-runtime")
         try FileManager.default.createDirectory(atPath: onDisk, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let fileSystem = try sandbox.runTool("/usr/bin/stat", ["-f", "-c", "%T", onDisk])
-        guard !fileSystem.out.contains("tmpfs") && !fileSystem.out.contains("ramfs") else {
-            print("skipped: the temporary folder \(onDisk) is itself on tmpfs")
-            return
-        }
         let editor = try editor(sandbox, writing: "Kept off the disk")
         let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": onDisk])
         #expect(result.status == 0, "\(result)")
