@@ -48,7 +48,7 @@ struct ConcurrencyTests {
         #expect(try sandbox.run(["check"]).status == 0)
     }
 
-    @Test("backups beside syncs and adds: 100 backups, every one succeeds and verifies")
+    @Test("backups beside syncs and adds: 100 backups, every one succeeds and verifies", .tags(.slow), .notInQuickRun)
     func backupsBesideSyncsAndAdds() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()

@@ -163,7 +163,7 @@ struct CrashMatrixTests {
     ]
 
     @Test("a command killed at a random moment leaves the vault exactly before or after, checked clean",
-          arguments: scenarios.indices)
+          .tags(.slow), .notInQuickRun, arguments: scenarios.indices)
     func killedCommand(scenarioIndex: Int) throws {
         let scenario = Self.scenarios[scenarioIndex]
         let fixture = try Self.fixture.get()

@@ -134,7 +134,7 @@ struct JrnlTableTests {
         Row(words: ["-not", "-starred"], outcome: .refused(says: "jv has no -not -starred")),
     ]
 
-    @Test("each row selects what jrnl selects", arguments: rows)
+    @Test("each row selects what jrnl selects", .tags(.slow), .notInQuickRun, arguments: rows)
     func row(_ row: Row) throws {
         let world = try JrnlWorld(journal: Self.journal)
         let jv = try Sandbox(from: try Self.fixture.get())

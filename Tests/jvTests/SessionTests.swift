@@ -137,7 +137,7 @@ struct SessionTests {
         try Sandbox.requireSuccess(try sandbox.run(["list"]))
     }
 
-    @Test("the agent ends at its timeout: the process is gone and its socket removed")
+    @Test("the agent ends at its timeout: the process is gone and its socket removed", .tags(.slow), .notInQuickRun)
     func agentEndsAtItsTimeout() throws {
         let (sandbox, _) = try lockedSandbox()
         let pid = try #require(try unlock(sandbox, ["--for", "2s"])["agent_pid"] as? Int)

@@ -95,7 +95,7 @@ import Testing
         _ = try sandbox.add("Written before the first sync. #harbour")
     }
 
-    @Test("through a plain folder: both machines hold the same journal, edits and deletes travel, the folder holds no plaintext")
+    @Test("through a plain folder: both machines hold the same journal, edits and deletes travel, the folder holds no plaintext", .tags(.slow), .notInQuickRun)
     func throughAFolder() throws {
         let machines = try Machines(location: { $0.folder.file("Sync/journal") }, prepare: { sandbox in
             try FileManager.default.createDirectory(atPath: sandbox.folder.file("Sync"), withIntermediateDirectories: true)
@@ -113,7 +113,7 @@ import Testing
         #expect((status["devices"] as? [Any])?.count == 1 && status["pending"] as? Int == 0, "\(status)")
     }
 
-    @Test("through an rclone local remote", .tags(.externalTools))
+    @Test("through an rclone local remote", .tags(.externalTools, .slow), .notInQuickRun)
     func throughAnRcloneLocalRemote() throws {
         let rclone = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         _ = rclone
@@ -135,7 +135,7 @@ import Testing
         #expect(try Machines.entries(third) == Machines.entries(machines.first))
     }
 
-    @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing", .tags(.externalTools))
+    @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing", .tags(.externalTools, .slow), .notInQuickRun)
     func throughWebDAV() throws {
         let rclone = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         let served = try TemporaryFolder()

@@ -414,10 +414,15 @@ struct TerminalTests {
     /// Whether the temporary folder, where every sandbox is, is on a disk rather than on tmpfs or
     /// ramfs (as /tmp is on some machines): only there can a test offer jv a runtime folder on disk.
     static let temporaryFolderIsOnDisk: Bool = {
-        var status = statfs()
-        guard statfs(NSTemporaryDirectory(), &status) == 0 else { return true }
-        let tmpfs = 0x0102_1994, ramfs = 0x8584_58F6
-        return ![tmpfs, ramfs].contains(Int(status.f_type))
+        let stat = Process()
+        stat.executableURL = URL(fileURLWithPath: "/usr/bin/stat")
+        stat.arguments = ["-f", "-c", "%T", NSTemporaryDirectory()]
+        let output = Pipe()
+        stat.standardOutput = output
+        guard (try? stat.run()) != nil else { return true }
+        let fileSystem = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stat.waitUntilExit()
+        return !fileSystem.contains("tmpfs") && !fileSystem.contains("ramfs")
     }()
 
     @Test("an $XDG_RUNTIME_DIR on a disk is not used for the editor's file: /dev/shm is",
