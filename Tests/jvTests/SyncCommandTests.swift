@@ -95,7 +95,8 @@ import Testing
         _ = try sandbox.add("Written before the first sync. #harbour")
     }
 
-    @Test("through a plain folder: both machines hold the same journal, edits and deletes travel, the folder holds no plaintext", .tags(.slow), .notInQuickRun)
+    @Test("through a plain folder: both machines hold the same journal, edits and deletes travel, the folder holds no plaintext",
+          .tags(.slow), .notInQuickRun)
     func throughAFolder() throws {
         let machines = try Machines(location: { $0.folder.file("Sync/journal") }, prepare: { sandbox in
             try FileManager.default.createDirectory(atPath: sandbox.folder.file("Sync"), withIntermediateDirectories: true)
@@ -135,7 +136,8 @@ import Testing
         #expect(try Machines.entries(third) == Machines.entries(machines.first))
     }
 
-    @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing", .tags(.externalTools, .slow), .notInQuickRun)
+    @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing",
+          .tags(.externalTools, .slow), .notInQuickRun)
     func throughWebDAV() throws {
         let rclone = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         let served = try TemporaryFolder()
@@ -192,7 +194,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
-    @Test("jv sync killed at seeded random moments, on either side, then run again: both machines converge and check passes")
+    @Test("jv sync killed at seeded random moments, on either side, then run again: both machines converge and check passes",
+          .tags(.slow), .notInQuickRun)
     func killedSyncConverges() throws {
         let machines = try Machines(location: { $0.folder.file("location") })
         var generator = SplitMix(seed: 1313)
@@ -254,7 +257,8 @@ import Testing
         try machines.converge()
     }
 
-    @Test("jv sync --compact: a snapshot replaces the packs both machines hold; a machine cloned afterwards holds everything")
+    @Test("jv sync --compact: a snapshot replaces the packs both machines hold; a machine cloned afterwards holds everything",
+          .tags(.slow), .notInQuickRun)
     func compactionFromTheCommandLine() throws {
         let machines = try Machines(location: { $0.folder.file("location") }, prepare: Self.writeBeforeFirstSync)
         for round in 0..<3 {

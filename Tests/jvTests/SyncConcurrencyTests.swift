@@ -13,7 +13,8 @@ import Testing
         return ("\(place.root)/\(place.device)", place.lastPack)
     }
 
-    @Test("two and three jv sync at once on one vault, 8 rounds each: every run succeeds, no pack is lost, the other machine gets every entry")
+    @Test("two and three jv sync at once on one vault, 8 rounds each: every run succeeds, no pack is lost, the other machine gets every entry",
+          .tags(.slow), .notInQuickRun)
     func simultaneousSyncsLoseNoPack() throws {
         let machines = try Machines(location: { $0.folder.file("location") })
         for round in 0..<16 {
