@@ -10,7 +10,7 @@ TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish
 # `make deb` takes the package's Depends from dpkg-shlibdeps.
 DEB_APT_PACKAGES := dpkg-dev
 
-.PHONY: all deps test-deps build demo test static install uninstall deb check-deb bench fuzz clean
+.PHONY: all deps test-deps build demo test test-fast static install uninstall deb check-deb bench fuzz clean
 
 # `make` builds what `sudo make install` copies.
 all: static
@@ -34,6 +34,12 @@ test: test-deps
 	@scripts/spdx.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The quick run while working: every test but the `.slow` ones, which JV_TEST_QUICK=1 skips
+# (each is reported skipped). `make test`, the whole run, is what CI and a merge need.
+test-fast: test-deps
+	$(SWIFT) build --build-tests
+	JV_TEST_QUICK=1 $(SWIFT) test --skip-build
 
 # What is installed is built in its own scratch path, with the Swift runtime and Foundation
 # linked in, so that it runs without the toolchain (and debug builds are left alone). Hardened

@@ -10,25 +10,7 @@ import VaultCrypto
 // be reported by the readers (VaultError.tamperedRecord) and by check(), naming the record,
 // while untouched records still read. And no chat or analysis text may be in the vault's files.
 
-fileprivate final class AITamperVault: Sendable {
-    let folder: URL
-    let path: String
-    let journal: UnlockedVault
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-ai-tamper-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent("journal.vault").path
-        journal = try Vault.create(at: path, passphrase: SecureBytes(copying: Array("tamper tests passphrase".utf8)),
-                                   kdf: .profile(.interactive)).vault
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func execute(_ sql: String, _ arguments: StatementArguments = []) throws {
-        try journal.writeBehindTheVaultsBack { db in try db.execute(sql: sql, arguments: arguments) }
-    }
-
+fileprivate extension TemporaryVault {
     func blob(_ table: String, _ column: String, id: UUID) throws -> Data {
         try journal.database.read { db in
             try #require(try Data.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE id = ?", arguments: [id.storageText]))
@@ -67,7 +49,7 @@ fileprivate final class AITamperVault: Sendable {
 
 /// A vault holding two entries, three threads with messages, two analyses and a small graph.
 fileprivate struct AITamperFixture {
-    let vault: AITamperVault
+    let vault: TemporaryVault
     let entry: Entry
     let otherEntry: Entry
     let thread: ChatThread        // Alpha: `message` and `sibling`
@@ -82,7 +64,7 @@ fileprivate struct AITamperFixture {
     let lisbon: KnowledgeNode
 
     init() throws {
-        vault = try AITamperVault()
+        vault = try TemporaryVault()
         let journal = vault.journal
         let base = Instant.now().millis
         func at(_ minutes: Int64) -> Instant { Instant(millis: base + minutes * 60_000, utcOffsetSeconds: 3600) }
@@ -414,7 +396,7 @@ fileprivate func aiContains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     // MARK: Plaintext
 
     @Test func noChatOrAnalysisTextIsInTheVaultFiles() throws {
-        let vault = try AITamperVault()
+        let vault = try TemporaryVault()
         let journal = vault.journal
         // Distinctive words, one per kind of encrypted field.
         let secrets = [
@@ -454,7 +436,7 @@ fileprivate func aiContains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         #expect(try journal.resolveNode("vexplacelisb").name == "Vexplacelisb")
 
         func scan(_ stage: String) throws {
-            let files = try aiVaultFiles(in: vault.folder)
+            let files = try aiVaultFiles(in: vault.folder.url)
             #expect(files.contains { $0.0 == "journal.vault" }, "\(stage): \(files.map(\.0))")
             let everything = files.flatMap(\.1)
             // The scan sees stored text: the plaintext-by-design model name is found.

@@ -14,32 +14,7 @@ import Glibc
 // analysers are handled — nothing stored for a failed entry, no deadlock, no SIGPIPE, and a
 // timeout that kills the analyser with everything it started.
 
-fileprivate final class AnalyserTestVault: Sendable {
-    let folder: URL
-    let journal: UnlockedVault
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-analyser-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        journal = try Vault.create(at: folder.appendingPathComponent("journal.vault").path,
-                                   passphrase: SecureBytes(copying: Array("analyser tests passphrase".utf8)), kdf: .profile(.interactive)).vault
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    /// Writes `text` to a file in the folder and returns its path.
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    func count(_ table: String) throws -> Int {
-        try journal.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
-    }
-
+fileprivate extension TemporaryVault {
     /// Nothing of any analysis is in the vault.
     func expectNothingStored(sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(try count("analysis") == 0, sourceLocation: sourceLocation)
@@ -177,7 +152,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     /// The analyser's input socket must be closed once: closing it a second time closes whatever
     /// file another thread opened in between under the same descriptor number (here: one of ours).
     @Test func runningAnAnalyserClosesNoOtherFileDescriptor() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Descriptor hygiene.")
         let finished = DispatchSemaphore(value: 0)
         let outcome = AnalyserOutcomeBox()
@@ -203,7 +178,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func aSucceedingAnalyserStoresItsAnalysisNodesAndRelations() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Walked by the sea with Anna.")
         let analysis = try vault.journal.analyse(entryID: entry.id, with: Analyser(command: analyserPrinting(analyserFullAnswer)))
         let stored = try vault.journal.analysis(id: analysis.id)
@@ -222,7 +197,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func theModelIsTheGivenOneElseTheAnswersElseLocal() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Models.")
         let withModel = analyserPrinting(#"{"sentiment": "x", "model": "answer-model"}"#)
         let withoutModel = analyserPrinting(#"{"sentiment": "x"}"#)
@@ -234,9 +209,9 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func theAnalyserGetsTheEntrysJSONOnStandardInput() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Lunch with @anna at the Café.\nSecond line with \"quotes\" and \\ backslash.", starred: true, tags: ["food"])
-        let received = vault.path("received.json")
+        let received = vault.folder.path("received.json")
         try vault.journal.analyse(entryID: entry.id, with: Analyser(command: "cat > \(analyserQuoted(received)); echo '{\"themes\": []}'"))
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: received)))
         let json = try JSONParser.parse(bytes)
@@ -246,11 +221,11 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func aLargeEntryReachesTheAnalyserWhole() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         // 50,000 characters of four UTF-8 bytes each: far more than a pipe or socket buffer holds.
         let content = String(repeating: "😀", count: 49_990) + " end."
         let entry = try vault.journal.addEntry(content)
-        let received = vault.path("large.json")
+        let received = vault.folder.path("large.json")
         try vault.journal.analyse(entryID: entry.id, with: Analyser(command: "cat > \(analyserQuoted(received)); echo '{\"sentiment\": \"big\"}'"))
         let data = try Data(contentsOf: URL(fileURLWithPath: received))
         #expect(data.count > 200_000)
@@ -264,7 +239,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
         #"head -c 3000000 /dev/zero | tr '\0' ' '; echo '{"sentiment": "verbose"}'"#,  // a big answer, input unread
     ])
     func analysersThatDoNotReadALargeEntryNeitherDeadlockNorKillUs(command: String) throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry(String(repeating: "🌊", count: 50_000))
         let started = Date()
         let analysis = try vault.journal.analyse(entryID: entry.id, with: Analyser(command: command, timeout: .seconds(30)))
@@ -274,7 +249,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func anAnalyserThatReadsNothingAndPrintsNothingFailsCleanly() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry(String(repeating: "x", count: 50_000))
         let error = #expect(throws: AnalyserError.self) { try vault.journal.analyse(entryID: entry.id, with: Analyser(command: "exit 0")) }
         #expect(error?.reason.contains("nothing") == true)
@@ -292,7 +267,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
         ("/nonexistent/analyser-binary", "127"),
     ])
     func aFailingAnalyserStoresNothingAndSaysWhy(command: String, reason: String) throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Anything at all.")
         let error = #expect(throws: AnalyserError.self) { try vault.journal.analyse(entryID: entry.id, with: Analyser(command: command)) }
         #expect(error?.reason.contains(reason) == true, "\(error?.reason ?? "no error")")
@@ -300,7 +275,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func anAnswerOverSixteenMebibytesIsRefused() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Chatty analyser.")
         let command = #"cat >/dev/null; head -c 17000000 /dev/zero | tr '\0' ' '; echo '{"sentiment": "too much"}'"#
         let error = #expect(throws: AnalyserError.self) { try vault.journal.analyse(entryID: entry.id, with: Analyser(command: command)) }
@@ -309,10 +284,10 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func aHangingAnalyserIsKilledWithEverythingItStartedAtTheTimeout() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Slow analyser.")
-        let shellPID = vault.path("shell.pid")
-        let sleeperPID = vault.path("sleeper.pid")
+        let shellPID = vault.folder.path("shell.pid")
+        let sleeperPID = vault.folder.path("sleeper.pid")
         let command = "echo $$ > \(analyserQuoted(shellPID)); sleep 30 & echo $! > \(analyserQuoted(sleeperPID)); wait"
         let started = Date()
         let error = #expect(throws: AnalyserError.self) {
@@ -330,9 +305,9 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
 
     /// The deadline covers the analyser's exit too, not only its output.
     @Test func anAnalyserThatClosesItsOutputButKeepsRunningIsStoppedAtTheTimeout() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Lingering analyser.")
-        let pidFile = vault.path("lingering.pid")
+        let pidFile = vault.folder.path("lingering.pid")
         // It closes its output without answering, then lingers: no answer within the timeout.
         let command = "cat >/dev/null; exec >&-; echo $$ > \(analyserQuoted(pidFile)); sleep 20"
         let started = Date()
@@ -346,8 +321,8 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func anAnalysisOfAnUnknownEntryRunsNothing() throws {
-        let vault = try AnalyserTestVault()
-        let marker = vault.path("ran")
+        let vault = try TemporaryVault()
+        let marker = vault.folder.path("ran")
         #expect(throws: VaultError.self) {
             try vault.journal.analyse(entryID: UUID(), with: Analyser(command: "touch \(analyserQuoted(marker)); echo '{\"sentiment\": \"x\"}'"))
         }
@@ -356,7 +331,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     }
 
     @Test func eachEntrysAnalysisIsIndependent() throws {
-        let vault = try AnalyserTestVault()
+        let vault = try TemporaryVault()
         let good = try vault.journal.addEntry("A good day with Anna.")
         let bad = try vault.journal.addEntry("FAIL this one.")
         // Fails for the entry whose text contains FAIL, answers for the other.

@@ -8,25 +8,6 @@ import VaultCrypto
 // AI analysis records at library level (FORMAT.md §1): storing and reading them back,
 // listing by entry, model and processing time, search, and the cascade from their entry.
 
-fileprivate final class AnalysisTestVault: Sendable {
-    static let passphrase = "analysis tests passphrase"
-    let folder: URL
-    let journal: UnlockedVault
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-analysis-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        journal = try Vault.create(at: folder.appendingPathComponent("journal.vault").path,
-                                   passphrase: SecureBytes(copying: Array(Self.passphrase.utf8)), kdf: .profile(.interactive)).vault
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func count(_ table: String, where condition: String = "1", _ arguments: StatementArguments = []) throws -> Int {
-        try journal.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(condition)", arguments: arguments) ?? -1 }
-    }
-}
-
 /// 2026-01-DD at `hour`:00 UTC, seen from UTC`offsetHours`.
 fileprivate func analysisMoment(day: Int, hour: Int, offsetHours: Int = 0) -> Instant {
     Instant(millis: 1_767_225_600_000 + Int64(day - 1) * 86_400_000 + Int64(hour) * 3_600_000, utcOffsetSeconds: offsetHours * 3600)
@@ -53,14 +34,14 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
 
 @Suite struct AnalysisTests {
     @Test func anAnalysisIsStoredAndReadBackWhole() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Lunch with Anna by the sea.")
         let entities: JSONValue = .object([("people", .array([.string("Anna")])), ("places", .array([.string("the sea")])),
                                            ("score", .number(0.75)), ("count", .integer(2)), ("ok", .bool(true)), ("none", .null)])
         let extra: JSONValue = .object([("summary", .string("A calm lunch."))])
         let added = try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "llama3", processedAt: analysisMoment(day: 5, hour: 12, offsetHours: 9),
                                                            sentiment: "calm", themes: ["sea", "friendship"], entities: entities, extra: extra))
-        let reopened = try vault.journal.vault.unlock(passphrase: SecureBytes(copying: Array(AnalysisTestVault.passphrase.utf8)))
+        let reopened = try vault.unlock()
         let read = try reopened.analysis(id: added.id)
         #expect(read == added)
         #expect(read.entryID == entry.id)
@@ -76,7 +57,7 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func anAnalysisWithoutSentimentOrEntitiesReadsBackAsNull() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Quiet day.")
         let added = try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now(), themes: ["rest"]))
         let read = try vault.journal.analysis(id: added.id)
@@ -88,7 +69,7 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func theJSONHasTheDocumentedShape() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Shape.")
         let analysis = try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "toy", processedAt: analysisMoment(day: 5, hour: 23, offsetHours: 9),
                                                               sentiment: "ok", themes: ["a"], entities: .object([("k", .string("v"))]),
@@ -104,7 +85,7 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func anAnalysisOfAnUnknownEntryIsRefusedAndNothingStored() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         expectAnalysisError(where: isAnalysisNotFound) {
             try vault.journal.addAnalysis(Analysis(entryID: UUID(), model: "m", processedAt: .now(), sentiment: "lost"),
                                           nodes: [NodeReference(type: "person", name: "Nobody")])
@@ -115,7 +96,7 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func analysesAreListedByEntryModelAndProcessingTime() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         let first = try vault.journal.addEntry("First entry.")
         let second = try vault.journal.addEntry("Second entry.")
         // Processed on Jan 3, 5 (late evening UTC, i.e. Jan 6 in Tokyo), 5 and 7.
@@ -147,7 +128,7 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func deletingAnEntryDeletesItsAnalysesAndTheRelationsLearntFromIt() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         let doomed = try vault.journal.addEntry("Walked with Anna to the harbour.")
         let kept = try vault.journal.addEntry("Called Ben.")
         let me = NodeReference(type: "person", name: "me")
@@ -182,7 +163,7 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func deletingAnAnalysisKeepsTheGraph() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Met Carla.")
         let analysis = try vault.journal.addAnalysis(
             Analysis(entryID: entry.id, model: "m", processedAt: .now(), sentiment: "glad"),
@@ -196,7 +177,7 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func analysisIDsResolveFromUniquePrefixes() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Prefix.")
         let analysis = try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now(), sentiment: "x"))
         #expect(try vault.journal.resolveAnalysisID(analysis.id.uuidString) == analysis.id)
@@ -207,7 +188,7 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func searchFindsSentimentThemesAndEntityValuesButNotJSONSyntax() throws {
-        let vault = try AnalysisTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Search me.")
         let bySentiment = try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: analysisMoment(day: 2, hour: 9),
                                                                  sentiment: "Sérène"))

@@ -9,26 +9,7 @@ import VaultCrypto
 // the active-thread rules, default titles, the maintained timestamps and counts, cascades and
 // the JSON shapes.
 
-/// A new vault (interactive KDF) in its own temporary folder, removed when released.
-fileprivate final class ChatTestVault: Sendable {
-    let folder: URL
-    let path: String
-    let journal: UnlockedVault
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-chat-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        path = folder.appendingPathComponent("journal.vault").path
-        journal = try Vault.create(at: path, passphrase: SecureBytes(copying: Array("chat tests passphrase".utf8)),
-                                   kdf: .profile(.interactive)).vault
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
-        try journal.database.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? -1 }
-    }
-
+fileprivate extension TemporaryVault {
     /// Ids of the threads flagged active in the table itself.
     func activeThreadIDs() throws -> [String] {
         try journal.database.read { db in try String.fetchAll(db, sql: "SELECT id FROM chat_thread WHERE is_active = 1") }
@@ -54,7 +35,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     // MARK: Active thread
 
     @Test func firstMessageWithoutThreadCreatesAnActiveThreadTitledFromIt() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         #expect(try vault.journal.threads().isEmpty)
         let message = try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "Plan the week\nand then the month"))
         let threads = try vault.journal.threads()
@@ -69,7 +50,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func messagesWithoutThreadGoToTheActiveThread() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let first = try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "Hello", timestamp: chatMoment(minutesFromNow: 1)))
         let second = try vault.journal.addMessage(ChatMessageDraft(role: .assistant, content: "Hi, how was the day?", model: "llama3",
                                                                    timestamp: chatMoment(minutesFromNow: 2)))
@@ -82,7 +63,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func aNewThreadBecomesTheOnlyActiveOneAndReceivesMessages() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let first = try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "First thread"))
         let created = try vault.journal.createThread(title: "Second thread")
         #expect(created.isActive)
@@ -102,7 +83,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func writingToANamedThreadMakesItTheActiveOne() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let older = try vault.journal.createThread(title: "Older")
         let newer = try vault.journal.createThread(title: "Newer")
         #expect(try vault.activeThreadIDs() == [newer.id.storageText])
@@ -120,7 +101,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func deletingTheActiveThreadLeavesNoneAndTheNextMessageStartsANewOne() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let inactive = try vault.journal.createThread(title: "Inactive")
         let active = try vault.journal.createThread(title: "Active")
         try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "Will be deleted"))
@@ -142,7 +123,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     // MARK: Titles
 
     @Test func anExplicitTitleIsTrimmedAndKept() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let thread = try vault.journal.createThread(title: "  Planning the trip \n")
         #expect(thread.title == "Planning the trip")
         try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "Where should we go?"))
@@ -150,7 +131,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func anUntitledThreadTakesTheFirstLineOfItsFirstMessage() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let thread = try vault.journal.createThread()
         #expect(thread.title == "")
         try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "\n\n   How did March go?   \nBe honest.\n"))
@@ -162,7 +143,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func aLongFirstLineIsCutToEightyCharactersWithAnEllipsis() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let longLine = (0..<20).map { "word\($0)" }.joined(separator: " ")  // 129 characters
         #expect(longLine.count > 80)
         let message = try vault.journal.addMessage(ChatMessageDraft(role: .user, content: longLine + "\nsecond line"))
@@ -190,7 +171,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     // MARK: Timestamps and counts
 
     @Test func lastMessageAtUpdatedAtAndMessageCountAreMaintained() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let thread = try vault.journal.createThread(title: "Times")
         let stored = try vault.journal.thread(id: thread.id)
         #expect(stored.lastMessageAt == nil)
@@ -228,7 +209,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func threadsAreListedMostRecentlyWrittenFirst() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let a = try vault.journal.createThread(title: "A")
         let b = try vault.journal.createThread(title: "B")
         try vault.journal.addMessage(ChatMessageDraft(threadID: a.id, role: .user, content: "late", timestamp: chatMoment(minutesFromNow: 30)))
@@ -241,14 +222,14 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     // MARK: Messages
 
     @Test func messageFieldsRoundTripThroughEncryption() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("An entry to talk about.")
         let usage: JSONValue = .object([("prompt_tokens", .integer(12)), ("completion_tokens", .integer(30))])
         let when = chatMoment(minutesFromNow: 5)
         let added = try vault.journal.addMessage(ChatMessageDraft(role: .assistant, content: "Line one\nLine two ünïcödé ✓",
                                                                   model: "mistral-7b", language: "de", entryID: entry.id,
                                                                   usage: usage, timestamp: when))
-        let reopened = try vault.journal.vault.unlock(passphrase: SecureBytes(copying: Array("chat tests passphrase".utf8)))
+        let reopened = try vault.unlock()
         let read = try #require(try reopened.messages(inThread: added.threadID).first)
         #expect(read == added)
         #expect(read.content == "Line one\nLine two ünïcödé ✓")
@@ -261,7 +242,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func messageAndThreadJSONHaveTheDocumentedShapes() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let thread = try vault.journal.createThread(title: "Shapes")
         #expect(chatMemberNames(thread.json) == ["id", "title", "is_active", "created_at", "updated_at", "last_message_at", "message_count"])
         #expect(thread.json["last_message_at"] == .null)
@@ -278,7 +259,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func blankOrOversizedTextIsRefusedAndNothingIsWritten() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         expectChatError(where: { $0 == .contentBlank }) {
             try vault.journal.addMessage(ChatMessageDraft(role: .user, content: " \n\t "))
         }
@@ -286,14 +267,14 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
             try vault.journal.addMessage(ChatMessageDraft(role: .user, content: String(repeating: "x", count: 50_001)))
         }
         #expect(try vault.journal.threads().isEmpty, "a refused first message must not leave an empty thread behind")
-        #expect(try vault.count("SELECT count(*) FROM chat_message") == 0)
+        #expect(try vault.count("chat_message") == 0)
         // 50,000 characters are accepted.
         let message = try vault.journal.addMessage(ChatMessageDraft(role: .user, content: String(repeating: "y", count: 50_000)))
         #expect(message.content.count == 50_000)
     }
 
     @Test func unknownThreadOrEntryIsRefusedAndNothingIsWritten() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         expectChatError(where: isChatNotFound) {
             try vault.journal.addMessage(ChatMessageDraft(threadID: UUID(), role: .user, content: "To nowhere"))
         }
@@ -301,8 +282,8 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
             try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "About nothing", entryID: UUID()))
         }
         expectChatError(where: isChatNotFound) { try vault.journal.createThread(title: "About nothing", entryID: UUID()) }
-        #expect(try vault.count("SELECT count(*) FROM chat_thread") == 0)
-        #expect(try vault.count("SELECT count(*) FROM chat_message") == 0)
+        #expect(try vault.count("chat_thread") == 0)
+        #expect(try vault.count("chat_message") == 0)
 
         // With an active thread, a refused message leaves it as it was.
         let thread = try vault.journal.createThread(title: "Existing")
@@ -316,14 +297,14 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func aThreadAboutAnEntryRemembersItInItsMetadata() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Trip notes.")
         let thread = try vault.journal.createThread(title: "About the trip", entryID: entry.id)
         #expect(try vault.journal.thread(id: thread.id).metadata["entry_id"]?.stringValue == entry.id.storageText)
     }
 
     @Test func threadIDsResolveFromUniquePrefixes() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let thread = try vault.journal.createThread(title: "Prefix")
         let text = thread.id.storageText
         #expect(try vault.journal.resolveThreadID(text) == thread.id)
@@ -337,18 +318,18 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     // MARK: Cascades
 
     @Test func deletingAThreadDeletesItsMessagesOnly() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let doomed = try vault.journal.createThread(title: "Doomed")
         for text in ["one", "two", "three"] {
             try vault.journal.addMessage(ChatMessageDraft(threadID: doomed.id, role: .user, content: text))
         }
         let kept = try vault.journal.createThread(title: "Kept")
         let keptMessage = try vault.journal.addMessage(ChatMessageDraft(threadID: kept.id, role: .user, content: "stays"))
-        #expect(try vault.count("SELECT count(*) FROM chat_message") == 4)
+        #expect(try vault.count("chat_message") == 4)
 
         try vault.journal.deleteThread(id: doomed.id)
-        #expect(try vault.count("SELECT count(*) FROM chat_message WHERE thread_id = ?", [doomed.id.storageText]) == 0)
-        #expect(try vault.count("SELECT count(*) FROM chat_message") == 1)
+        #expect(try vault.count("chat_message", where: "thread_id = ?", [doomed.id.storageText]) == 0)
+        #expect(try vault.count("chat_message") == 1)
         #expect(try vault.journal.messages(inThread: doomed.id).isEmpty)
         #expect(try vault.journal.messages(inThread: kept.id) == [keptMessage])
         #expect(try vault.journal.threads().map(\.id) == [kept.id])
@@ -358,7 +339,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     }
 
     @Test func deletingAnEntryUnlinksItsMessagesWithoutDeletingThem() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("The entry the chat is about.")
         let other = try vault.journal.addEntry("Another entry.")
         let linked = try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "What about that day?", entryID: entry.id))
@@ -372,7 +353,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
         #expect(survivor.content == "What about that day?")
         #expect(survivor.json["entry_id"] == .null)
         #expect(messages.first { $0.id == otherLinked.id }?.entryID == other.id)
-        #expect(try vault.count("SELECT count(*) FROM chat_message WHERE entry_id IS NULL") == 1)
+        #expect(try vault.count("chat_message", where: "entry_id IS NULL") == 1)
         #expect(try vault.journal.thread(id: linked.threadID).messageCount == 2)
         let report = try vault.journal.check()
         #expect(report.isClean, "\(report.problems)")
@@ -381,7 +362,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
     // MARK: Search
 
     @Test func searchingMessagesIgnoresCaseAndAccentsAndHonoursDates() throws {
-        let vault = try ChatTestVault()
+        let vault = try TemporaryVault()
         let café = try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "Meet at the Café Zürich?",
                                                                  timestamp: Instant(millis: 1_767_614_400_000, utcOffsetSeconds: 0)))  // 2026-01-05T12:00Z
         let later = try vault.journal.addMessage(ChatMessageDraft(role: .assistant, content: "cafe zurich, noon.",

@@ -9,23 +9,7 @@ import VaultCrypto
 // §1.6, §1.7, §5): one node per (type, name) whatever the spelling, strengths in 0…1, a
 // relation per (from, to, type, entry) updated rather than duplicated, look-ups by id and name.
 
-fileprivate final class GraphTestVault: Sendable {
-    let folder: URL
-    let journal: UnlockedVault
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-graph-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        journal = try Vault.create(at: folder.appendingPathComponent("journal.vault").path,
-                                   passphrase: SecureBytes(copying: Array("graph tests passphrase".utf8)), kdf: .profile(.interactive)).vault
-    }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
-
-    func count(_ table: String) throws -> Int {
-        try journal.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
-    }
-
+fileprivate extension TemporaryVault {
     /// Stores an analysis of `entry` with the given graph.
     @discardableResult
     func analyse(_ entry: Entry, nodes: [NodeReference] = [], relations: [RelationDraft] = []) throws -> Analysis {
@@ -54,7 +38,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
 
 @Suite struct KnowledgeGraphTests {
     @Test func oneNodePerTypeAndNameWhateverTheCaseOrSpacingAcrossAnalyses() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let first = try vault.journal.addEntry("Lunch with Anna.")
         let second = try vault.journal.addEntry("Anna called.")
         try vault.analyse(first, nodes: [graphNode("person", "Anna")])
@@ -70,7 +54,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
     }
 
     @Test func namesCompareAfterCollapsingSpacesAndUnicodeNormalisation() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Names.")
         try vault.analyse(entry, nodes: [graphNode("person", "Anna Maria"), graphNode("person", "  anna   MARIA "),
                                          graphNode("person", "Zo\u{00EB}"), graphNode("person", "Zoe\u{0308}"), graphNode("person", "ZOË")])
@@ -79,7 +63,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
     }
 
     @Test func theSameNameUnderDifferentTypesIsTwoNodes() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Paris, the city and the friend.")
         try vault.analyse(entry, nodes: [graphNode("person", "Paris"), graphNode("place", "paris")])
         let nodes = try vault.journal.nodes()
@@ -94,7 +78,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
 
     @Test(arguments: [-0.1, 1.000001, 2, -1, Double.nan, Double.infinity, -Double.infinity])
     func aRelationStrengthOutsideZeroToOneIsRefusedAndNothingStored(strength: Double) throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Strength.")
         expectGraphError(where: isInvalidGraph) {
             try vault.analyse(entry, nodes: [graphNode("topic", "work")],
@@ -106,7 +90,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
     }
 
     @Test func strengthsAtTheBoundsAreAccepted() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Bounds.")
         try vault.analyse(entry, relations: [graphRelation(graphNode("person", "me"), "ignores", graphNode("topic", "news"), 0),
                                              graphRelation(graphNode("person", "me"), "loves", graphNode("topic", "sea"), 1)])
@@ -114,7 +98,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
     }
 
     @Test func malformedNodesAndRelationsAreRefusedAndNothingStored() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Malformed.")
         expectGraphError("empty name", where: isInvalidGraph) { try vault.analyse(entry, nodes: [graphNode("person", "  ")]) }
         expectGraphError("two-word type", where: isInvalidGraph) { try vault.analyse(entry, nodes: [graphNode("close friend", "Anna")]) }
@@ -132,7 +116,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
     }
 
     @Test func analysingAnEntryAgainUpdatesItsRelationsInsteadOfDuplicatingThem() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Walked with Anna.")
         let other = try vault.journal.addEntry("Walked with Anna again.")
         let me = graphNode("person", "me")
@@ -156,7 +140,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
     }
 
     @Test func relationsOfANodeGoBothWays() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Anna lives in Lisbon; I visited her.")
         try vault.analyse(entry, relations: [
             graphRelation(graphNode("person", "me"), "visited", graphNode("person", "Anna"), 0.7),
@@ -188,7 +172,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
     }
 
     @Test func nodesResolveByIdPrefixAndByNameInAnyCase() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Nodes.")
         try vault.analyse(entry, nodes: [graphNode("person", "Anna Maria"), graphNode("emotion", "Joy")])
         let anna = try #require(try vault.journal.nodes(type: "person").first)
@@ -208,7 +192,7 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
     }
 
     @Test func nodeTypesAreStoredInLowerCase() throws {
-        let vault = try GraphTestVault()
+        let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Types.")
         try vault.analyse(entry, nodes: [graphNode("Place", "Lisbon"), graphNode(" EVENT ", "Wedding")])
         let types = try vault.journal.database.read { db in try String.fetchAll(db, sql: "SELECT type FROM knowledge_node ORDER BY type") }

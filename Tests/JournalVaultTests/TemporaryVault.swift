@@ -57,6 +57,13 @@ final class TemporaryVault: Sendable {
 
     // MARK: Raw SQL, behind the vault's back
 
+    /// The number of rows of `table` for which `condition` holds.
+    func count(_ table: String, where condition: String = "1", _ arguments: StatementArguments = []) throws -> Int {
+        try journal.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(condition)", arguments: arguments) ?? -1
+        }
+    }
+
     /// Runs `sql` in one committed transaction.
     func execute(_ sql: String, _ arguments: StatementArguments = []) throws {
         try journal.writeBehindTheVaultsBack { db in try db.execute(sql: sql, arguments: arguments) }

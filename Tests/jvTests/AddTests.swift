@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite("jv add")
+@Suite("jv add", .tags(.e2e))
 struct AddTests {
     @Test("add from arguments prints the full id alone on a line; the words are joined with spaces")
     func addFromArguments() throws {

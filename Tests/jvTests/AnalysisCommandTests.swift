@@ -17,7 +17,7 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
     _ = try SQLiteShell.run(try #require(analysisCLISQLite3, sourceLocation: sourceLocation), vault: jv.vaultPath, sql)
 }
 
-@Suite struct AnalysisCommandTests {
+@Suite(.tags(.e2e)) struct AnalysisCommandTests {
     @Test func analysisAddPrintsTheIDAndStoresEverything() throws {
         let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Lunch with Anna by the sea."]).printedID()
@@ -194,7 +194,7 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         #expect(checked["knowledge_node"] == .integer(0))
     }
 
-    @Test(.enabled(if: analysisCLISQLite3 != nil, "needs the sqlite3 shell to edit the vault behind jv's back"))
+    @Test(.tags(.externalTools), .enabled(if: analysisCLISQLite3 != nil, "needs the sqlite3 shell to edit the vault behind jv's back"))
     func readersAndCheckReportEditedChatAndAnalysisRecords() throws {
         let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Anna moved to Lisbon."]).printedID()

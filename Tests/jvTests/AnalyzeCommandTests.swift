@@ -63,7 +63,7 @@ fileprivate let analyzeCLIGoodAnswer = """
      "relations": [{"from": {"type": "person", "name": "me"}, "to": {"type": "person", "name": "Anna"}, "type": "walked with", "strength": 0.8}]}
     """
 
-@Suite struct AnalyzeCommandTests {
+@Suite(.tags(.e2e)) struct AnalyzeCommandTests {
     @Test func aSucceedingAnalyserStoresTheAnalysisAndTheGraph() throws {
         let jv = try VaultCLI()
         let entry = try jv.ok(["add", "Walked with Anna in Lisbon."]).printedID()

@@ -4,7 +4,7 @@ import Testing
 
 /// `jv backup`, `jv verify-backup` and `jv restore` as a person runs them (README, README
 /// "Backups"): round trips, and every refusal leaving nothing behind where the restore was going.
-@Suite("jv backup, verify-backup and restore")
+@Suite("jv backup, verify-backup and restore", .tags(.e2e))
 struct BackupCommandTests {
     // MARK: Round trips
 

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite("jv calendar")
+@Suite("jv calendar", .tags(.e2e))
 struct CalendarTests {
     private let noPassphrase: [String: String?] = ["JV_PASSPHRASE_FILE": nil]
 

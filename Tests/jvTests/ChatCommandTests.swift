@@ -24,7 +24,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     threads.filter { $0["is_active"] == .bool(true) }.compactMap { $0["id"]?.stringValue }
 }
 
-@Suite struct ChatCommandTests {
+@Suite(.tags(.e2e)) struct ChatCommandTests {
     @Test func chatAddWithoutAThreadCreatesOneAndPrintsTheMessageID() throws {
         let jv = try VaultCLI()
         #expect(try jv.threads().isEmpty)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Tampering with the vault file behind `jv`'s back, with the sqlite3 shell.
-@Suite("jv check and tampered records", .enabled(if: JV.tool("sqlite3") != nil, "needs the sqlite3 command-line shell (apt-get install sqlite3)"))
+@Suite("jv check and tampered records", .tags(.e2e, .externalTools), .enabled(if: JV.tool("sqlite3") != nil, "needs the sqlite3 command-line shell (apt-get install sqlite3)"))
 struct CheckTests {
     /// A vault with three entries (made once, copied per test).
     private static let fixture = Result {

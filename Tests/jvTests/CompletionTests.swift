@@ -4,7 +4,7 @@ import Testing
 
 /// Shell completion of entry ids and tag names (issue 12): fed by a locked read, or by an open
 /// session, and otherwise nothing — never a prompt.
-@Suite("shell completion")
+@Suite("shell completion", .tags(.e2e))
 struct CompletionTests {
     /// What the generated bash script runs on TAB for the first positional argument of
     /// `command`, with `words` typed so far (the last one being completed).

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Several processes at once, and processes killed midway")
+@Suite("Several processes at once, and processes killed midway", .tags(.e2e))
 struct ConcurrencyTests {
     @Test("8 jv add processes started at once all succeed and all 8 entries are listed")
     func eightConcurrentAdds() throws {
@@ -48,7 +48,7 @@ struct ConcurrencyTests {
         #expect(try sandbox.run(["check"]).status == 0)
     }
 
-    @Test("backups beside syncs and adds: 100 backups, every one succeeds and verifies")
+    @Test("backups beside syncs and adds: 100 backups, every one succeeds and verifies", .tags(.slow), .notInQuickRun)
     func backupsBesideSyncsAndAdds() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()

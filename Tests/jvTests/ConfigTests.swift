@@ -5,7 +5,7 @@ import Testing
 /// The config file `$XDG_CONFIG_HOME/jv/config.toml` (issue 12): each setting has its effect,
 /// the command line and the environment beat it, `--journal NAME` picks a vault by name, and
 /// a file jv cannot read exactly says where and why.
-@Suite("config file")
+@Suite("config file", .tags(.e2e))
 struct ConfigTests {
     /// A sandbox whose `$XDG_CONFIG_HOME` holds `config` as jv/config.toml.
     private func sandbox(config: String) throws -> Sandbox {

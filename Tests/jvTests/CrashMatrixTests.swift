@@ -7,7 +7,7 @@ import Testing
 /// one-transaction command left the vault exactly as before or exactly as after, and after a
 /// killed `passwd` or `rekey` exactly one of the old and the new passphrase… or the unchanged
 /// passphrase still unlocks; and no hidden copy of the vault remains once the next command ran.
-@Suite("crash matrix: kill -9 during every writing command", .serialized)
+@Suite("crash matrix: kill -9 during every writing command", .tags(.e2e), .serialized)
 struct CrashMatrixTests {
     /// Two entries, a chat thread with one message; nothing of the AI records yet.
     static let fixture = Result {
@@ -163,7 +163,7 @@ struct CrashMatrixTests {
     ]
 
     @Test("a command killed at a random moment leaves the vault exactly before or after, checked clean",
-          arguments: scenarios.indices)
+          .tags(.slow), .notInQuickRun, arguments: scenarios.indices)
     func killedCommand(scenarioIndex: Int) throws {
         let scenario = Self.scenarios[scenarioIndex]
         let fixture = try Self.fixture.get()

@@ -5,7 +5,7 @@ import Testing
 /// `jv import --format dayone-json` of what Day One keeps beside the text (README "Exports and
 /// imports"): location and weather as last lines, placeholders for attachments, and a report on
 /// standard error and in `--json` of what was left behind.
-@Suite("jv import --format dayone-json: location, weather and attachments")
+@Suite("jv import --format dayone-json: location, weather and attachments", .tags(.e2e))
 struct DayOneImportTests {
     /// An entry with a location, weather, two photos and an audio recording, then one with text only.
     static let export = #"""

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// README's exit codes, as far as the implemented commands go, and the shape of error output.
-@Suite("Exit codes and error messages")
+@Suite("Exit codes and error messages", .tags(.e2e))
 struct ExitCodeTests {
     /// One way of calling `jv` on a vault holding one entry ("the entry"), and the exit code it must give.
     struct Case: Sendable, CustomTestStringConvertible {
@@ -144,7 +144,7 @@ extension ExitCodeTests {
     }
 }
 
-@Suite("Global options and colour")
+@Suite("Global options and colour", .tags(.e2e))
 struct GlobalOptionTests {
     @Test("global options before the command work like after it")
     func globalOptionsFirst() throws {

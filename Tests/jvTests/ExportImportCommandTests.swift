@@ -5,7 +5,7 @@ import Testing
 
 /// `jv export` and `jv import` as a person runs them (README "JSON", README "Exports and imports",
 /// FORMAT.md §9).
-@Suite("jv export and jv import")
+@Suite("jv export and jv import", .tags(.e2e))
 struct ExportImportCommandTests {
     // MARK: Export shapes
 

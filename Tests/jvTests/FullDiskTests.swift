@@ -4,28 +4,19 @@ import Testing
 
 /// A disk with no room left (issue 11): reading commands still read, and writing commands fail
 /// with one sentence that says the disk is full, leaving the vault and its folder as they were.
-/// The disk is a 2 MiB tmpfs, which only root may mount.
-@Suite("A full disk", .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+/// The disk is a 2 MiB tmpfs, which only root may mount: skipped, saying so, when not root;
+/// as root a mount that fails fails the tests (see `TemporaryFolder.mountTmpfs`).
+@Suite("A full disk", .tags(.e2e, .root), .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
 struct FullDiskTests {
     /// A 2 MiB tmpfs holding a vault of three entries, then filled to the last byte.
     final class FullDisk {
         let mountPoint: TemporaryFolder
         let vault: String
 
-        /// Nil, with the reason printed, where even root may not mount (a container without
-        /// CAP_SYS_ADMIN): the tests are skipped there.
-        static func mount(_ sandbox: Sandbox) throws -> FullDisk? {
-            let mountPoint = try TemporaryFolder(prefix: "jvTests-full")
-            let mounted = try sandbox.runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", mountPoint.path])
-            guard mounted.status == 0 else {
-                print("skipped: a small tmpfs cannot be mounted here (\(mounted.err.trimmingCharacters(in: .whitespacesAndNewlines)))")
-                return nil
-            }
-            return try FullDisk(sandbox, mountPoint: mountPoint)
-        }
-
-        private init(_ sandbox: Sandbox, mountPoint: TemporaryFolder) throws {
-            self.mountPoint = mountPoint
+        /// Throws where even root may not mount (see `TemporaryFolder.mountTmpfs`).
+        init(_ sandbox: Sandbox) throws {
+            mountPoint = try TemporaryFolder(prefix: "jvTests-full")
+            try mountPoint.mountTmpfs(size: "2m")
             try FileManager.default.createDirectory(atPath: mountPoint.file("vault"), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             vault = mountPoint.file("vault/journal.vault")
@@ -58,7 +49,7 @@ struct FullDiskTests {
     @Test("reading commands work on a full disk and leave its folder as it was")
     func readingWorks() throws {
         let sandbox = try Sandbox()
-        guard let disk = try FullDisk.mount(sandbox) else { return }
+        let disk = try FullDisk(sandbox)
         let before = try disk.listing()
         #expect(try sandbox.list().count == 3)
         for arguments in [["search", "Second"], ["check"], ["info"], ["calendar", "2026"], ["export", "--format", "json"],
@@ -72,7 +63,7 @@ struct FullDiskTests {
     @Test("writing commands on a full disk say so in one sentence, exit 1, and change nothing")
     func writingFailsClearly() throws {
         let sandbox = try Sandbox()
-        guard let disk = try FullDisk.mount(sandbox) else { return }
+        let disk = try FullDisk(sandbox)
         let before = try disk.listing()
         let listed = try sandbox.run(["list", "--json"]).out
         let id = try #require(try sandbox.list().first?["id"] as? String)

@@ -27,7 +27,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     #"{"from": {"type": "\#(fromType)", "name": "\#(from)"}, "to": {"type": "\#(toType)", "name": "\#(to)"}, "type": "\#(type)", "strength": \#(strength)}"#
 }
 
-@Suite struct GraphCommandTests {
+@Suite(.tags(.e2e)) struct GraphCommandTests {
     @Test func oneNodePerTypeAndNameWhateverTheCaseOrSpacing() throws {
         let jv = try VaultCLI()
         let first = try jv.ok(["add", "Lunch with Anna."]).printedID()

@@ -8,7 +8,7 @@ fileprivate func mode(of path: String) throws -> Int {
     return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
 }
 
-@Suite("jv init and jv info")
+@Suite("jv init and jv info", .tags(.e2e))
 struct InitInfoTests {
     @Test("init creates the vault 0600 in a 0700 folder even under umask 022, and prints a recovery key")
     func initCreatesPrivateFiles() throws {

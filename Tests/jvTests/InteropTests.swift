@@ -11,7 +11,7 @@ import Glibc
 /// `make test-deps` installs it (see `JrnlWorld`; a test fails without it), and age from the
 /// distribution, installed here when missing (its tests are skipped only when it truly cannot
 /// be: not root, or apt failing).
-@Suite("interoperability with jrnl and age")
+@Suite("interoperability with jrnl and age", .tags(.e2e, .externalTools))
 struct InteropTests {
     // MARK: jrnl
 

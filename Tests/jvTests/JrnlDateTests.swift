@@ -4,7 +4,7 @@ import Testing
 
 /// Dates as jrnl users type them (issue 12): a leading date in the text of `jv add`, and the
 /// date expressions `--at`, `--from`, `--to`, `--on` and `calendar` take. The sandbox's zone is UTC.
-@Suite struct JrnlDateTests {
+@Suite(.tags(.e2e)) struct JrnlDateTests {
     private static let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Habits jrnl users bring (issue 12): on this day, short and reversed listings, stats.
-@Suite struct JrnlHabitTests {
+@Suite(.tags(.e2e)) struct JrnlHabitTests {
     private static let fixture = Result {
         try Fixture { sandbox in
             [

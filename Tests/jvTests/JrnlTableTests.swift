@@ -10,7 +10,7 @@ import Testing
 ///
 /// Both run with TZ=UTC. Rows with relative dates ("yesterday", "3 days ago") read entries the
 /// journal holds at days counted back from the day the test runs.
-@Suite("jrnl 4.6 and jv select the same entries from one journal")
+@Suite("jrnl 4.6 and jv select the same entries from one journal", .tags(.e2e, .externalTools))
 struct JrnlTableTests {
     /// The journal's entries: (day, hour, minute, text as jrnl holds it after its date).
     private static let entries: [(day: String, hour: Int, minute: Int, text: String)] = [
@@ -134,7 +134,7 @@ struct JrnlTableTests {
         Row(words: ["-not", "-starred"], outcome: .refused(says: "jv has no -not -starred")),
     ]
 
-    @Test("each row selects what jrnl selects", arguments: rows)
+    @Test("each row selects what jrnl selects", .tags(.slow), .notInQuickRun, arguments: rows)
     func row(_ row: Row) throws {
         let world = try JrnlWorld(journal: Self.journal)
         let jv = try Sandbox(from: try Self.fixture.get())

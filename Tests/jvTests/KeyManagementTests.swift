@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite("jv passwd and jv recovery-key")
+@Suite("jv passwd and jv recovery-key", .tags(.e2e))
 struct KeyManagementTests {
     private let noSource: [String: String?] = ["JV_PASSPHRASE_FILE": nil]
 

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite("jv list")
+@Suite("jv list", .tags(.e2e))
 struct ListTests {
     /// A vault with entries written out of order, over several days (made once, copied per test).
     private static let fixture = Result {

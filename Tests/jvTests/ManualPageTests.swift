@@ -6,7 +6,7 @@ import Testing
 /// says (its command tree, options and exit codes from `--experimental-dump-help`, its config
 /// keys from its own refusal of an unknown one) and against the variables its sources read:
 /// a command, option, exit code, variable or key added without its line in the page fails here.
-@Suite("Manual pages")
+@Suite("Manual pages", .tags(.e2e))
 struct ManualPageTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -110,7 +110,7 @@ struct ManualPageTests {
         }
     }
 
-    @Test("Both pages render without a groff warning")
+    @Test("Both pages render without a groff warning", .tags(.externalTools))
     func rendering() throws {
         let groff = try #require(JV.tool("groff"), "groff is not installed (the Makefile's TEST_APT_PACKAGES lists it)")
         let sandbox = try Sandbox()

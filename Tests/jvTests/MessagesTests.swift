@@ -4,7 +4,7 @@ import Testing
 
 /// Error messages that say the real problem in one sentence, with the right exit code and a
 /// hint that works when followed (issue 21, "Messages").
-@Suite("Messages and their hints")
+@Suite("Messages and their hints", .tags(.e2e))
 struct MessagesTests {
     @Test("a missing journal's vault: the hint is 'jv -j NAME init', which makes that vault")
     func missingJournalVault() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// `jv edit --from/--to/--on/--tag`: several entries in $EDITOR as jrnl text, saved in one
 /// transaction. The editor is a shell script that changes the file with sed.
-@Suite("jv edit over several entries")
+@Suite("jv edit over several entries", .tags(.e2e))
 struct MultiEditTests {
     /// January's three entries (the first starred, with an explicit tag) and one in February.
     private static let journal = Result {

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite("Passphrase sources")
+@Suite("Passphrase sources", .tags(.e2e))
 struct PassphraseSourceTests {
     /// The sandbox environment without any passphrase source.
     private let none: [String: String?] = [

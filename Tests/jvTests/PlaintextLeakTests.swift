@@ -7,7 +7,7 @@ import Glibc
 
 /// Nothing a person wrote may reach the vault file, its WAL or its shared-memory file in the
 /// clear: not the text, not the tags, not a deleted entry, not an edited entry's old text.
-@Suite("Plaintext never reaches the disk")
+@Suite("Plaintext never reaches the disk", .tags(.e2e))
 struct PlaintextLeakTests {
     static let secrets = [
         "zebracorn", "quokkatag", "Ünïcödé-marker", "explicitgardentag", "oldsecretword", "newsecretword",
@@ -98,7 +98,7 @@ struct PlaintextLeakTests {
     }
 
     @Test("a deleted entry's ciphertext and an edited entry's old ciphertext are wiped from the file (secure_delete)",
-          .enabled(if: JV.tool("sqlite3") != nil, "needs the sqlite3 command-line shell"))
+          .tags(.externalTools), .enabled(if: JV.tool("sqlite3") != nil, "needs the sqlite3 command-line shell"))
     func secureDelete() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()

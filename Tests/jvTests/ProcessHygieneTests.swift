@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// SECURITY.md: the CLI sets umask(077) and disables core dumps, whatever its parent had.
-@Suite("Process hygiene", .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc"))
+@Suite("Process hygiene", .tags(.e2e), .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc"))
 struct ProcessHygieneTests {
     @Test("a running jv has umask 0077 and a core-file limit of 0, even when started with umask 022")
     func umaskAndCoreLimit() throws {

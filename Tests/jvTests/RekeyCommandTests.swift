@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `jv rekey` as a user runs it, and the warning for a vault file replaced by an older copy.
-@Suite struct RekeyCommandTests {
+@Suite(.tags(.e2e)) struct RekeyCommandTests {
     @Test("jv rekey re-encrypts everything, keeps the passphrase, prints a new recovery key once, and check passes")
     func rekeyFromTheCommandLine() throws {
         let sandbox = try Sandbox()

@@ -12,7 +12,7 @@ import Testing
 /// folds the write-ahead log in and removes the `-wal` and `-shm` files from under it, and the
 /// first process's next read may fail with "database disk image is malformed", or its next
 /// write go to a log nobody else can see.
-@Suite("Opening a vault again in the same process")
+@Suite("Opening a vault again in the same process", .tags(.e2e))
 struct ReopenLockTests {
     @Test("a vault held open and opened again keeps its -wal/-shm while a jv command writes and exits; both see each other's writes",
           arguments: [false, true])

@@ -5,7 +5,7 @@ import Testing
 /// The whole-file rollback warning (FORMAT.md §11.6) against someone who can write the vault
 /// file: an older copy put back after editing it with the sqlite3 shell is refused or warned
 /// about, never opened in silence; and a restored copy is a file of its own.
-@Suite struct RollbackWarningTests {
+@Suite(.tags(.e2e)) struct RollbackWarningTests {
     /// A vault seen at three writes, an older copy of it taken at one: returns the copy's path.
     static func vaultWithOlderCopy(_ sandbox: Sandbox, sync location: String? = nil) throws -> String {
         try sandbox.initVault()
@@ -98,7 +98,7 @@ import Testing
 }
 
 /// `jv restore FILE --to COPY` makes a file of its own, not a second original (issue 20 item 5).
-@Suite struct RestoredCopyTests {
+@Suite(.tags(.e2e)) struct RestoredCopyTests {
     @Test("writes to a restored copy do not make the original look rolled back, nor the copy")
     func restoredCopyHasItsOwnMark() throws {
         let sandbox = try Sandbox()
@@ -155,7 +155,7 @@ import Testing
 }
 
 /// A device that ran `jv rekey` restored from a backup made before it (issue 20 item 4).
-@Suite struct RestoredAcrossRekeyTests {
+@Suite(.tags(.e2e)) struct RestoredAcrossRekeyTests {
     @Test("a machine restored from a backup older than its own jv rekey gets back what it sent since, and the other machine follows the rekey")
     func restoredDeviceGetsBackWhatItSentAcrossARekey() throws {
         let machines = try SyncCommandTests.Machines(location: { $0.folder.file("location") })

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-@Suite("jv search")
+@Suite("jv search", .tags(.e2e))
 struct SearchTests {
     private static let fixture = Result {
         try Fixture { sandbox in

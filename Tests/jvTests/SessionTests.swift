@@ -7,7 +7,7 @@ import Glibc
 
 /// `jv unlock` / `jv lock` (issue 12): an agent holds the key for the user's own commands, in a
 /// private folder, until its timeout, `jv lock`, or its end; nothing is left after it.
-@Suite("session agent")
+@Suite("session agent", .tags(.e2e))
 struct SessionTests {
     /// A sandbox with a vault of one entry, whose commands have no passphrase unless given one.
     private func lockedSandbox() throws -> (Sandbox, String) {
@@ -137,7 +137,7 @@ struct SessionTests {
         try Sandbox.requireSuccess(try sandbox.run(["list"]))
     }
 
-    @Test("the agent ends at its timeout: the process is gone and its socket removed")
+    @Test("the agent ends at its timeout: the process is gone and its socket removed", .tags(.slow), .notInQuickRun)
     func agentEndsAtItsTimeout() throws {
         let (sandbox, _) = try lockedSandbox()
         let pid = try #require(try unlock(sandbox, ["--for", "2s"])["agent_pid"] as? Int)
@@ -357,7 +357,7 @@ struct SessionTests {
     }
 
     @Test("the agent answers only its own user (SO_PEERCRED): another uid that reaches the socket gets nothing",
-          .enabled(if: getuid() == 0 && WithoutWriteAccess.setpriv != nil && JV.tool("perl") != nil,
+          .tags(.root), .enabled(if: getuid() == 0 && WithoutWriteAccess.setpriv != nil && JV.tool("perl") != nil,
                    "needs root, setpriv and perl to connect as nobody"))
     func anotherUserIsRefused() throws {
         let (sandbox, _) = try lockedSandbox()

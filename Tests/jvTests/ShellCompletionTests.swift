@@ -5,7 +5,7 @@ import Testing
 /// TAB in bash, zsh and fish with the scripts `jv --generate-completion-script` writes (issue 21):
 /// commands, options, file names where a file is asked for (not the commands), entry ids, tags
 /// through an open session, journal names from the config file and template names.
-@Suite("shell completion in bash, zsh and fish")
+@Suite("shell completion in bash, zsh and fish", .tags(.e2e, .externalTools, .slow), .notInQuickRun)
 struct ShellCompletionTests {
     /// A folder with two files and a folder in it, for file-name completion.
     private func workFolder(_ sandbox: Sandbox) throws -> String {

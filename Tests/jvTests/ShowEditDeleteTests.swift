@@ -3,7 +3,7 @@ import Foundation
 import JournalVault
 import Testing
 
-@Suite("jv show, edit and delete")
+@Suite("jv show, edit and delete", .tags(.e2e))
 struct ShowEditDeleteTests {
     /// The shortest prefix (at least 4 characters) of `id` that no other id in `others` shares.
     private func uniquePrefix(_ id: String, among others: [String]) -> String {

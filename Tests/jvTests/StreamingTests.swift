@@ -37,7 +37,7 @@ enum LongJournal {
     }
 }
 
-@Suite("Long answers stream")
+@Suite("Long answers stream", .tags(.e2e))
 struct StreamingTests {
     private static let fixture = Result {
         try Fixture { sandbox in
@@ -142,7 +142,8 @@ struct StreamingTests {
         }
     }
 
-    @Test("a listing or export of long entries stays within 64 MiB: batches end at a byte bound as well as at a count")
+    @Test("a listing or export of long entries stays within 64 MiB: batches end at a byte bound as well as at a count",
+          .tags(.slow), .notInQuickRun)
     func longEntriesStayWithinTheMemoryBound() throws {
         let fixture = try Self.longEntries.get()
         let sandbox = try Sandbox(from: fixture)

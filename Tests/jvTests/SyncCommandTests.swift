@@ -5,7 +5,7 @@ import Testing
 /// `jv sync` as people run it: two machines (two sandboxes, each with its own home and vault)
 /// through a plain folder, an rclone local remote and an rclone WebDAV server on 127.0.0.1;
 /// tampered packs, an unreachable location, a wrong passphrase, and `kill -9` mid-sync.
-@Suite struct SyncCommandTests {
+@Suite(.tags(.e2e)) struct SyncCommandTests {
     /// Two machines of one journal: `first` set up with `jv sync init location`, `second` made
     /// with `jv sync clone location`. `environment` is added to both (an rclone remote's settings).
     struct Machines {
@@ -95,7 +95,8 @@ import Testing
         _ = try sandbox.add("Written before the first sync. #harbour")
     }
 
-    @Test("through a plain folder: both machines hold the same journal, edits and deletes travel, the folder holds no plaintext")
+    @Test("through a plain folder: both machines hold the same journal, edits and deletes travel, the folder holds no plaintext",
+          .tags(.slow), .notInQuickRun)
     func throughAFolder() throws {
         let machines = try Machines(location: { $0.folder.file("Sync/journal") }, prepare: { sandbox in
             try FileManager.default.createDirectory(atPath: sandbox.folder.file("Sync"), withIntermediateDirectories: true)
@@ -113,7 +114,7 @@ import Testing
         #expect((status["devices"] as? [Any])?.count == 1 && status["pending"] as? Int == 0, "\(status)")
     }
 
-    @Test("through an rclone local remote")
+    @Test("through an rclone local remote", .tags(.externalTools, .slow), .notInQuickRun)
     func throughAnRcloneLocalRemote() throws {
         let rclone = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         _ = rclone
@@ -135,7 +136,8 @@ import Testing
         #expect(try Machines.entries(third) == Machines.entries(machines.first))
     }
 
-    @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing")
+    @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing",
+          .tags(.externalTools, .slow), .notInQuickRun)
     func throughWebDAV() throws {
         let rclone = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         let served = try TemporaryFolder()
@@ -192,7 +194,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
-    @Test("jv sync killed at seeded random moments, on either side, then run again: both machines converge and check passes")
+    @Test("jv sync killed at seeded random moments, on either side, then run again: both machines converge and check passes",
+          .tags(.slow), .notInQuickRun)
     func killedSyncConverges() throws {
         let machines = try Machines(location: { $0.folder.file("location") })
         var generator = SplitMix(seed: 1313)
@@ -254,7 +257,8 @@ import Testing
         try machines.converge()
     }
 
-    @Test("jv sync --compact: a snapshot replaces the packs both machines hold; a machine cloned afterwards holds everything")
+    @Test("jv sync --compact: a snapshot replaces the packs both machines hold; a machine cloned afterwards holds everything",
+          .tags(.slow), .notInQuickRun)
     func compactionFromTheCommandLine() throws {
         let machines = try Machines(location: { $0.folder.file("location") }, prepare: Self.writeBeforeFirstSync)
         for round in 0..<3 {

@@ -4,7 +4,7 @@ import Testing
 
 /// `jv sync` run twice or three times at once on one vault, and a pack lost from the location
 /// after it was recorded as sent: no pack may be lost for good.
-@Suite struct SyncConcurrencyTests {
+@Suite(.tags(.e2e)) struct SyncConcurrencyTests {
     typealias Machines = SyncCommandTests.Machines
 
     /// This device's folder in the location, and its newest pack.
@@ -13,7 +13,8 @@ import Testing
         return ("\(place.root)/\(place.device)", place.lastPack)
     }
 
-    @Test("two and three jv sync at once on one vault, 8 rounds each: every run succeeds, no pack is lost, the other machine gets every entry")
+    @Test("two and three jv sync at once on one vault, 8 rounds each: every run succeeds, no pack is lost, the other machine gets every entry",
+          .tags(.slow), .notInQuickRun)
     func simultaneousSyncsLoseNoPack() throws {
         let machines = try Machines(location: { $0.folder.file("location") })
         for round in 0..<16 {

@@ -5,7 +5,7 @@ import Testing
 /// The sync folder written by someone else: files that are not what their names say (garbage,
 /// FIFOs, symbolic links, keys files that do not authenticate) change nothing of a device's state,
 /// hang nothing and make jv write nowhere outside the location.
-@Suite struct SyncFolderTamperingTests {
+@Suite(.tags(.e2e)) struct SyncFolderTamperingTests {
     typealias Machines = SyncCommandTests.Machines
 
     /// `…/jv-sync/VAULT-ID` of the location, and `sandbox`'s device id and newest pack.
@@ -99,7 +99,8 @@ import Testing
         #expect(status.status == 0 && status.out.contains(forged) && status.out.contains("does not authenticate"), "\(status)")
     }
 
-    @Test("an rclone remote that begins with '-' is refused at sync init and when read back from the vault, and never reaches rclone as a flag")
+    @Test("an rclone remote that begins with '-' is refused at sync init and when read back from the vault, and never reaches rclone as a flag",
+          .tags(.externalTools))
     func remoteThatLooksLikeAFlag() throws {
         _ = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         let sandbox = try Sandbox()

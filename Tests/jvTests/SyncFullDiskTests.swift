@@ -5,18 +5,16 @@ import Testing
 /// The sync folder on a disk with no room left: sending stops with one sentence and changes
 /// nothing; receiving still applies the other machines' packs, and what this machine could not
 /// write there afterwards (its acks file, a snapshot) is said in one sentence.
-@Suite("A full sync folder", .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+/// Skipped, saying so, when not root (only root mounts the small tmpfs); as root a mount that
+/// fails fails the tests (see `TemporaryFolder.mountTmpfs`).
+@Suite("A full sync folder", .tags(.e2e, .root), .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
 struct SyncFullDiskTests {
     typealias Machines = SyncCommandTests.Machines
 
-    /// Two machines syncing through a folder on a 2 MiB tmpfs; nil where it cannot be mounted.
-    static func machines(on mountPoint: TemporaryFolder) throws -> Machines? {
-        let probe = try Sandbox()
-        let mounted = try probe.runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", mountPoint.path])
-        guard mounted.status == 0 else {
-            print("skipped: a small tmpfs cannot be mounted here (\(mounted.err.trimmingCharacters(in: .whitespacesAndNewlines)))")
-            return nil
-        }
+    /// Two machines syncing through a folder on a 2 MiB tmpfs; throws where even root may not
+    /// mount (see `TemporaryFolder.mountTmpfs`).
+    static func machines(on mountPoint: TemporaryFolder) throws -> Machines {
+        try mountPoint.mountTmpfs(size: "2m")
         return try Machines(location: { _ in mountPoint.file("location") })
     }
 
@@ -34,7 +32,7 @@ struct SyncFullDiskTests {
     func sendingStops() throws {
         let mountPoint = try TemporaryFolder(prefix: "jvTests-syncfull")
         defer { _ = umount(mountPoint.path) }
-        guard let machines = try Self.machines(on: mountPoint) else { return }
+        let machines = try Self.machines(on: mountPoint)
         let id = try machines.first.add("Written while the sync folder is full.")
         Self.fill(mountPoint)
         let full = try machines.first.run(["sync"])
@@ -50,7 +48,7 @@ struct SyncFullDiskTests {
     func receivingStillApplies() throws {
         let mountPoint = try TemporaryFolder(prefix: "jvTests-syncfull")
         defer { _ = umount(mountPoint.path) }
-        guard let machines = try Self.machines(on: mountPoint) else { return }
+        let machines = try Self.machines(on: mountPoint)
         _ = try machines.second.add("Sent by the second machine, so that it has a snapshot to write.")
         try Sandbox.requireSuccess(try machines.second.run(["sync"]))
         let id = try machines.first.add("Sent before the sync folder filled up.")

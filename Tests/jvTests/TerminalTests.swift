@@ -4,7 +4,7 @@ import Testing
 
 /// What `jv` does when a person sits at a terminal: the editor, the delete question, the
 /// passphrase prompt. script(1) gives `jv` a pseudo-terminal; what is typed is fed to it.
-@Suite("At a terminal (through script(1))", .enabled(if: JV.tool("script") != nil, "needs script(1) to give jv a terminal"))
+@Suite("At a terminal (through script(1))", .tags(.e2e), .enabled(if: JV.tool("script") != nil, "needs script(1) to give jv a terminal"))
 struct TerminalTests {
     /// Runs `jv arguments` on a pseudo-terminal. Each of `typed` is sent `delay` seconds after
     /// the one before (the first `delay` seconds after the start): `jv` flushes type-ahead when
@@ -411,17 +411,27 @@ struct TerminalTests {
         #expect(environment.contains("HOME="), "the rest of the environment is passed on")
     }
 
-    @Test("an $XDG_RUNTIME_DIR on a disk is not used for the editor's file: /dev/shm is")
+    /// Whether the temporary folder, where every sandbox is, is on a disk rather than on tmpfs or
+    /// ramfs (as /tmp is on some machines): only there can a test offer jv a runtime folder on disk.
+    static let temporaryFolderIsOnDisk: Bool = {
+        let stat = Process()
+        stat.executableURL = URL(fileURLWithPath: "/usr/bin/stat")
+        stat.arguments = ["-f", "-c", "%T", NSTemporaryDirectory()]
+        let output = Pipe()
+        stat.standardOutput = output
+        guard (try? stat.run()) != nil else { return true }
+        let fileSystem = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stat.waitUntilExit()
+        return !fileSystem.contains("tmpfs") && !fileSystem.contains("ramfs")
+    }()
+
+    @Test("an $XDG_RUNTIME_DIR on a disk is not used for the editor's file: /dev/shm is",
+          .enabled(if: TerminalTests.temporaryFolderIsOnDisk, "the temporary folder is itself on tmpfs: there is no folder on disk to offer jv"))
     func runtimeFolderOnDiskIsNotUsed() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
         let onDisk = sandbox.folder.file("disk-runtime")
         try FileManager.default.createDirectory(atPath: onDisk, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let fileSystem = try sandbox.runTool("/usr/bin/stat", ["-f", "-c", "%T", onDisk])
-        guard !fileSystem.out.contains("tmpfs") && !fileSystem.out.contains("ramfs") else {
-            print("skipped: the temporary folder \(onDisk) is itself on tmpfs")
-            return
-        }
         let editor = try editor(sandbox, writing: "Kept off the disk")
         let result = try onTerminal(sandbox, ["add"], env: ["EDITOR": editor, "VISUAL": nil, "XDG_RUNTIME_DIR": onDisk])
         #expect(result.status == 0, "\(result)")
