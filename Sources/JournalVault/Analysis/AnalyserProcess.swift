@@ -52,13 +52,14 @@ enum AnalyserProcess {
         }
         if let failure {
             kill(-pid, SIGKILL)
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = Termination(waitingFor: pid)
             throw failure
         }
-        if status & 0x7f != 0 { throw .killedBySignal(status & 0x7f) }
-        let exitCode = (status >> 8) & 0xff
-        guard exitCode == 0 else { throw .exited(exitCode) }
-        return output
+        switch Termination(waitStatus: status) {
+        case .signalled(let signal): throw .killedBySignal(signal)
+        case .exited(let code) where code != 0: throw .exited(code)
+        case .exited: return output
+        }
     }
 
     /// Writes `input` and reads the answer until end of output, without blocking on either, so a

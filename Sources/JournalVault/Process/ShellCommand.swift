@@ -53,6 +53,32 @@ public struct ShellCommand: Sendable {
     }
 }
 
+/// How a child process ended, as `waitpid` reports it.
+public enum Termination: Sendable, Equatable {
+    case exited(Int32)
+    case signalled(Int32)
+
+    /// The termination a `waitpid` status describes.
+    public init(waitStatus status: Int32) {
+        self = status & 0x7f != 0 ? .signalled(status & 0x7f) : .exited((status >> 8) & 0xff)
+    }
+
+    /// Waits for the child `pid` to end (through interrupted waits) and says how it did.
+    public init(waitingFor pid: pid_t) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        self.init(waitStatus: status)
+    }
+
+    /// The status as a shell says it: the exit status, or 128 + the signal.
+    public var shellStatus: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signalled(let signal): 128 + signal
+        }
+    }
+}
+
 /// Why a ``ShellCommand`` could not start (`strerror`'s words).
 public struct ShellCommandError: Error, Sendable {
     public let reason: String

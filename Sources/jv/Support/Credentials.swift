@@ -141,12 +141,9 @@ struct Credentials {
         close(ends[1])
         var data = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true).readDataToEndOfFile()
         defer { data.withUnsafeMutableBytes { Sodium.wipe($0) } }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else {
-            // As a shell says it: the exit status, or 128 + the signal that ended the command.
-            let shown = status & 0x7f != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff
-            throw CLIError.failed("The passphrase command failed (exit status \(shown)).")
+        let termination = Termination(waitingFor: pid)
+        guard termination == .exited(0) else {
+            throw CLIError.failed("The passphrase command failed (exit status \(termination.shellStatus)).")
         }
         let line = try firstLine(of: data)
         guard line.count > 0 else { throw CLIError.usage("The passphrase command printed no passphrase (its first line is empty).") }

@@ -96,7 +96,7 @@ final class StandardOutput {
         guard let pager else { return }
         jv_guard_pager(0, -1)
         close(descriptor)
-        while waitpid(pager, nil, 0) < 0 && errno == EINTR {}
+        _ = Termination(waitingFor: pager)
     }
 
     /// How much of the terminal the output has filled so far: lines of `columns`, escape
