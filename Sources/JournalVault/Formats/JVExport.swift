@@ -66,3 +66,90 @@ extension JSONValue {
         return .object(existing + members)
     }
 }
+
+/// Reads the `jv-export` document back into records, ids and timestamps exactly as exported.
+enum JVExportReader {
+    static func read(_ bytes: [UInt8]) throws -> VaultSnapshot {
+        let document = try ImportError.parsing(bytes)
+        guard document["format"]?.stringValue == VaultSnapshot.jvExportFormat else {
+            throw ImportError(reason: "not a jv export (its \"format\" is not \"jv-export\")")
+        }
+        guard case .integer(let version)? = document["version"], version <= VaultSnapshot.jvExportVersion else {
+            throw ImportError(reason: "jv export version \(document["version"]?.serialized() ?? "?") is newer than this jv understands")
+        }
+        var snapshot = VaultSnapshot()
+        var position = 0
+        func records(_ key: String) throws -> [JSONValue] {
+            guard let value = document[key] else { return [] }
+            guard let items = value.arrayValue else { throw ImportError(reason: "\"\(key)\" is not a list") }
+            return items
+        }
+        func fail(_ kind: String, _ reason: String) -> ImportError { ImportError(record: position, reason: "\(kind): \(reason)") }
+        for item in try records("entries") {
+            position += 1
+            let content = try item.requiredString("content") { fail("entry", $0) }
+            let validated: String
+            do { validated = try ContentRules.validated(content) } catch let error as VaultError { throw fail("entry", error.description) }
+            let created = try item.requiredInstant("created_at") { fail("entry", $0) }
+            let tags = try item.stringList("tags") { fail("entry", $0) }
+            let inline = Set(Tags.inline(in: validated))
+            snapshot.entries.append(Entry(
+                id: try item.requiredID("id") { fail("entry", $0) }, content: validated, created: created,
+                modifiedAt: try item.optionalInstant("modified_at") { fail("entry", $0) }?.millis ?? created.millis,
+                starred: try item.optionalBool("starred") { fail("entry", $0) },
+                explicitTags: try Self.tags(tags) { fail("entry", $0) }.filter { !inline.contains($0) }))
+        }
+        for item in try records("threads") {
+            position += 1
+            let id = try item.requiredID("id") { fail("thread", $0) }
+            let created = try item.requiredInstant("created_at") { fail("thread", $0) }
+            snapshot.threads.append(ChatThread(
+                id: id, title: item["title"]?.stringValue ?? "", isActive: try item.optionalBool("is_active") { fail("thread", $0) }, created: created,
+                updatedAt: try item.optionalInstant("updated_at") { fail("thread", $0) }?.millis ?? created.millis,
+                lastMessageAt: try item.optionalInstant("last_message_at") { fail("thread", $0) }?.millis,
+                messageCount: 0, metadata: item["metadata"] ?? .null))
+            for message in item["messages"]?.arrayValue ?? [] {
+                guard let role = message["role"]?.stringValue.flatMap(ChatRole.init(rawValue:)) else { throw fail("message", "role is not user, assistant or system") }
+                let content = try message.requiredString("content") { fail("message", $0) }
+                snapshot.messages.append(ChatMessage(
+                    id: try message.requiredID("id") { fail("message", $0) }, threadID: id, role: role, content: content,
+                    timestamp: try message.requiredInstant("timestamp") { fail("message", $0) },
+                    model: message["model"]?.stringValue, language: message["language"]?.stringValue,
+                    entryID: try message.optionalID("entry_id") { fail("message", $0) }, usage: message["usage"] ?? .null))
+            }
+        }
+        for item in try records("analyses") {
+            position += 1
+            snapshot.analyses.append(Analysis(
+                id: try item.requiredID("id") { fail("analysis", $0) }, entryID: try item.requiredID("entry_id") { fail("analysis", $0) },
+                model: try item.requiredString("model") { fail("analysis", $0) },
+                processedAt: try item.requiredInstant("processed_at") { fail("analysis", $0) },
+                sentiment: item["sentiment"]?.stringValue, themes: try item.stringList("themes") { fail("analysis", $0) },
+                entities: item["entities"] ?? .null, extra: item["extra"] ?? .null))
+        }
+        for item in try records("nodes") {
+            position += 1
+            guard let type = item["type"]?.stringValue.flatMap(KnowledgeNode.normalizedType) else { throw fail("node", "type is not one word") }
+            snapshot.nodes.append(KnowledgeNode(
+                id: try item.requiredID("id") { fail("node", $0) }, type: type, name: try item.requiredString("name") { fail("node", $0) },
+                created: try item.requiredInstant("created_at") { fail("node", $0) }, metadata: item["metadata"] ?? .null))
+        }
+        for item in try records("relations") {
+            position += 1
+            guard let strength = item["strength"]?.doubleValue, (0...1).contains(strength) else { throw fail("relation", "strength is not a number in 0…1") }
+            snapshot.relations.append(KnowledgeRelation(
+                id: try item.requiredID("id") { fail("relation", $0) }, from: try item.requiredID("from") { fail("relation", $0) },
+                to: try item.requiredID("to") { fail("relation", $0) }, type: try item.requiredString("type") { fail("relation", $0) },
+                strength: strength, entryID: try item.optionalID("entry_id") { fail("relation", $0) }))
+        }
+        return snapshot
+    }
+
+    private static func tags(_ tags: [String], _ fail: (String) -> ImportError) throws -> [String] {
+        do {
+            return try ContentRules.tags(tags)
+        } catch let error as VaultError {
+            throw fail(error.description)
+        }
+    }
+}
