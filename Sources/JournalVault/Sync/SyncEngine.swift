@@ -90,6 +90,7 @@ public struct SyncEngine: Sendable {
     /// The vault synced.
     let vault: UnlockedVault
 
+    /// An engine that syncs `vault` (set up or not yet).
     public init(_ vault: UnlockedVault) {
         self.vault = vault
     }
