@@ -175,10 +175,10 @@ extension UnlockedVault {
     }
 
     /// One row opened under `old` and sealed under `new`: next revision, new salt, new nonces,
-    /// and its derived data recomputed under the new key: its blind-index columns set, the rows
-    /// derived from it returned (``SealedTable/derived``). The id stays, a
-    /// knowledge node's or relation's too, though it was derived from them under the old key
-    /// (FORMAT.md §1.6): other devices, and their packs made before the rotation, name it so.
+    /// and its derived data (``SealedTable/derived``) recomputed under the new key — its
+    /// blind-index columns set, the rows derived from it returned. The id stays, a knowledge
+    /// node's or relation's too, though it was derived from them under the old key (FORMAT.md
+    /// §1.6): other devices, and their packs made before the rotation, name it so.
     static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> Resealed {
         let plaintexts = try row.openedFields(keys: old)
         var resealed = Resealed(row: row, derivedRows: [])
