@@ -52,6 +52,12 @@ extension SealedTable.Derived {
         guard case .tagIndex = self else { preconditionFailure("\(self) derives a column, not rows") }
         try UnlockedVault.insertTagIndexes(indexes, entrySeq: rowKey, db)
     }
+
+    /// Removes the rows of this kind stored for the row whose row key is `rowKey`.
+    func deleteRows(ofRowKey rowKey: Int64, _ db: Database) throws {
+        guard case .tagIndex(let table) = self else { preconditionFailure("\(self) derives a column, not rows") }
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE entry_seq = ?").execute(arguments: [rowKey])
+    }
 }
 
 extension SealedTable {

@@ -53,9 +53,9 @@ enum ConflictCopy {
         try copy.insert(rows.db)
         let rowKey = rows.db.lastInsertedRowID
         for derived in table.derived {
-            guard case .tagIndex = derived else { continue }  // a blind index column travels with the row
-            try UnlockedVault.insertTagIndexes(try UnlockedVault.entryTagIndexes(of: copy, plaintexts: plaintexts, keys: keys),
-                                               entrySeq: rowKey, rows.db)
+            // A derived column was copied with the row: its text and key are the loser's.
+            guard case .rows(let derivedRows) = try derived.value(of: copy, plaintexts: plaintexts, keys: keys) else { continue }
+            try derived.insert(derivedRows, rowKey: rowKey, rows.db)
         }
         return true
     }

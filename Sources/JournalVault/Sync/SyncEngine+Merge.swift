@@ -95,18 +95,22 @@ extension SyncEngine {
         case .tombstone:
             try rows.remove(change.table, id)
         case .row(let values):
-            // Authentic to its pack, and must open under this vault's key as stored; an entry's
-            // tag index is made from the text opened here (opening it twice was half a clone's
-            // time). Other records' fields are only opened, in wiped memory.
+            // Authentic to its pack, and must open under this vault's key as stored; derived
+            // rows (an entry's tag index) are made from the text opened here (opening it twice
+            // was half a clone's time). Other records' fields are only opened, in wiped memory.
             let row = try SealedRow(received: change.table, values: values)
-            var tagIndexes: Set<Data>?
-            if change.table == .entry {
-                tagIndexes = try UnlockedVault.entryTagIndexes(of: row, plaintexts: row.openedFields(keys: keys), keys: keys)
-            } else {
+            let derivedRows = change.table.derived.filter { $0.derivedTable != nil }
+            var derived: [(SealedTable.Derived, Set<Data>)] = []
+            if derivedRows.isEmpty {
                 try row.open(keys: keys)
+            } else {
+                let plaintexts = try row.openedFields(keys: keys)
+                for kind in derivedRows {
+                    if case .rows(let made) = try kind.value(of: row, plaintexts: plaintexts, keys: keys) { derived.append((kind, made)) }
+                }
             }
-            if try rows.write(change.table, id, values), let tagIndexes {
-                try setTagIndexes(tagIndexes, ofEntry: id, rows.db)
+            if try rows.write(change.table, id, values), !derived.isEmpty {
+                try replaceDerivedRows(derived, of: change.table, id: id, rows.db)
             }
         }
         try KnownRevision(of: change).save(change.table, id, rows.db)
@@ -144,10 +148,15 @@ extension SyncEngine {
         ConflictCopy.id(domain: "JVLT-sync-conflict", table: table, id: id, syncKey: syncKey) { loser.encode(into: &$0) }
     }
 
-    private func setTagIndexes(_ indexes: Set<Data>, ofEntry id: String, _ db: Database) throws {
-        guard let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM entry WHERE id = ?"), arguments: [id]) else { return }
-        try db.cachedStatement(sql: "DELETE FROM entry_tag WHERE entry_seq = ?").execute(arguments: [seq])
-        try UnlockedVault.insertTagIndexes(indexes, entrySeq: seq, db)
+    /// Replaces the derived rows of the record `id` of `table` (stored under its row key).
+    private func replaceDerivedRows(_ derived: [(SealedTable.Derived, Set<Data>)], of table: SealedTable, id: String, _ db: Database) throws {
+        guard let rowKeyColumn = table.rowKey,
+              let rowKey = try Int64.fetchOne(db.cachedStatement(sql: "SELECT \(rowKeyColumn) FROM \(table.name) WHERE id = ?"), arguments: [id])
+        else { return }
+        for (kind, made) in derived {
+            try kind.deleteRows(ofRowKey: rowKey, db)
+            try kind.insert(made, rowKey: rowKey, db)
+        }
     }
 }
 
