@@ -225,12 +225,13 @@ struct CheckTests {
             let result = try deleted.run(arguments)
             #expect(result.status == 65 && result.out.isEmpty, "\(arguments): \(result)")
             #expect(result.errorLines.count == 1 && result.err.contains("it lists 3 entry records, the file holds 2"), "\(result)")
+            #expect(result.err.contains("); run 'jv check', and restore a backup if it reports problems.\n"), "jv's advice: \(result)")
         }
         #expect(try deleted.sqlite("SELECT count(*) FROM entry") == "2", "nothing was written")
         // What is left can still be rescued: an export and a backup go on, with the warning.
         let export = try deleted.run(["export", "--format", "json"])
         #expect(export.status == 0 && export.err.contains("it lists 3 entry records, the file holds 2")
-                && export.err.contains("written all the same"), "\(export)")
+                && export.err.contains("written all the same") && export.err.contains("run 'jv check'"), "\(export)")
         #expect(export.out.contains(ids[0]) && export.out.contains(ids[1]) && !export.out.contains(ids[2]), "\(export)")
         let backup = try deleted.run(["backup", deleted.folder.file("rescue.jvbak")])
         #expect(backup.status == 0 && backup.err.contains("written all the same"), "\(backup)")

@@ -77,5 +77,53 @@ struct MessagesTests {
         #expect(checked.out.contains("1 entry,") && checked.out.contains("0 threads"), "\(checked)")
         #expect(!checked.out.contains("records") && !checked.out.contains("chat_thread"), "\(checked)")
     }
-}
 
+    // The library states what went wrong; jv adds the command that helps (Failure+Advice.swift).
+
+    @Test("a missing default vault: the hint is 'jv init' or --vault")
+    func missingDefaultVault() throws {
+        let sandbox = try Sandbox()
+        let missing = try sandbox.run(["list"])
+        #expect(missing.status == 66, "\(missing)")
+        #expect(missing.errorLines == ["jv: No vault at \(sandbox.vault); create one with 'jv init' or pass --vault."], "\(missing)")
+    }
+
+    @Test("a vault that does not sync: sync and sync status name 'jv sync init' and 'jv sync clone'")
+    func syncNotSetUp() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let synced = try sandbox.run(["sync"])
+        #expect(synced.status == 1, "\(synced)")
+        #expect(synced.errorLines == ["jv: This vault does not sync yet: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`."],
+                "\(synced)")
+        let status = try sandbox.run(["sync", "status"])
+        #expect(status.status == 1, "\(status)")
+        #expect(status.errorLines == ["jv: This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`."],
+                "\(status)")
+    }
+
+    @Test("a session salt jv did not make: the warning says to remove it after 'jv lock --all', and the command goes on")
+    func unrecognisedSessionSalt() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let folder = sandbox.runtime.file("jv")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try Data("short".utf8).write(to: URL(fileURLWithPath: folder + "/salt"))
+        let listed = try sandbox.run(["list"])
+        #expect(listed.status == 0, "\(listed)")
+        #expect(listed.errorLines.first == "jv: warning: the session is not used: \(folder)/salt is not a salt jv made; remove it (after 'jv lock --all') "
+                                           + "and run 'jv unlock' again.", "\(listed)")
+    }
+
+    @Test("an entry with a header-like line, edited with others: the hint is 'jv edit ID' on its own")
+    func headerLikeLineInABatchEdit() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let id = try sandbox.add("Copied from jrnl:\n[2026-01-05 09:00] an old line", ["--at", "2026-01-05 09:00"])
+        let short = String(id.lowercased().prefix(8))
+        let refused = try sandbox.run(["edit", "--on", "2026-01-05"], env: ["EDITOR": "true"])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.errorLines == ["jv: The entry \(short) has a line starting like an entry header ('[YYYY-'), which would split it in two; "
+                                       + "edit it on its own with 'jv edit \(short)'."], "\(refused)")
+    }
+}

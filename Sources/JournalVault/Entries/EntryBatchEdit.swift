@@ -172,8 +172,7 @@ public enum EntryEditError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unreadable:
             String(problem().dropLast()) + "; nothing was changed."
         case .headerInText(let id):
-            "The entry \(String(id.uuidString.lowercased().prefix(8))) has a line starting like an entry header ('[YYYY-'), which would split it in two; "
-                + "edit it on its own with 'jv edit \(String(id.uuidString.lowercased().prefix(8)))'."
+            "The entry \(String(id.uuidString.lowercased().prefix(8))) has a line starting like an entry header ('[YYYY-'), which would split it in two."
         }
     }
 

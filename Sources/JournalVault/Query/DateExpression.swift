@@ -107,14 +107,13 @@ public struct DateExpressionError: Error, Equatable, Sendable, CustomStringConve
     public var description: String {
         // The input is echoed so the user sees which argument was wrong; a pasted novel is cut
         // short so the sentence stays readable. The forms are too many for one sentence: a few
-        // examples, and where the rest are listed.
+        // examples (where the rest are listed is the front end's to say).
         let shown = input.count > 100 ? String(input.prefix(100)) + "…" : input
         if let misread {
             let instead = misread.otherwise.map { "; if you meant \($0), write that" } ?? "; write YYYY-MM-DD"
             return "'\(shown)' is no day read \(misread.order.phrase)\(instead)."
         }
-        return "Unrecognised date '\(shown)': try YYYY-MM-DD, 'yesterday 9pm', '3 days ago', 'nov 5' or 'last month' "
-            + "('jv list --help' lists every form)."
+        return "Unrecognised date '\(shown)': try YYYY-MM-DD, 'yesterday 9pm', '3 days ago', 'nov 5' or 'last month'."
     }
 }
 

@@ -65,7 +65,7 @@ struct SessionFolder: Sendable {
         var salt = [UInt8](repeating: 0, count: saltLength)
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == saltLength,
               read(descriptor, &salt, saltLength) == saltLength else {
-            throw VaultError.sessionUnavailable("\(file) is not a salt jv made; remove it (after 'jv lock --all') and run 'jv unlock' again")
+            throw VaultError.sessionSaltUnrecognised(file: file)
         }
         return salt
     }

@@ -18,8 +18,7 @@ extension SyncEngine {
         let vaults = try place.vaultIDs()
         guard let vaultID = vaults.first else { throw VaultError.syncUnavailable("no jv vault syncs through \(place.description)") }
         guard vaults.count == 1 else {
-            throw VaultError.syncSetup("Several vaults sync through \(place.description) (\(vaults.map(\.storageText).joined(separator: ", "))); "
-                                       + "give each its own location")
+            throw VaultError.severalVaultsAtLocation(location: place.description, vaults: vaults.map(\.storageText))
         }
         // Asked for once the location is known to hold the vault, before anything is fetched.
         let credential = try credential()

@@ -68,8 +68,7 @@ extension SyncEngine {
         }.first
         guard let (newKeys, recovery) = reached else { return nil }
         guard vault.unlockedSlot?.slot.kind == .passphrase else {
-            throw VaultError.syncSetup("Another device rotated this vault's master key (jv rekey); to follow it, run jv sync "
-                                       + "with this device's passphrase (not the recovery key, and not through a session: add --no-agent)")
+            throw VaultError.rotationNeedsPassphrase
         }
         return try vault.rotate(to: newKeys, progress: nil) { _ in (recovery, nil) }.0
     }

@@ -110,7 +110,7 @@ public struct SyncEngine: Sendable {
         let place = try SyncLocation(location)
         return try SyncLock.holding(vault: database.path) {
             if let existing = try database.read({ db in try SyncState.load(db) }) {
-                throw VaultError.syncSetup("This vault already syncs through \(existing.location); it keeps one location")
+                throw VaultError.syncAlreadySetUp(location: existing.location)
             }
             try place.prepareForFirstDevice()
             try place.fetch(vaultID: keys.vaultID, device: nil)
@@ -146,7 +146,7 @@ public struct SyncEngine: Sendable {
 
     private func syncHoldingLock(dryRun: Bool, compact: Bool, progress: ((SyncProgress) -> Void)?) throws -> SyncReport {
         guard var state = try database.read({ db in try SyncState.load(db) }) else {
-            throw VaultError.syncSetup("This vault does not sync yet: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
+            throw VaultError.syncNotSetUp
         }
         let location = try SyncLocation(state.location)
         try location.fetch(vaultID: keys.vaultID, device: state.device)
@@ -238,12 +238,12 @@ public struct SyncEngine: Sendable {
     /// ```
     public func status() throws -> SyncStatus {
         guard let location = try database.read({ db in try SyncState.load(db)?.location }) else {
-            throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
+            throw VaultError.syncNotSetUp
         }
         let unauthenticated = keysFiles(layout: try SyncLocation(location).layout(vaultID: keys.vaultID)).unauthenticated
         return try database.read { db in
             guard let state = try SyncState.load(db) else {
-                throw VaultError.syncSetup("This vault does not sync: set it up with `jv sync init LOCATION` or `jv sync clone LOCATION`")
+                throw VaultError.syncNotSetUp
             }
             let layout = try SyncLocation(state.location).layout(vaultID: keys.vaultID)
             let applied = try SyncState.applied(db)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-/// Everything that can go wrong for a user of the vault, one case per situation. Each
-/// description is one sentence a person can act on; none contains secret or decrypted text.
+/// Everything that can go wrong for a user of the vault, one case per situation, with its facts
+/// as associated values. Each description states what went wrong in one sentence, and names no
+/// command of a particular front end: what to do about it is the front end's to say (`jv` words
+/// its advice in `Failure`). None contains secret or decrypted text.
 ///
 /// ```swift
 /// do { _ = try vault.unlock(passphrase: secret) }
@@ -25,7 +27,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedRecoveryKey
     /// `rekey` was asked of a vault unlocked with the recovery key.
     case rekeyNeedsPassphrase
-    /// Another process rotated the master key (`jv rekey`) after this one unlocked the vault,
+    /// Another process rotated the master key (a rekey) after this one unlocked the vault,
     /// and this one cannot follow (it was unlocked through a session, or with a recovery key the
     /// rotation replaced). Nothing was read wrongly or written.
     case keyRotatedMeanwhile
@@ -82,16 +84,26 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case syncPackRefused(String)
     /// The sync location cannot be reached or used; nothing was changed.
     case syncUnavailable(String)
-    /// `jv sync` on a vault that was never set up for it, or `jv sync init` on one that was.
-    case syncSetup(String)
+    /// Sync asked of a vault that was never set up for it.
+    case syncNotSetUp
+    /// Sync set up on a vault that already syncs through `location` (a vault keeps one).
+    case syncAlreadySetUp(location: String)
+    /// A clone asked of a location through which several vaults (`vaults`, their ids) sync.
+    case severalVaultsAtLocation(location: String, vaults: [String])
+    /// Another device rotated the master key; following it needs this device's passphrase (the
+    /// vault was unlocked with the recovery key, or through a session).
+    case rotationNeedsPassphrase
+    /// The session's salt `file` is not one this library wrote (wrong size, or not a file), so
+    /// no session can be used until it is removed.
+    case sessionSaltUnrecognised(file: String)
     /// This device's new pack was made and kept, but could not be copied up to the sync
-    /// location; the next `jv sync` sends it.
+    /// location; the next sync sends it.
     case syncNotDelivered(String)
 
     public var description: String {
         switch self {
         case .vaultNotFound(let path):
-            "No vault at \(path); create one with 'jv init' or pass --vault."
+            "No vault at \(path)."
         case .backupNotFound(let path):
             "No backup file at \(path)."
         case .vaultExists(let path):
@@ -99,7 +111,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notAVault(let path, let reason):
             "\(path) is not a readable JournalVault vault: \(reason)."
         case .newerSchema(let found, let supported):
-            "This vault has schema version \(found), but this jv understands only up to \(supported); upgrade jv to open it."
+            "This vault has schema version \(found), but this release understands only up to \(supported)."
         case .wrongPassphrase:
             "Wrong passphrase."
         case .wrongRecoveryKey:
@@ -107,11 +119,11 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .malformedRecoveryKey:
             "That is not a valid recovery key (check for typos: it has 56 letters and digits after 'JVR1-')."
         case .rekeyNeedsPassphrase:
-            "Rotating the master key needs the passphrase (to re-wrap it); if you forgot it, set a new one first with 'jv passwd --recovery-key-file FILE'."
+            "Rotating the master key needs the passphrase (to re-wrap it)."
         case .keyRotatedMeanwhile:
-            "The vault's master key was rotated ('jv rekey') while this command ran; nothing was changed: run the command again."
+            "The vault's master key was rotated while this operation ran; nothing was changed."
         case .tooManyRecoveryKeys:
-            "Three recovery keys already open this vault (earlier runs of 'jv recovery-key' were interrupted); run it again with the one you hold ('--recovery-key-file FILE'), and jv keeps that one until the new key is shown."
+            "Three recovery keys already open this vault (earlier recovery-key hand-overs were interrupted), and it was not unlocked with one of them."
         case .emptyPassphrase:
             "The passphrase must not be empty."
         case .kdfParametersRefused(let reason):
@@ -123,7 +135,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tamperedRecord(let table, let id, let detail):
             "Record \(id) in \(table) failed verification (\(detail)); it is corrupt or was tampered with."
         case .manifestDamaged(let reason):
-            "The vault's list of records cannot be trusted (\(reason)); run 'jv check', and restore a backup if it reports problems."
+            "The vault's list of records cannot be trusted (\(reason))."
         case .corruptDatabase(let message):
             "The vault file is corrupt: \(message)."
         case .notFound(let kind, let id):
@@ -159,9 +171,17 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .syncUnavailable(let reason):
             "Cannot sync: \(reason); nothing was changed."
         case .syncNotDelivered(let reason):
-            "Cannot reach the sync location: \(reason). This machine's changes are kept and go out at the next 'jv sync'."
-        case .syncSetup(let reason):
-            "\(reason)."
+            "Cannot reach the sync location: \(reason). This machine's changes are kept and go out at the next sync."
+        case .syncNotSetUp:
+            "This vault does not sync."
+        case .syncAlreadySetUp(let location):
+            "This vault already syncs through \(location); it keeps one location."
+        case .severalVaultsAtLocation(let location, let vaults):
+            "Several vaults sync through \(location) (\(vaults.joined(separator: ", "))); give each its own location."
+        case .rotationNeedsPassphrase:
+            "Another device rotated this vault's master key; following it needs this device's passphrase (not the recovery key, and not a session)."
+        case .sessionSaltUnrecognised(let file):
+            "No session: \(file) is not a session salt this library made."
         }
     }
 }

@@ -17,7 +17,8 @@ struct Info: VaultCommand {
         let session: SessionStatus?
         do {
             session = try vault.session()
-        } catch VaultError.sessionUnavailable(let reason) {
+        } catch let error as VaultError {
+            guard let reason = Failure.sessionProblem(in: error) else { throw error }
             // Info is for finding out what is wrong: it says so and goes on.
             Console.note("jv: warning: no session can be used: \(reason).")
             session = nil

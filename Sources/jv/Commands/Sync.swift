@@ -96,7 +96,13 @@ struct SyncStatusCommand: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let status = try SyncEngine(try options.unlockedVault(access: .readOnly)).status()
+        let status: SyncStatus
+        do {
+            status = try SyncEngine(try options.unlockedVault(access: .readOnly)).status()
+        } catch VaultError.syncNotSetUp {
+            // Not "yet": status only looks, and a vault may well never sync.
+            throw CLIError.failed("This vault does not sync: \(Failure.syncSetUpAdvice).")
+        }
         if options.json {
             options.output.printJSON(.object([
                 ("device", .string(status.device.uuidString.lowercased())), ("location", .string(status.location)),

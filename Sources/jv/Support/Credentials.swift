@@ -183,7 +183,7 @@ extension GlobalOptions {
             if onDamage != .report { try journal.verifyRowCounts() }
         } catch let error as VaultError {
             guard case .manifestDamaged = error, onDamage == .warn else { throw error }
-            Console.note("jv: warning: \(error.description) What the vault still holds is written all the same.")
+            Console.note("jv: warning: \(Failure.sentence(for: error)) What the vault still holds is written all the same.")
         }
         return journal
     }
@@ -195,7 +195,8 @@ extension GlobalOptions {
             let journal = try vault.unlockThroughSession()
             if journal != nil { SessionCheckCommand.report(for: vault) }
             return journal
-        } catch VaultError.sessionUnavailable(let reason) {
+        } catch let error as VaultError {
+            guard let reason = Failure.sessionProblem(in: error) else { throw error }
             Console.note("jv: warning: the session is not used: \(reason).")
             return nil
         }

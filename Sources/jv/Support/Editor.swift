@@ -96,7 +96,8 @@ enum Editor {
     /// The refusal in one sentence, its line numbered as in the text shown with `linesAbove`
     /// lines above what was read.
     private static func problem(_ error: Error, linesAbove: Int) -> String {
-        (error as? EntryEditError)?.problem(linesAbove: linesAbove) ?? Failure.sentence(for: error)
+        if let error = error as? EntryEditError, case .unreadable = error { return error.problem(linesAbove: linesAbove) }
+        return Failure.sentence(for: error)
     }
 
     /// The refused text kept under a name that says so, in `folder` (in memory, 0600), and the

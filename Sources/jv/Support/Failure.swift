@@ -81,7 +81,8 @@ enum Failure {
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .manifestDamaged,
                  .corruptDatabase, .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: .badData
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: .usage
-            case .storage, .readOnly, .diskFull, .sessionUnavailable, .syncUnavailable, .syncSetup, .syncNotDelivered: .failure
+            case .storage, .readOnly, .diskFull, .sessionUnavailable, .sessionSaltUnrecognised, .syncUnavailable, .syncNotSetUp, .syncAlreadySetUp,
+                 .severalVaultsAtLocation, .rotationNeedsPassphrase, .syncNotDelivered: .failure
             case .keyRotatedMeanwhile: .failure
             }
         case is DateExpressionError: .usage
@@ -100,9 +101,10 @@ enum Failure {
 
     static func sentence(for error: Error) -> String {
         switch error {
-        case let error as CustomStringConvertible
-            where error is VaultError || error is CLIError || error is DateExpressionError || error is ImportError || error is AgeError
-                || error is EntryEditError:
+        case let error as VaultError: sentence(for: error)
+        case let error as DateExpressionError: sentence(for: error)
+        case let error as EntryEditError: sentence(for: error)
+        case let error as CustomStringConvertible where error is CLIError || error is ImportError || error is AgeError:
             error.description
         default:
             // Foundation and system errors: their localized text, never a dump.
