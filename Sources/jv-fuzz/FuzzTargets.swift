@@ -7,7 +7,8 @@ import VaultCrypto
 /// libFuzzer (`-sanitize=fuzzer`) and runs each target; `JV_FUZZ_TARGET` names the target.
 /// Built normally, it replays the files given as arguments through a target instead.
 enum FuzzTargets {
-    static let names = ["date", "json", "jv-export", "jrnl-txt", "jrnl-json", "dayone-json", "backup", "age", "recovery-key"]
+    static let names = ["date", "json", "jv-export", "jrnl-txt", "jrnl-json", "dayone-json", "backup", "age", "recovery-key",
+                        "sync-pack", "sync-snapshot", "sync-keys", "sync-acks", "sync-rotation"]
 
     /// One input through one target. A parser may reject the input; it must never crash, and
     /// what it accepts must survive a round trip where one exists.
@@ -34,6 +35,11 @@ enum FuzzTargets {
         case "backup": backup(bytes)
         case "age": if let identity { _ = try? AgeFile.decrypt(bytes, with: [identity]) }
         case "recovery-key": _ = try? RecoveryKey(text: String(decoding: bytes, as: UTF8.self))
+        case "sync-pack": syncFile(.pack, bytes)
+        case "sync-snapshot": syncFile(.snapshot, bytes)
+        case "sync-keys": syncFile(.keys, bytes)
+        case "sync-acks": syncFile(.acks, bytes)
+        case "sync-rotation": syncFile(.rotation, bytes)
         default: crash("unknown fuzz target \(target); known: \(names.joined(separator: ", "))")
         }
     }
@@ -53,6 +59,12 @@ enum FuzzTargets {
         _ = FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
         guard let passphrase = try? SecureBytes(copying: Array("fuzz".utf8)) else { return }
         _ = try? BackupFile.verify(scratch, credential: .passphrase(passphrase))
+    }
+
+    /// A file of a sync location, read as a device reads what it finds there.
+    private static func syncFile(_ file: SyncFileFuzzing.File, _ bytes: [UInt8]) {
+        _ = FileManager.default.createFile(atPath: scratch, contents: Data(bytes))
+        if let again = try? SyncFileFuzzing.read(file, at: scratch), again != bytes { crash("sync \(file) file round trip changed it") }
     }
 
     static var target: String { ProcessInfo.processInfo.environment["JV_FUZZ_TARGET"] ?? "json" }

@@ -27,7 +27,8 @@ public struct BackupSummary: Sendable {
 /// try BackupFile.restore("journal.jvbak", to: "restored.vault", credential: .passphrase(secret))
 /// ```
 public enum BackupFile {
-    static let chunkLength = 64 * 1024
+    /// Plaintext bytes of every chunk of the body but the last.
+    static let chunkLength = ChunkedSecretStream.chunkLength
 
     /// Checks a backup end to end — header, every chunk, the end, and every record of the vault
     /// inside — writing nothing but a scratch copy that is removed afterwards. `credential` is
@@ -104,25 +105,19 @@ public enum BackupFile {
         let masterKey = try Keyslot.unwrap(header.slots, with: credential(), vaultID: header.vaultID).masterKey
         let fileKey = try header.openFileKey(masterKey: masterKey)
         let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
-        let stream = try SecretStream.Reader(key: streamKey, header: header.streamHeader)
-
-        var finished = false
-        var chunks = 0
-        while !finished {
-            let sealed = try input.read(upToCount: chunkLength + SecretStream.overhead) ?? Data()
-            guard !sealed.isEmpty else { throw VaultError.backupCorrupt("it is truncated (it ends before its final chunk)") }
-            let plaintext: [UInt8]
-            do {
-                (plaintext, finished) = try stream.pull(sealed, associatedData: header.mac)
-            } catch {
-                throw VaultError.backupCorrupt("chunk \(chunks + 1) does not authenticate (damaged, reordered or truncated)")
+        let stream = try ChunkedSecretStream.Reader(key: streamKey, header: header.streamHeader, associatedData: header.mac, from: input)
+        do {
+            while let plaintext = try stream.next() {
+                try PrivateFiles.reportingDiskFull(writing: output) { try sink.write(contentsOf: plaintext) }
             }
-            guard finished || plaintext.count == chunkLength else { throw VaultError.backupCorrupt("chunk \(chunks + 1) is short") }
-            try PrivateFiles.reportingDiskFull(writing: output) { try sink.write(contentsOf: plaintext) }
-            chunks += 1
-        }
-        guard (try input.read(upToCount: 1) ?? Data()).isEmpty else {
-            throw VaultError.backupCorrupt("there is data after its final chunk")
+        } catch let failure as ChunkedSecretStream.Failure {
+            let reason = switch failure {
+            case .truncated: "it is truncated (it ends before its final chunk)"
+            case .notAuthentic(let chunk): "chunk \(chunk) does not authenticate (damaged, reordered or truncated)"
+            case .shortChunk(let chunk): "chunk \(chunk) is short"
+            case .trailingData: "there is data after its final chunk"
+            }
+            throw VaultError.backupCorrupt(reason)
         }
         try PrivateFiles.reportingDiskFull(writing: output) { try sink.synchronize() }
 
@@ -204,22 +199,20 @@ extension UnlockedVault {
         defer { unlink(temporary) }
         let fileKey = try SecureBytes.random(count: SecretStream.keyLength)
         let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
-        let (stream, streamHeader) = try SecretStream.Writer.start(key: streamKey)
         var backupHeader = BackupHeader(vaultID: header.vaultID, createdAt: Instant.now().millis, keyVersion: header.keyVersion, slots: slots)
-        try backupHeader.seal(fileKey: fileKey, masterKey: keys.masterKey, streamHeader: streamHeader)
-        try PrivateFiles.reportingDiskFull(writing: path) { try output.write(contentsOf: backupHeader.encoded) }
+        // The final chunk is always shorter than a full one (FORMAT.md §8.2).
+        let stream = try ChunkedSecretStream.Writer(key: streamKey, finalChunk: .alwaysShort, to: output) { streamHeader in
+            try backupHeader.seal(fileKey: fileKey, masterKey: keys.masterKey, streamHeader: streamHeader)
+            try PrivateFiles.reportingDiskFull(writing: path) { try output.write(contentsOf: backupHeader.encoded) }
+            return backupHeader.mac
+        }
 
         guard let input = FileHandle(forReadingAtPath: snapshot) else { throw VaultError.storage("cannot read the snapshot") }
         defer { try? input.close() }
-        // The final chunk is always shorter than a full one (FORMAT.md §8.2): a snapshot of whole
-        // chunks ends with an empty one.
-        while true {
-            let chunk = Array(try input.read(upToCount: BackupFile.chunkLength) ?? Data())
-            let isFinal = chunk.count < BackupFile.chunkLength
-            let sealed = try stream.push(chunk, associatedData: backupHeader.mac, final: isFinal)
-            try PrivateFiles.reportingDiskFull(writing: path) { try output.write(contentsOf: sealed) }
-            if isFinal { break }
+        while let chunk = try input.read(upToCount: BackupFile.chunkLength), !chunk.isEmpty {
+            try PrivateFiles.reportingDiskFull(writing: path) { try stream.write(Array(chunk)) }
         }
+        try PrivateFiles.reportingDiskFull(writing: path) { try stream.finish() }
         try PrivateFiles.reportingDiskFull(writing: path) { try output.synchronize() }
         try PrivateFiles.commit(temporary, to: path, replace: replace)
         return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: backupHeader.createdAt, utcOffsetSeconds: 0),

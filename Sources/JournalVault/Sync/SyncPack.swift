@@ -25,8 +25,6 @@ enum SyncPack {
 
         var wrapDomain: [UInt8] { Array((self == .pack ? "JVLT-sync-pack" : "JVLT-sync-snapshot").utf8) }
     }
-    /// Plaintext bytes per stream chunk; the last chunk may be shorter.
-    static let chunkLength = 64 * 1024
     /// A pack file's size is a multiple of this (zero padding after the end mark), so that it
     /// tells little of how many changes the pack holds.
     static let paddingBlock = 4096
@@ -73,11 +71,9 @@ enum SyncPack {
 
     /// Writes a pack: header, then changes as they are appended.
     final class Writer {
-        private let stream: SecretStream.Writer
-        private let output: FileHandle
-        private var buffer: [UInt8] = []
-        /// Bytes written to the file so far.
-        private var written = 0
+        private let stream: ChunkedSecretStream.Writer
+        /// Bytes of the file before the stream's chunks.
+        private let headerLength: Int
         private(set) var changes = 0
 
         init(header: Header, syncKey: SecureBytes, kind: Kind = .pack, to output: FileHandle) throws {
@@ -86,24 +82,12 @@ enum SyncPack {
             let wrapped = try syncKey.withUnsafeBytes { key in
                 try packKey.withUnsafeBytes { plain in try AEAD.seal(plain, key: key, associatedData: kind.wrapDomain + prefix) }
             }
-            let (stream, streamHeader) = try SecretStream.Writer.start(key: packKey)
-            self.stream = stream
-            self.output = output
-            try output.write(contentsOf: prefix + wrapped + streamHeader)
-            written = prefix.count + wrapped.count + streamHeader.count
-        }
-
-        /// Every whole chunk but the last, which waits: it may turn out to be the final one.
-        private func pushFullChunks() throws {
-            while buffer.count > SyncPack.chunkLength {
-                try push(Array(buffer.prefix(SyncPack.chunkLength)), final: false)
-                buffer.removeFirst(SyncPack.chunkLength)
+            headerLength = prefix.count + wrapped.count + SecretStream.headerLength
+            // The final chunk may be full, never empty (FORMAT.md §14.2): the end mark is in it.
+            stream = try ChunkedSecretStream.Writer(key: packKey, finalChunk: .mayBeFull, to: output) { streamHeader in
+                try output.write(contentsOf: prefix + wrapped + streamHeader)
+                return []
             }
-        }
-
-        private func push(_ chunk: [UInt8], final: Bool) throws {
-            try output.write(contentsOf: try stream.push(chunk, final: final))
-            written += chunk.count + SecretStream.overhead
         }
 
         /// `u32 len ‖ change`: the reader takes changes whole, whatever chunk they start in.
@@ -112,25 +96,19 @@ enum SyncPack {
             change.encode(into: &writer)
             var length = ByteWriter(capacity: 4)
             length.u32(UInt32(writer.bytes.count))
-            buffer += length.bytes
-            buffer += writer.bytes
+            try stream.write(length.bytes + writer.bytes)
             changes += 1
-            try pushFullChunks()
         }
 
         /// The end mark (a zero length), the zero padding that makes the whole file a multiple
         /// of ``SyncPack/paddingBlock`` bytes, and the final chunk.
         func finish() throws {
-            buffer += [0, 0, 0, 0]
-            func fileSize(padding: Int) -> Int {
-                let rest = buffer.count + padding
-                let chunks = max(1, (rest + SyncPack.chunkLength - 1) / SyncPack.chunkLength)
-                return written + rest + chunks * SecretStream.overhead
-            }
-            let padding = (0..<2 * SyncPack.paddingBlock).first { fileSize(padding: $0) % SyncPack.paddingBlock == 0 } ?? 0
-            buffer += [UInt8](repeating: 0, count: padding)
-            try pushFullChunks()
-            try push(buffer, final: true)
+            let endMark = 4
+            let padding = (0..<2 * SyncPack.paddingBlock).first {
+                (headerLength + stream.finishedLength(writing: endMark + $0)) % SyncPack.paddingBlock == 0
+            } ?? 0
+            try stream.write([UInt8](repeating: 0, count: endMark + padding))
+            try stream.finish()
         }
     }
 
@@ -157,12 +135,11 @@ enum SyncPack {
     final class Reader {
         let header: Header
         private let input: FileHandle
-        private let stream: SecretStream.Reader
+        private let stream: ChunkedSecretStream.Reader
         private var buffer: [UInt8] = []
         private var position = 0
-        private var ended = false
         /// Bytes of the file read so far (for progress).
-        private(set) var bytesRead = 0
+        var bytesRead: Int { stream.bytesRead }
 
         fileprivate init(input: FileHandle, kind: Kind, syncKey: (UInt32) throws -> SecureBytes,
                          expected: (vaultID: UUID, device: UUID, number: UInt64)) throws {
@@ -214,7 +191,7 @@ enum SyncPack {
             guard header.vaultID == expected.vaultID, header.device == expected.device, header.number == expected.number else {
                 throw VaultError.syncPackRefused("it was moved or renamed: it is pack \(header.number) of device \(header.device.storageText.prefix(8))")
             }
-            stream = try SecretStream.Reader(key: packKey, header: Array(keyBlock.suffix(SecretStream.headerLength)))
+            stream = try ChunkedSecretStream.Reader(key: packKey, header: Array(keyBlock.suffix(SecretStream.headerLength)), from: input)
         }
 
         deinit { try? input.close() }
@@ -235,7 +212,7 @@ enum SyncPack {
 
         private func take(_ count: Int) throws -> [UInt8]? {
             while buffer.count - position < count {
-                guard !ended else { return nil }
+                guard !stream.finished else { return nil }
                 try pullChunk()
             }
             defer { position += count }
@@ -243,24 +220,29 @@ enum SyncPack {
         }
 
         private func pullChunk() throws {
-            let sealed = (try? input.read(upToCount: SyncPack.chunkLength + SecretStream.overhead)) ?? Data()
-            bytesRead += sealed.count
-            guard !sealed.isEmpty else { throw VaultError.syncPackRefused("it is truncated") }
-            guard let (plaintext, isFinal) = try? stream.pull(sealed) else { throw VaultError.syncPackRefused("it does not authenticate (damaged)") }
-            if isFinal {
-                ended = true
-                guard ((try? input.read(upToCount: 1)) ?? Data()).isEmpty else { throw VaultError.syncPackRefused("bytes follow its end") }
-            } else if sealed.count != SyncPack.chunkLength + SecretStream.overhead {
+            let plaintext: [UInt8]?
+            do {
+                plaintext = try stream.next()
+            } catch let failure as ChunkedSecretStream.Failure {
+                let reason = switch failure {
+                case .notAuthentic: "it does not authenticate (damaged)"
+                case .trailingData: "bytes follow its end"
+                // A chunk before the final one that is not full is where the file was cut.
+                case .truncated, .shortChunk: "it is truncated"
+                }
+                throw VaultError.syncPackRefused(reason)
+            } catch {
+                // Unreadable from some point on: as good as cut there.
                 throw VaultError.syncPackRefused("it is truncated")
             }
             buffer.removeFirst(position)
             position = 0
-            buffer += plaintext
+            buffer += plaintext ?? []
         }
 
         /// After the end mark: the rest is padding, and the stream must have ended.
         private func finishStream() throws {
-            while !ended { try pullChunk() }
+            while !stream.finished { try pullChunk() }
             guard buffer[position...].allSatisfy({ $0 == 0 }) else { throw VaultError.syncPackRefused("bytes follow its last change") }
         }
     }

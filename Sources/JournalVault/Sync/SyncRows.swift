@@ -23,51 +23,38 @@ struct SyncRows {
     }
 
     /// The records a row of `table` refers to, as (table, id): it is parked while one is missing.
+    /// A parent column that is NULL refers to nothing.
     static func parents(of table: SealedTable, _ values: [DatabaseValue]) -> [(table: SealedTable, id: String)] {
-        func reference(_ column: String, _ parent: SealedTable) -> (table: SealedTable, id: String)? {
-            String.fromDatabaseValue(values[table.index(of: column)]).map { (parent, $0) }
-        }
-        switch table {
-        case .analysis: return [reference("entry_id", .entry)].compactMap { $0 }
-        case .knowledgeRelation:
-            return [reference("from_node", .knowledgeNode), reference("to_node", .knowledgeNode), reference("entry_id", .entry)].compactMap { $0 }
-        case .chatMessage: return [reference("thread_id", .chatThread), reference("entry_id", .entry)].compactMap { $0 }
-        default: return []
-        }
+        table.parents.compactMap { parent in String.fromDatabaseValue(values[table.index(of: parent.column)]).map { (parent.table, $0) } }
     }
 
     /// The tables whose rows refer to `table`'s, and through which columns.
     static func children(of table: SealedTable) -> [(table: SealedTable, column: String)] {
-        switch table {
-        case .entry: [(.analysis, "entry_id"), (.knowledgeRelation, "entry_id"), (.chatMessage, "entry_id")]
-        case .knowledgeNode: [(.knowledgeRelation, "from_node"), (.knowledgeRelation, "to_node")]
-        case .chatThread: [(.chatMessage, "thread_id")]
-        default: []
-        }
+        table.children
     }
 
     func exists(_ table: SealedTable, _ id: String) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE id = ?)"), arguments: [id]) ?? false
     }
 
-    /// The records of `table` in it, under other ids, that are the same knowledge node (the same
-    /// `node_key`, which is unique) or relation (the same from, to, `relation_key` and entry,
-    /// unique when there is an entry; taken as one when there is none too, as jv's own writes
-    /// do) — made by two devices under two ids: one at an earlier key version, or before ids were
-    /// derived (FORMAT.md §1.6, §1.7). At most one, but for relations of no entry written before.
+    /// The records of `table` in it, under other ids, that agree with `values` on the table's
+    /// identity: the same knowledge node (the same `node_key`, which is unique) or relation (the
+    /// same from, to, `relation_key` and entry, unique when there is an entry; taken as one when
+    /// there is none too, as jv's own writes do) — made by two devices under two ids: one at an
+    /// earlier key version, or before ids were derived (FORMAT.md §1.6, §1.7). At most one, but
+    /// for relations of no entry written before.
     func rivals(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws -> [String] {
-        switch table {
-        case .knowledgeNode:
-            return try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM knowledge_node WHERE node_key = ? AND id <> ?"),
-                                       arguments: [values[table.index(of: "node_key")], id])
-        case .knowledgeRelation:
-            return try String.fetchAll(db.cachedStatement(sql: """
-                SELECT id FROM knowledge_relation WHERE from_node = ? AND to_node = ? AND relation_key = ? AND entry_id IS ? AND id <> ?
-                """), arguments: [values[table.index(of: "from_node")], values[table.index(of: "to_node")],
-                                  values[table.index(of: "relation_key")], values[table.index(of: "entry_id")], id])
-        default:
-            return []
-        }
+        guard let sql = Self.rivalsQuery(table) else { return [] }
+        let arguments = table.identity.map { values[table.index(of: $0)] } + [id.databaseValue]
+        return try String.fetchAll(db.cachedStatement(sql: sql), arguments: StatementArguments(arguments))
+    }
+
+    /// The query of ``rivals(_:_:_:)``, arguments the identity's values then the id; nil for a
+    /// table without an identity. `IS` compares NULL as a value (a relation of no entry) and is
+    /// `=` on the columns that cannot be NULL, so the unique index answers it.
+    static func rivalsQuery(_ table: SealedTable) -> String? {
+        guard !table.identity.isEmpty else { return nil }
+        return "SELECT id FROM \(table.name) WHERE \(table.identity.map { "\($0) IS ?" }.joined(separator: " AND ")) AND id <> ?"
     }
 
     /// Stores `values` as the record's revision: in its table when every record it refers to is
@@ -91,17 +78,16 @@ struct SyncRows {
             return false
         }
         var values = values
+        // A device-local column (which thread is active) keeps this device's value.
         if try exists(table, id) {
-            if table == .chatThread {
-                // Which thread is active is this device's own.
-                let active = try Int64.fetchOne(db, sql: "SELECT is_active FROM chat_thread WHERE id = ?", arguments: [id]) ?? 0
-                values[table.index(of: "is_active")] = active.databaseValue
+            for local in table.deviceLocal {
+                let stored = try Int64.fetchOne(db.cachedStatement(sql: "SELECT \(local.column) FROM \(table.name) WHERE id = ?"), arguments: [id])
+                values[table.index(of: local.column)] = (stored ?? local.valueOnInsert).databaseValue
             }
-            let assignments = table.columns.filter { $0 != "id" }.map { "\($0) = ?" }.joined(separator: ", ")
             let arguments = table.columns.indices.filter { $0 != table.idIndex }.map { values[$0] } + [values[table.idIndex]]
-            try db.cachedStatement(sql: "UPDATE \(table.name) SET \(assignments) WHERE id = ?").execute(arguments: StatementArguments(arguments))
+            try db.cachedStatement(sql: table.updateSQL).execute(arguments: StatementArguments(arguments))
         } else {
-            if table == .chatThread { values[table.index(of: "is_active")] = 0.databaseValue }
+            for local in table.deviceLocal { values[table.index(of: local.column)] = local.valueOnInsert.databaseValue }
             try db.cachedStatement(sql: table.insertSQL).execute(arguments: StatementArguments(values))
         }
         try db.cachedStatement(sql: "DELETE FROM sync_parked WHERE tbl = ? AND id = ?").execute(arguments: [table.name, id])
