@@ -77,6 +77,7 @@ let package = Package(
             dependencies: ["JournalVault", "VaultCrypto"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "JVCommandLineTests", dependencies: ["JVCommandLine", "JournalVault", "VaultCrypto"]),
         .testTarget(name: "jvTests", dependencies: ["jv", "JournalVault"]),
     ]
 )
