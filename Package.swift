@@ -45,8 +45,10 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .executableTarget(
-            name: "jv",
+        // The command line as a library, so that its parsing and formatting are tested in
+        // process (JVCommandLineTests); `jv` is its thin main.
+        .target(
+            name: "JVCommandLine",
             dependencies: [
                 "JournalVault",
                 "VaultCrypto",
@@ -54,6 +56,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "jv", dependencies: ["JVCommandLine", "CProcessHygiene"]),
         .executableTarget(
             name: "jv-bench",
             dependencies: [
@@ -74,6 +77,7 @@ let package = Package(
             dependencies: ["JournalVault", "VaultCrypto"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "JVCommandLineTests", dependencies: ["JVCommandLine", "JournalVault", "VaultCrypto"]),
         .testTarget(name: "jvTests", dependencies: ["jv", "JournalVault"]),
     ]
 )

@@ -135,6 +135,10 @@ int jv_spawn_detached(const char *path, char *const argv[], int stdin_fd, int st
     return pid;
 }
 
+int jv_spawn_actions_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
 static int signal_pipe_writer = -1;
 
 static void forward_signal(int number) {

@@ -57,7 +57,7 @@ struct ManualPageTests {
         let discussion = try Self.commandTree().discussion ?? ""
         let summary = try #require(discussion.split(separator: "\n").first { $0.hasPrefix("Exit codes: ") }, "jv --help has no 'Exit codes:' line")
         var used = Set(summary.matches(of: /(\d+)/).compactMap { Int32($0.output.1) })
-        for source in try Self.sources(in: "Sources/jv") {
+        for source in try Self.commandLineFolders.flatMap(Self.sources(in:)) {
             used.formUnion(source.matches(of: /\b(?:exit|ExitCode)\(\s*(\d+)\s*\)/).compactMap { Int32($0.output.1) })
         }
         // A listing cut short by a closed pipe ends as SIGPIPE would end it (OutputClosed).
@@ -70,12 +70,12 @@ struct ManualPageTests {
     func environment() throws {
         let listed = Set(try Self.page("jv.1").items(in: "ENVIRONMENT").map(\.text))
         var read: Set<String> = []
-        for folder in ["Sources/jv", "Sources/JournalVault", "Sources/VaultCrypto", "Sources/CProcessHygiene"] {
+        for folder in Self.commandLineFolders + ["Sources/JournalVault", "Sources/VaultCrypto", "Sources/CProcessHygiene"] {
             for source in try Self.sources(in: folder) {
                 // environment["NAME"], getenv("NAME"), variables set for a child when missing (`setting: ["LESS": …]`),
                 // and jv's own JV_… names however they are read (Credentials reads them through a helper).
                 for match in source.matches(of: /(?:environment\[|getenv\(|setting: \[)"([A-Z][A-Z0-9_]*)"/) { read.insert(String(match.output.1)) }
-                if folder == "Sources/jv" {
+                if Self.commandLineFolders.contains(folder) {
                     for match in source.matches(of: /"(JV_[A-Z0-9_]+)"/) { read.insert(String(match.output.1)) }
                 }
             }
@@ -124,6 +124,9 @@ struct ManualPageTests {
             #expect(empty == nil, "\(name) has an empty line")
         }
     }
+
+    /// jv's command line: its thin main and the library that holds its commands.
+    static let commandLineFolders = ["Sources/jv", "Sources/JVCommandLine"]
 
     /// The text of every Swift and C file under `folder` of the repository.
     static func sources(in folder: String) throws -> [String] {

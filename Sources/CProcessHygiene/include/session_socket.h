@@ -2,6 +2,7 @@
 #ifndef JOURNALVAULT_SESSION_SOCKET_H
 #define JOURNALVAULT_SESSION_SOCKET_H
 
+#include <spawn.h>
 #include <sys/types.h>
 
 /// A listening Unix stream socket bound at `path` (close-on-exec, mode 0600 once bound), a path
@@ -30,6 +31,11 @@ int jv_peer_credentials(int fd, unsigned int *uid, int *pid);
 /// from `stdin_fd`, standard output to `stdout_fd`, standard error to /dev/null, and no other
 /// descriptor of the caller open in it. Returns the child's pid, or -1 with errno set.
 int jv_spawn_detached(const char *path, char *const argv[], int stdin_fd, int stdout_fd);
+
+/// Adds to `actions` the closing of every descriptor from `lowest` up, after the actions
+/// before it (glibc's posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module
+/// does not declare). Returns 0, or an error number.
+int jv_spawn_actions_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /// Replaces the handlers of SIGINT, SIGTERM, SIGHUP and SIGQUIT by ones that write the signal
 /// number to a pipe, and ignores SIGPIPE: a loop waiting in poll(2) sees a signal as a readable

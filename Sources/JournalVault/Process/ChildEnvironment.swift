@@ -9,7 +9,7 @@ import Foundation
 /// an empty environment (SECURITY.md).
 ///
 /// ```swift
-/// process.environment = ChildEnvironment.withoutSecrets
+/// let envp = ChildEnvironment.entries(setting: ["LESS": "FRX"])   // ["HOME=/home/me", …, "LESS=FRX"]
 /// ```
 public enum ChildEnvironment {
     /// jv's variables that name or hold a secret (`JV_PASSPHRASE`, `JV_PASSPHRASE_FILE`,
@@ -34,15 +34,5 @@ public enum ChildEnvironment {
             entries.append(name + "=" + value)
         }
         return entries
-    }
-
-    /// The environment by name (for Foundation's `Process`).
-    public static var withoutSecrets: [String: String] {
-        var variables: [String: String] = [:]
-        for entry in entries() {
-            guard let equals = entry.firstIndex(of: "=") else { continue }
-            variables[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
-        }
-        return variables
     }
 }

@@ -171,34 +171,34 @@ public struct SyncLocation: Sendable, Equatable {
 
     /// Runs `rclone COMMAND OPTIONS -- PATHS`; its standard output. The paths come after `--`, so
     /// that none is taken for an option. `allowMissing`: a path that does not exist yet (a
-    /// location nobody has written to) is not an error.
+    /// location nobody has written to) is not an error. rclone runs in a process group of its own,
+    /// as Foundation's `Process` ran it: a Ctrl-C at the terminal goes to jv, not to rclone.
     static func rclone(_ command: String, options: [String] = [], paths: [String], allowMissing: Bool) throws -> String {
-        let process = Process()
         guard let executable = executablePath("rclone") else {
             throw VaultError.syncUnavailable("rclone is not installed (Debian package rclone)")
         }
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [command] + options + ["--"] + paths
-        process.environment = ChildEnvironment.withoutSecrets
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        let pid: pid_t
         do {
-            try process.run()
+            pid = try ChildProcess(executable, arguments: [command] + options + ["--"] + paths)
+                .spawn(standardInput: .null, standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor),
+                       standardError: .descriptor(errors.fileHandleForWriting.fileDescriptor), ownProcessGroup: true)
         } catch {
             throw VaultError.syncUnavailable("rclone could not be started")
         }
+        // rclone holds the write ends now; with jv's closed, each read ends when rclone's writing does.
+        try? output.fileHandleForWriting.close()
+        try? errors.fileHandleForWriting.close()
         // Standard error is drained beside standard output: rclone can fill either while jv waits on the other.
         let said = DrainedPipe(errors)
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         let errorText = said.text()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let termination = Termination(waitingFor: pid)
+        guard termination == .exited(0) else {
             // rclone exits 3 for a directory that is not found.
-            if allowMissing, process.terminationStatus == 3 { return "" }
-            let last = errorText.split(separator: "\n").last(where: { !$0.isEmpty }).map(String.init) ?? "exit \(process.terminationStatus)"
+            if allowMissing, termination == .exited(3) { return "" }
+            let last = errorText.split(separator: "\n").last(where: { !$0.isEmpty }).map(String.init) ?? "exit \(termination.shellStatus)"
             throw VaultError.syncUnavailable("rclone failed: \(last)")
         }
         return String(decoding: printed, as: UTF8.self)

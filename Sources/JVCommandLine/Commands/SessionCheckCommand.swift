@@ -23,16 +23,12 @@ struct SessionCheckCommand: VaultCommand {
     }
 
     /// Starts the check of `vault` in the background, detached, its outcome of an earlier session gone.
+    /// Not waited for: it outlives this jv, in a process group of its own, which a Ctrl-C at the
+    /// terminal does not reach.
     static func start(_ vault: Vault) throws {
         if let path = try vault.sessionCheckFile() { unlink(path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Unlock.ownExecutable())
-        process.arguments = [name, "--vault", vault.path]
-        process.environment = ChildEnvironment.withoutSecrets
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        _ = try ChildProcess(try Unlock.ownExecutable(), arguments: [name, "--vault", vault.path])
+            .spawn(standardInput: .null, standardOutput: .null, standardError: .null, ownProcessGroup: true)
     }
 
     /// Warns, once, when the session's background check of `vault` found problems (its outcome is
