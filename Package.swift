@@ -71,13 +71,16 @@ let package = Package(
             dependencies: ["JournalVault", "VaultCrypto"],
             path: "Sources/jv-fuzz"
         ),
-        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto"]),
+        // What the test targets share that needs no library internals (temporary folders, a
+        // seeded generator, hexadecimal): a plain target, so it cannot `@testable import`.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "VaultCryptoTests", dependencies: ["VaultCrypto", "TestSupport"]),
         .testTarget(
             name: "JournalVaultTests",
-            dependencies: ["JournalVault", "VaultCrypto"],
+            dependencies: ["JournalVault", "VaultCrypto", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "JVCommandLineTests", dependencies: ["JVCommandLine", "JournalVault", "VaultCrypto"]),
-        .testTarget(name: "jvTests", dependencies: ["jv", "JournalVault"]),
+        .testTarget(name: "JVCommandLineTests", dependencies: ["JVCommandLine", "JournalVault", "VaultCrypto", "TestSupport"]),
+        .testTarget(name: "jvTests", dependencies: ["jv", "JournalVault", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -29,7 +30,7 @@ import VaultCrypto
         // "abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7l…": the data part is the 32 symbols in order, 0…31.
         let (hrp, data) = try #require(Bech32.decode("abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw"))
         #expect(hrp == "abcdef")
-        #expect(data == fileprivateBytes(hex: "00443214c74254b635cf84653a56d7c675be77df"))
+        #expect(data == [UInt8](hex: "00443214c74254b635cf84653a56d7c675be77df"))
         // "11qqq…": 82 zero symbols = 51 zero bytes.
         let (_, zeros) = try #require(Bech32.decode("11" + String(repeating: "q", count: 82) + "c8247j"))
         #expect(zeros == [UInt8](repeating: 0, count: 51))
@@ -62,8 +63,8 @@ import VaultCrypto
     @Test func ageKeygenPairParsesAndTheRecipientIsTheIdentitysPublicKey() throws {
         let identity = try AgeIdentity(text: Self.keygenIdentity)
         let recipient = try AgeRecipient(text: Self.keygenRecipient)
-        #expect(recipient.publicKey == fileprivateBytes(hex: "6d8379fbf6c606d168ef4d2172f8b0014c61dbd20314d8f0ab8852e1202c7952"))
-        #expect(identity.secret.withUnsafeBytes { Array($0) } == fileprivateBytes(hex: "da2f0003e761dbd436a4438ea23d525ea10d210042932f68f739e5ef3cb06f4a"))
+        #expect(recipient.publicKey == [UInt8](hex: "6d8379fbf6c606d168ef4d2172f8b0014c61dbd20314d8f0ab8852e1202c7952"))
+        #expect(identity.secret.withUnsafeBytes { Array($0) } == [UInt8](hex: "da2f0003e761dbd436a4438ea23d525ea10d210042932f68f739e5ef3cb06f4a"))
         #expect(try identity.recipient == recipient)
         // Encoding gives back age-keygen's exact text.
         #expect(identity.text == Self.keygenIdentity)
@@ -235,10 +236,4 @@ extension Array where Element == UInt8 {
     fileprivate func firstIndex(of byte: UInt8, after index: Int) -> Int? {
         self[(index + 1)...].firstIndex(of: byte)
     }
-}
-
-/// Bytes from hexadecimal text.
-fileprivate func fileprivateBytes(hex text: String) -> [UInt8] {
-    let digits = Array(text.utf8)
-    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
 }

@@ -211,7 +211,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     @Test func theAnalyserGetsTheEntrysJSONOnStandardInput() throws {
         let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Lunch with @anna at the Café.\nSecond line with \"quotes\" and \\ backslash.", starred: true, tags: ["food"])
-        let received = vault.folder.path("received.json")
+        let received = vault.folder.file("received.json")
         try vault.journal.analyse(entryID: entry.id, with: Analyser(command: "cat > \(analyserQuoted(received)); echo '{\"themes\": []}'"))
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: received)))
         let json = try JSONParser.parse(bytes)
@@ -225,7 +225,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
         // 50,000 characters of four UTF-8 bytes each: far more than a pipe or socket buffer holds.
         let content = String(repeating: "😀", count: 49_990) + " end."
         let entry = try vault.journal.addEntry(content)
-        let received = vault.folder.path("large.json")
+        let received = vault.folder.file("large.json")
         try vault.journal.analyse(entryID: entry.id, with: Analyser(command: "cat > \(analyserQuoted(received)); echo '{\"sentiment\": \"big\"}'"))
         let data = try Data(contentsOf: URL(fileURLWithPath: received))
         #expect(data.count > 200_000)
@@ -286,8 +286,8 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     @Test func aHangingAnalyserIsKilledWithEverythingItStartedAtTheTimeout() throws {
         let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Slow analyser.")
-        let shellPID = vault.folder.path("shell.pid")
-        let sleeperPID = vault.folder.path("sleeper.pid")
+        let shellPID = vault.folder.file("shell.pid")
+        let sleeperPID = vault.folder.file("sleeper.pid")
         let command = "echo $$ > \(analyserQuoted(shellPID)); sleep 30 & echo $! > \(analyserQuoted(sleeperPID)); wait"
         let started = Date()
         let error = #expect(throws: AnalyserError.self) {
@@ -307,7 +307,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
     @Test func anAnalyserThatClosesItsOutputButKeepsRunningIsStoppedAtTheTimeout() throws {
         let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Lingering analyser.")
-        let pidFile = vault.folder.path("lingering.pid")
+        let pidFile = vault.folder.file("lingering.pid")
         // It closes its output without answering, then lingers: no answer within the timeout.
         let command = "cat >/dev/null; exec >&-; echo $$ > \(analyserQuoted(pidFile)); sleep 20"
         let started = Date()
@@ -322,7 +322,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
 
     @Test func anAnalysisOfAnUnknownEntryRunsNothing() throws {
         let vault = try TemporaryVault()
-        let marker = vault.folder.path("ran")
+        let marker = vault.folder.file("ran")
         #expect(throws: VaultError.self) {
             try vault.journal.analyse(entryID: UUID(), with: Analyser(command: "touch \(analyserQuoted(marker)); echo '{\"sentiment\": \"x\"}'"))
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -22,7 +23,7 @@ import VaultCrypto
             vault = try TemporaryVault()
             try vault.journal.addEntries(fileprivateEntries(count))
             try fileprivatePopulateOtherKinds(vault.journal)
-            backup = vault.folder.path("journal.jvbak")
+            backup = vault.folder.file("journal.jvbak")
             try vault.journal.backup(to: backup)
             bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
             headerLength = 39 + Int(bytes[38]) * 108 + 24 + 48 + 24 + 32 + 32
@@ -38,7 +39,7 @@ import VaultCrypto
 
         /// Writes `data` as a new file in the fixture's folder and returns its path.
         func write(_ data: Data, name: String = "damaged-\(UUID().uuidString).jvbak") throws -> String {
-            let path = vault.folder.path(name)
+            let path = vault.folder.file(name)
             try data.write(to: URL(fileURLWithPath: path))
             return path
         }
@@ -105,7 +106,7 @@ import VaultCrypto
 
     @Test func restoreElsewhereGivesTheSameRecords() throws {
         let fixture = try Fixture(entries: 40)
-        let target = fixture.vault.folder.path("elsewhere/restored.vault")
+        let target = fixture.vault.folder.file("elsewhere/restored.vault")
         let summary = try BackupFile.restore(fixture.backup, to: target, credential: fixture.passphrase)
         #expect(summary.counts["entries"] == 41)
         #expect(summary.counts["threads"] == 1 && summary.counts["analyses"] == 1 && summary.counts["nodes"] == 2)
@@ -115,13 +116,13 @@ import VaultCrypto
         var info = stat()
         #expect(stat(target, &info) == 0 && info.st_mode & 0o777 == 0o600)
         // Only the vault (and SQLite's companions while it is open) in the target folder.
-        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.vault.folder.path("elsewhere"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.vault.folder.file("elsewhere"))
         #expect(names.filter { !$0.hasPrefix("restored.vault") }.isEmpty, "\(names)")
     }
 
     @Test func restoreWithTheRecoveryKey() throws {
         let fixture = try Fixture(entries: 10)
-        let target = fixture.vault.folder.path("restored.vault")
+        let target = fixture.vault.folder.file("restored.vault")
         let summary = try BackupFile.restore(fixture.backup, to: target, credential: fixture.recovery)
         #expect(summary.vaultID == (try fixture.vault.vault.header().vaultID))
         let restored = try Vault.open(at: target).unlock(recoveryKey: fixture.vault.recoveryKey)
@@ -153,7 +154,7 @@ import VaultCrypto
 
     @Test func wrongPassphraseOrRecoveryKeyIsRefusedAndNothingIsWritten() throws {
         let fixture = try Fixture(entries: 2)
-        let target = fixture.vault.folder.path("restored.vault")
+        let target = fixture.vault.folder.file("restored.vault")
         let before = try fileprivateListing(fixture.vault.folder.url.path)
         expectVaultError(where: { $0 == .wrongPassphrase }) {
             try BackupFile.restore(fixture.backup, to: target, credential: .passphrase(try secret("not the passphrase")))
@@ -174,7 +175,7 @@ import VaultCrypto
         try Data("unrelated".utf8).write(to: folder.url.appendingPathComponent("notes.txt"))
         let before = try fileprivateListing(folder.url.path)
         expectVaultError(where: { $0 == .wrongPassphrase }) {
-            try BackupFile.restore(fixture.backup, to: folder.path("journal.vault"), credential: .passphrase(try secret("wrong")))
+            try BackupFile.restore(fixture.backup, to: folder.file("journal.vault"), credential: .passphrase(try secret("wrong")))
         }
         #expect(try fileprivateListing(folder.url.path) == before)
     }
@@ -182,7 +183,7 @@ import VaultCrypto
     @Test func aRefusedRestoreCreatesNoFolder() throws {
         let fixture = try Fixture(entries: 2)
         let folder = try TemporaryFolder()
-        let target = folder.path("new/journal.vault")
+        let target = folder.file("new/journal.vault")
         expectVaultError(where: { $0 == .wrongPassphrase }) {
             try BackupFile.restore(fixture.backup, to: target, credential: .passphrase(try secret("wrong")))
         }
@@ -197,7 +198,7 @@ import VaultCrypto
     func aRefusedRestoreCreatesNoNestedFolders() throws {
         let fixture = try Fixture(entries: 2)
         let folder = try TemporaryFolder()
-        let target = folder.path("new/sub/journal.vault")
+        let target = folder.file("new/sub/journal.vault")
         expectVaultError(where: { $0 == .wrongPassphrase }) {
             try BackupFile.restore(fixture.backup, to: target, credential: .passphrase(try secret("wrong")))
         }
@@ -313,7 +314,7 @@ import VaultCrypto
         let fixture = try Fixture()
         #expect(fixture.fullChunks >= 4, "cuts after chunks 1, 2 and 3 must all be truncations")
         // A second backup of the same vault, for splicing (same keys, different file key).
-        let otherPath = fixture.vault.folder.path("other.jvbak")
+        let otherPath = fixture.vault.folder.file("other.jvbak")
         try fixture.vault.journal.backup(to: otherPath)
         let other = try Data(contentsOf: URL(fileURLWithPath: otherPath))
         #expect(other.count == fixture.bytes.count, "two backups of the same vault have the same size")
@@ -321,7 +322,7 @@ import VaultCrypto
 
         // An existing vault at a second target: it must stay byte-identical.
         let existingFolder = try TemporaryFolder()
-        let existing = existingFolder.path("existing.vault")
+        let existing = existingFolder.file("existing.vault")
         do {
             let (journal, _) = try Vault.create(at: existing, passphrase: secret("other"), kdf: TemporaryVault.kdf)
             try journal.addEntry("I was here first.")
@@ -331,7 +332,7 @@ import VaultCrypto
         let existingListing = try fileprivateListing(existingFolder.url.path)
 
         let targetFolder = try TemporaryFolder()
-        let target = targetFolder.path("restored.vault")
+        let target = targetFolder.file("restored.vault")
         // The recovery key (no Argon2) keeps this loop of 75 attempts fast; the damage is the same.
         let credential = fixture.recovery
         for (what, data) in Self.damagedBodies(fixture, other: other) {
@@ -358,7 +359,7 @@ import VaultCrypto
         // number of chunks gets an empty final chunk; backups from before, whose final chunk is
         // full, must still restore. Grow a vault until its snapshot is like that.
         let vault = try TemporaryVault()
-        let path = vault.folder.path("aligned.jvbak")
+        let path = vault.folder.file("aligned.jvbak")
         var bytes = Data()
         var headerLength = 0
         var snapshotLength = 1
@@ -387,10 +388,10 @@ import VaultCrypto
             }
         }
         #expect(fullFinal.count - headerLength == fullChunks * fileprivateSealedChunk)
-        let old = vault.folder.path("full-final.jvbak")
+        let old = vault.folder.file("full-final.jvbak")
         try fullFinal.write(to: URL(fileURLWithPath: old))
         #expect(try BackupFile.verify(old, credential: credential).counts["entries"] == entries)
-        let target = vault.folder.path("restored.vault")
+        let target = vault.folder.file("restored.vault")
         #expect(try BackupFile.restore(old, to: target, credential: credential).counts["entries"] == entries)
 
         // Nothing may follow the final chunk, whichever form it has: when it is full, it ends
@@ -399,7 +400,7 @@ import VaultCrypto
                                           ("full final chunk", fullFinal, fullFinal.suffix(fileprivateSealedChunk))] {
             for (what, data) in [("one byte appended", backup + Data([0])), ("17 bytes appended", backup + Data(repeating: 0, count: 17)),
                                  ("the final chunk repeated", backup + lastChunk)] {
-                let damaged = vault.folder.path("damaged.jvbak")
+                let damaged = vault.folder.file("damaged.jvbak")
                 try data.write(to: URL(fileURLWithPath: damaged))
                 let error = #expect(throws: VaultError.self, "\(form): \(what)") { try BackupFile.verify(damaged, credential: credential) }
                 if let error, case .backupCorrupt = error {} else { Issue.record("\(form): \(what): \(String(describing: error))") }
@@ -423,7 +424,7 @@ import VaultCrypto
     @Test func restoreNeverReplacesWithoutReplaceAndReplacesAtomicallyWith() throws {
         let fixture = try Fixture(entries: 5)
         let folder = try TemporaryFolder()
-        let target = folder.path("journal.vault")
+        let target = folder.file("journal.vault")
         do {
             let (journal, _) = try Vault.create(at: target, passphrase: secret("other passphrase"), kdf: TemporaryVault.kdf)
             try journal.addEntry("The vault that was there.")
@@ -466,7 +467,7 @@ import VaultCrypto
         try vault.journal.addEntry("Kept.")
         let deleted = try vault.journal.addEntry("Deleted behind jv's back.")
         try vault.execute("DELETE FROM entry WHERE id = ?", [deleted.id.storageText])
-        let backup = vault.folder.path("damaged.jvbak")
+        let backup = vault.folder.file("damaged.jvbak")
         try vault.journal.backup(to: backup)
         let error = expectVaultError(where: { if case .backupCorrupt = $0 { true } else { false } }) {
             try BackupFile.verify(backup, credential: .passphrase(secret(TemporaryVault.passphrase)))
@@ -479,7 +480,7 @@ import VaultCrypto
     @Test func aMissingBackupIsNotFound() throws {
         let folder = try TemporaryFolder()
         let error = expectVaultError(where: { if case .backupNotFound = $0 { true } else { false } }) {
-            try BackupFile.verify(folder.path("nothing.jvbak"), credential: .passphrase(try secret("x")))
+            try BackupFile.verify(folder.file("nothing.jvbak"), credential: .passphrase(try secret("x")))
         }
         #expect(error?.description.hasPrefix("No backup file at ") == true)
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 @testable import JournalVault
 
@@ -575,7 +576,7 @@ import Testing
     // MARK: Fuzz
 
     @Test func fuzzedInputsOnlyReturnOrThrowDateExpressionError() {
-        var random = SeededGenerator(state: 0x6A76_2D64_6174_6573)
+        var random = SeededGenerator(seed: 0x6A76_2D64_6174_6573)
         let seeds = ["2026-01-05", "2026-01-05T21:30:15.123+09:00", "2026-01-05 21:30Z", "today", "yesterday at 9:30 pm",
                      "tomorrow 12am", "3 days ago", "100000 weeks ago 23:59:59", "last monday", "sun 7pm",
                      "2026-10-25T02:30", "2026-03-29 02:30:00.5-0530", "0 day ago at 00:00", "now", "9pm", "21:00",

@@ -2,6 +2,7 @@
 import CSodium
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -270,22 +271,4 @@ private func sha256<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Elem
     var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
     _ = crypto_hash_sha256(&digest, message, UInt64(message.count))
     return digest
-}
-
-extension Sequence where Element == UInt8 {
-    fileprivate var hex: String { map { String(format: "%02x", $0) }.joined() }
-}
-
-extension Data {
-    /// Bytes from lower- or upper-case hexadecimal digits (test vectors).
-    init(hex: String) {
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        self.init(bytes)
-    }
 }

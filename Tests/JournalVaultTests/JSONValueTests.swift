@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TestSupport
 import Testing
 @testable import JournalVault
 
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func anyStringSurvivesWritingAndParsing() throws {
-        var random = SeededGenerator(state: 11)
+        var random = SeededGenerator(seed: 11)
         let pieces = ["a", "\"", "\\", "\n", "\u{0}", "\u{1}", "\u{1F}", "\u{7F}", "é", "e\u{301}", "\u{301}", "東京", "🦄",
                       "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "\u{E2}", "/", " "]
         for _ in 0..<5_000 {

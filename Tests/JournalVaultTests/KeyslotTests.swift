@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -148,7 +149,7 @@ import VaultCrypto
 
     @Test func createRefusesEmptyPassphraseAndOutOfPolicyCostsWithoutWritingAFile() throws {
         let folder = try TemporaryFolder()
-        let path = folder.path("journal.vault")
+        let path = folder.file("journal.vault")
         #expect(throws: VaultError.emptyPassphrase) { try Vault.create(at: path, passphrase: secret(""), kdf: TemporaryVault.kdf) }
         expectVaultError(where: \.isKDFParametersRefused) {
             try Vault.create(at: path, passphrase: secret("x"), kdf: KDFParameters(operations: 2, memoryBytes: 8 << 10))

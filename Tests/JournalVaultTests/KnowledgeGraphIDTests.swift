@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -107,9 +108,9 @@ extension UnlockedVault {
     @Test func twoCopiesOfAVaultGiveTheSameNodeAndRelationTheSameIDs() throws {
         let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Walked to the harbour with Anna.")
-        let backup = vault.folder.path("copy.jvbak")
+        let backup = vault.folder.file("copy.jvbak")
         try vault.journal.backup(to: backup)
-        let copyPath = vault.folder.path("copy.vault")
+        let copyPath = vault.folder.file("copy.vault")
         _ = try BackupFile.restore(backup, to: copyPath, credential: .passphrase(secret(TemporaryVault.passphrase)))
         let copy = try Vault.open(at: copyPath).unlock(passphrase: secret(TemporaryVault.passphrase))
         for journal in [vault.journal, copy] {
@@ -128,12 +129,12 @@ extension UnlockedVault {
     /// one record each (with random ids their copies collided on `node_key`).
     @Test func twoDevicesThatLearnTheSameGraphMeetInOneRecord() throws {
         let folder = try TemporaryFolder()
-        let location = folder.path("location")
+        let location = folder.file("location")
         try FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
-        let first = try Vault.create(at: folder.path("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
+        let first = try Vault.create(at: folder.file("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
         let entry = try first.addEntry("Coffee with Mira at the station.")
         _ = try SyncEngine(first).setUp(at: location)
-        let second = try SyncEngine.clone(from: location, to: folder.path("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase))).vault
+        let second = try SyncEngine.clone(from: location, to: folder.file("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase))).vault
         for (journal, strength) in [(first, 0.4), (second, 0.6)] {
             try journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now()),
                                     nodes: [NodeReference(type: "person", name: "Mira"), NodeReference(type: "place", name: "the station")],
@@ -210,9 +211,9 @@ extension UnlockedVault {
     /// deletion and each new one as a record.
     @Test func aVaultThatSyncsSendsOldIDsAsDeletionsAndNewOnesAsRecords() throws {
         let folder = try TemporaryFolder()
-        let location = folder.path("location")
+        let location = folder.file("location")
         try FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
-        let journal = try Vault.create(at: folder.path("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
+        let journal = try Vault.create(at: folder.file("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
         _ = try SyncEngine(journal).setUp(at: location)
         // Sent under random ids, as a device did before ids were derived (the derivation kept
         // away until they are, else the push's write would derive them first).
@@ -251,9 +252,9 @@ extension UnlockedVault {
     @Test(arguments: ["00000000-0000-4000-8000-000000000001", "ffffffff-ffff-4fff-bfff-ffffffffffff"])
     func aCloneReceivesTheRewriteOfIDsItHoldsUnderTheOldOnes(oldID: String) throws {
         let folder = try TemporaryFolder()
-        let location = folder.path("location")
+        let location = folder.file("location")
         try FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
-        let journal = try Vault.create(at: folder.path("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
+        let journal = try Vault.create(at: folder.file("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
         _ = try SyncEngine(journal).setUp(at: location)
         try journal.write { db in
             let node = KnowledgeNode(id: try #require(UUID(storageText: oldID)), type: "person", name: "Anna", created: .now(), metadata: .null)
@@ -265,7 +266,7 @@ extension UnlockedVault {
         _ = try SyncEngine(journal).sync()
         let derived = try #require(try journal.nodes().first?.id)
         #expect(derived.storageText > "00000000-0000-4000-8000-000000000001" && derived.storageText < "ffffffff-ffff-4fff-bfff-ffffffffffff")
-        let clone = try SyncEngine.clone(from: location, to: folder.path("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase)))
+        let clone = try SyncEngine.clone(from: location, to: folder.file("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase)))
         #expect(clone.report.refused.isEmpty && clone.report.waiting.isEmpty, "\(clone.report)")
         #expect(try clone.vault.nodes().map(\.id) == [derived])
         #expect(try clone.vault.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_parked") } == 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -106,7 +107,7 @@ import VaultCrypto
         one[31] = 1
         #expect(allOnes.adding(DigestSum(bytes: one)) == DigestSum())
         #expect(DigestSum().subtracting(DigestSum(bytes: one)) == allOnes)
-        var generator = SeededGenerator(state: 11)
+        var generator = SeededGenerator(seed: 11)
         for _ in 0..<200 {
             let a = DigestSum(bytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
             let b = DigestSum(bytes: (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })

@@ -48,10 +48,10 @@ import VaultCrypto
         expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try withoutSlot.addEntry("Not written.") }
         #expect(try fixture.vault.unlock().entries().count == 3)
         // A backup is of one key: the vault that follows makes one that restores; the one that cannot follow makes none.
-        let backup = fixture.vault.folder.path("after.jvbak")
+        let backup = fixture.vault.folder.file("after.jvbak")
         try byPassphrase.backup(to: backup)
         #expect(try BackupFile.verify(backup, credential: .passphrase(secret(TemporaryVault.passphrase))).counts["entries"] == 3)
-        let unmade = fixture.vault.folder.path("unmade.jvbak")
+        let unmade = fixture.vault.folder.file("unmade.jvbak")
         expectVaultError(where: { $0 == .keyRotatedMeanwhile }) { try withoutSlot.backup(to: unmade) }
         #expect(!FileManager.default.fileExists(atPath: unmade))
     }
@@ -142,10 +142,10 @@ import VaultCrypto
 
     @Test func aBackupFromBeforeTheRekeyStillRestores() throws {
         let fixture = try ManifestTests.Fixture()
-        let backup = fixture.vault.folder.path("before.jvbak")
+        let backup = fixture.vault.folder.file("before.jvbak")
         try fixture.vault.journal.backup(to: backup)
         _ = try fixture.vault.unlock().rekey()
-        let target = fixture.vault.folder.path("restored.vault")
+        let target = fixture.vault.folder.file("restored.vault")
         _ = try BackupFile.restore(backup, to: target, credential: .passphrase(secret(TemporaryVault.passphrase)))
         let restored = try Vault.open(at: target).unlock(passphrase: secret(TemporaryVault.passphrase))
         #expect(try restored.entries().map(\.id) == [fixture.first.id, fixture.second.id])

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 @testable import JournalVault
 
@@ -20,7 +21,7 @@ import Testing
     static func schemas() throws -> [(String, DatabaseQueue, TemporaryFolder)] {
         let fresh = try TemporaryVault()
         let folder = try TemporaryFolder()
-        let upgraded = folder.path("version1.vault")
+        let upgraded = folder.file("version1.vault")
         try FileManager.default.copyItem(atPath: MigrationUpgradeTests.fixtures.appendingPathComponent("version1.vault").path, toPath: upgraded)
         _ = try Vault.open(at: upgraded)
         return [("new vault", try DatabaseQueue(path: fresh.path), fresh.folder), ("upgraded vault", try DatabaseQueue(path: upgraded), folder)]

@@ -124,7 +124,7 @@ import Testing
         _ = try SyncEngine(devices.journals[0]).sync()
         devices.deliverAll(to: 1)
         #expect(try SyncEngine(devices.journals[1]).sync().rekeyedTo == 2)
-        devices.journals[1] = try Vault.open(at: devices.folder.path("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
+        devices.journals[1] = try Vault.open(at: devices.folder.file("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
         try devices.syncUntilQuiet()
         for journal in devices.journals {
             #expect(try journal.nodes().filter { $0.name == "Anna" }.map(\.id) == [Self.smaller])
@@ -181,7 +181,7 @@ import Testing
         #expect(received.refused.isEmpty && received.waiting.isEmpty, "\(received)")
         devices.deliverAll(to: 1)
         #expect(try SyncEngine(devices.journals[1]).sync().rekeyedTo == 2)
-        devices.journals[1] = try Vault.open(at: devices.folder.path("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
+        devices.journals[1] = try Vault.open(at: devices.folder.file("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
         try devices.syncUntilQuiet()
 
         let states = try devices.journals.map(Self.graphState)

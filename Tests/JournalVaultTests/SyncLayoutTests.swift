@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 @testable import JournalVault
 
@@ -183,7 +184,7 @@ import Testing
     @Test("rclone with the upload filters copies exactly this device's packs, snapshots, rotation, acks and keys files; no temporary")
     func publishFiltersSelectTheDevicesFiles() throws {
         let folder = try TemporaryFolder()
-        let (cache, remote) = (SyncLayout(root: folder.path("cache")), SyncLayout(root: folder.path("remote")))
+        let (cache, remote) = (SyncLayout(root: folder.file("cache")), SyncLayout(root: folder.file("remote")))
         _ = try Self.populatedCopy(cache)
         _ = try SyncLocation.rclone("copy", options: SyncLayout.publishFilters(device: Self.device), paths: [cache.root, remote.root], allowMissing: false)
         let device = Self.device
@@ -196,13 +197,13 @@ import Testing
     @Test("rclone with the download filters copies everything but this device's own keys and acks files")
     func fetchFiltersLeaveOutTheDevicesOwnFiles() throws {
         let folder = try TemporaryFolder()
-        let (remote, cache) = (SyncLayout(root: folder.path("remote")), SyncLayout(root: folder.path("cache")))
+        let (remote, cache) = (SyncLayout(root: folder.file("remote")), SyncLayout(root: folder.file("cache")))
         let written = try Self.populatedCopy(remote)
         let moved = { (paths: Set<String>) in Set(paths.map { cache.root + $0.dropFirst(remote.root.count) }) }
         _ = try SyncLocation.rclone("copy", options: SyncLayout.fetchFilters(ownFilesOf: Self.device), paths: [remote.root, cache.root], allowMissing: true)
         #expect(try Self.files(under: cache.root) == moved(written.subtracting([remote.keysFile(of: Self.device), remote.acksFile(of: Self.device)])))
         // A first fetch, before the device has an id: everything.
-        let first = SyncLayout(root: folder.path("first"))
+        let first = SyncLayout(root: folder.file("first"))
         _ = try SyncLocation.rclone("copy", options: SyncLayout.fetchFilters(ownFilesOf: nil), paths: [remote.root, first.root], allowMissing: true)
         #expect(try Self.files(under: first.root).count == written.count)
     }
@@ -210,10 +211,10 @@ import Testing
     @Test("rclone with the removal list removes exactly the files it names from the device's folder")
     func removalRulesSelectTheNamedFiles() throws {
         let folder = try TemporaryFolder()
-        let remote = SyncLayout(root: folder.path("remote"))
+        let remote = SyncLayout(root: folder.file("remote"))
         let written = try Self.populatedCopy(remote)
         let removed = [SyncLayout.fileName(.pack, 1), SyncLayout.fileName(.snapshot, 2)]
-        let list = folder.path("list.txt")
+        let list = folder.file("list.txt")
         try Data(SyncLayout.removalRules(names: removed).utf8).write(to: URL(fileURLWithPath: list))
         _ = try SyncLocation.rclone("delete", options: ["--include-from", list], paths: [remote.deviceFolder(of: Self.device)], allowMissing: true)
         #expect(try Self.files(under: remote.root) == written.subtracting(removed.map { remote.deviceFolder(of: Self.device) + "/" + $0 }))

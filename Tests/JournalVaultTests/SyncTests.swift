@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -19,21 +20,21 @@ import VaultCrypto
 
         init(count: Int) throws {
             folder = try TemporaryFolder()
-            _ = try Vault.create(at: folder.path("0.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf)
+            _ = try Vault.create(at: folder.file("0.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf)
             // Opened with the passphrase, as a user does (so it can follow or make a rotation).
-            let first = try Vault.open(at: folder.path("0.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
+            let first = try Vault.open(at: folder.file("0.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
             vaultID = first.keys.vaultID
             for index in 0..<count { try FileManager.default.createDirectory(atPath: location(index), withIntermediateDirectories: true) }
             _ = try SyncEngine(first).setUp(at: location(0))
             journals.append(first)
             for index in 1..<count {
                 deliverAll(to: index)
-                journals.append(try SyncEngine.clone(from: location(index), to: folder.path("\(index).vault"),
+                journals.append(try SyncEngine.clone(from: location(index), to: folder.file("\(index).vault"),
                                                     credential: .passphrase(secret(TemporaryVault.passphrase))).vault)
             }
         }
 
-        func location(_ index: Int) -> String { folder.path("location-\(index)") }
+        func location(_ index: Int) -> String { folder.file("location-\(index)") }
 
         /// Every device syncs, its folder holding every other's files, `rounds` times (enough to
         /// go quiet), none refusing or waiting.
@@ -128,7 +129,7 @@ import VaultCrypto
         let device = UUID()
         let header = SyncPack.Header(vaultID: keys.vaultID, device: device, number: 3, keyVersion: 1, createdAt: 1,
                                      dependencies: [UUID(): 4, UUID(): 1])
-        let path = vault.folder.path("pack")
+        let path = vault.folder.file("pack")
         try Self.writePack(changes, header: header, key: keys.syncKey, to: path)
         let read = try Self.readPack(path, key: keys.syncKey, expected: (keys.vaultID, device, 3))
         #expect(read.count == changes.count)
@@ -149,7 +150,7 @@ import VaultCrypto
         let other = try TemporaryVault()
         #expect(throws: VaultError.self) { try Self.readPack(path, key: other.journal.keys.syncKey, expected: (keys.vaultID, device, 3)) }
         // Every byte flipped (sampled), and every cut, is refused.
-        var generator = SeededGenerator(state: 13)
+        var generator = SeededGenerator(seed: 13)
         let offsets = (0..<header.encoded.count + SyncPack.keyBlockLength).map { $0 } + (0..<60).map { _ in Int.random(in: 0..<bytes.count, using: &generator) }
         for offset in offsets {
             try bytes.flipping(offset).write(to: URL(fileURLWithPath: path))
@@ -230,13 +231,13 @@ import VaultCrypto
         let devices = try Devices(count: 2)
         let before = try devices.journals[0].addEntry("sent before the backup").id
         _ = try SyncEngine(devices.journals[0]).sync()
-        let backup = devices.folder.path("0.jvbak")
+        let backup = devices.folder.file("0.jvbak")
         _ = try devices.journals[0].backup(to: backup)
         let after = try devices.journals[0].addEntry("sent after the backup, then the vault was restored").id
         _ = try SyncEngine(devices.journals[0]).sync()
         let oldDevice = try devices.device(0)
 
-        let path = devices.folder.path("0.vault")
+        let path = devices.folder.file("0.vault")
         _ = try BackupFile.restore(backup, to: path, credential: .passphrase(secret(TemporaryVault.passphrase)), replace: true)
         devices.journals[0] = try Vault.open(at: path).unlock(passphrase: secret(TemporaryVault.passphrase))
         let restored = devices.journals[0]
@@ -287,7 +288,7 @@ import VaultCrypto
         // A new device starts from the snapshot, deletions included, and goes on from there.
         _ = try a.addEntry("after the snapshot")
         _ = try SyncEngine(a).sync()
-        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.path("late.vault"),
+        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.file("late.vault"),
                                        credential: .passphrase(secret(TemporaryVault.passphrase)))
         #expect(late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
         #expect(try Self.comparable(late.vault) == Self.comparable(a))
@@ -331,7 +332,7 @@ import VaultCrypto
             let followed = try SyncEngine(devices.journals[device]).sync()
             #expect(followed.rekeyedTo == 2 && followed.refused.isEmpty, "\(followed)")
             // Re-encrypted in place: opened again, it is under key version 2, and the recovery key shown on a opens it.
-            let path = devices.folder.path("\(device).vault")
+            let path = devices.folder.file("\(device).vault")
             devices.journals[device] = try Vault.open(at: path).unlock(passphrase: secret(TemporaryVault.passphrase))
             #expect(devices.journals[device].keys.keyVersion == 2)
             #expect(try Vault.open(at: path).unlock(recoveryKey: recoveryKey).entry(id: afterRotation).content == "written on a under the new key")
@@ -343,7 +344,7 @@ import VaultCrypto
         #expect(try devices.journals[0].entry(id: shared).content == "edited on b before it followed")
         for journal in devices.journals { #expect(try journal.check().isClean) }
         // A device that joins now takes the newest keys, and reads the packs of both key versions.
-        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.path("late.vault"), credential: .recoveryKey(recoveryKey))
+        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.file("late.vault"), credential: .recoveryKey(recoveryKey))
         #expect(late.vault.keys.keyVersion == 2 && late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
         #expect(try Self.comparable(late.vault) == states[0])
     }
@@ -360,7 +361,7 @@ import VaultCrypto
         devices.deliverAll(to: 1)
         let followed = try SyncEngine(devices.journals[1]).sync()
         #expect(followed.rekeyedTo == 3 && followed.waiting.isEmpty && followed.refused.isEmpty, "\(followed)")
-        let reopened = try Vault.open(at: devices.folder.path("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
+        let reopened = try Vault.open(at: devices.folder.file("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
         #expect(try Self.comparable(reopened) == Self.comparable(devices.journals[0]))
         #expect(try reopened.check().isClean)
     }
@@ -432,18 +433,18 @@ import VaultCrypto
 
     @Test func aCloneOpensWithTheRecoveryKeyAndRefusesAWrongPassphrase() throws {
         let folder = try TemporaryFolder()
-        let (journal, recoveryKey) = try Vault.create(at: folder.path("a.vault"), passphrase: secret("first device"), kdf: TemporaryVault.kdf)
+        let (journal, recoveryKey) = try Vault.create(at: folder.file("a.vault"), passphrase: secret("first device"), kdf: TemporaryVault.kdf)
         _ = try journal.addEntry("hello")
-        try FileManager.default.createDirectory(atPath: folder.path("location"), withIntermediateDirectories: true)
-        _ = try SyncEngine(journal).setUp(at: folder.path("location"))
+        try FileManager.default.createDirectory(atPath: folder.file("location"), withIntermediateDirectories: true)
+        _ = try SyncEngine(journal).setUp(at: folder.file("location"))
         #expect(throws: VaultError.wrongPassphrase) {
-            try SyncEngine.clone(from: folder.path("location"), to: folder.path("b.vault"), credential: .passphrase(secret("guess")))
+            try SyncEngine.clone(from: folder.file("location"), to: folder.file("b.vault"), credential: .passphrase(secret("guess")))
         }
-        #expect(!FileManager.default.fileExists(atPath: folder.path("b.vault")))
-        let clone = try SyncEngine.clone(from: folder.path("location"), to: folder.path("b.vault"), credential: .recoveryKey(recoveryKey)).vault
+        #expect(!FileManager.default.fileExists(atPath: folder.file("b.vault")))
+        let clone = try SyncEngine.clone(from: folder.file("location"), to: folder.file("b.vault"), credential: .recoveryKey(recoveryKey)).vault
         #expect(try clone.entries().map(\.content) == ["hello"])
         // It keeps the first device's keyslots: its passphrase opens the new vault.
-        _ = try Vault.open(at: folder.path("b.vault")).unlock(passphrase: secret("first device"))
+        _ = try Vault.open(at: folder.file("b.vault")).unlock(passphrase: secret("first device"))
     }
 
     // MARK: Randomized
@@ -469,7 +470,7 @@ import VaultCrypto
 
     @Test(arguments: Array(1...40) as [UInt64])
     func threeDevicesConvergeWhateverTheOrderAndLoseNoText(seed: UInt64) throws {
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let devices = try Devices(count: 3)
         let ids = try (0..<3).map(devices.device)
         var revisions: [Revision] = []
@@ -582,7 +583,7 @@ import VaultCrypto
         // packs after it, it may meet pairs of revisions the others never met side by side (they
         // skipped one through a snapshot) and keep conflict copies they did not: once it has
         // synced until quiet with them, all four hold the same.
-        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.path("late.vault"),
+        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.file("late.vault"),
                                        credential: .passphrase(secret(TemporaryVault.passphrase)))
         #expect(late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
         devices.journals.append(late.vault)

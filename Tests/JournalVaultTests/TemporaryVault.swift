@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -11,23 +12,6 @@ import VaultCrypto
 /// A passphrase (or any text) in secure memory.
 func secret(_ text: String) throws -> SecureBytes {
     try SecureBytes(copying: Array(text.utf8))
-}
-
-/// A folder under the system's temporary directory, removed with its contents when released.
-final class TemporaryFolder: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("jv-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    /// The path of `name` inside the folder (which need not exist).
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 }
 
 /// A new vault in its own temporary folder, unlocked, removed when released. Keep the value
@@ -43,7 +27,7 @@ final class TemporaryVault: Sendable {
 
     init(passphrase: String = TemporaryVault.passphrase) throws {
         folder = try TemporaryFolder()
-        path = folder.path("journal.vault")
+        path = folder.file("journal.vault")
         (journal, recoveryKey) = try Vault.create(at: path, passphrase: secret(passphrase), kdf: Self.kdf)
     }
 
@@ -167,29 +151,12 @@ func expectTampered<R>(_ comment: Comment? = nil, sourceLocation: SourceLocation
     expectVaultError(comment, sourceLocation: sourceLocation, where: \.isTamperedRecord, body)
 }
 
-extension Sequence where Element == UInt8 {
-    /// Lower-case hexadecimal (named so as not to clash with other files' `hex` helpers).
-    var hexDigits: String { map { String(format: "%02x", $0) }.joined() }
-}
-
 extension Data {
     /// The same bytes with `mask` XORed into the byte at `offset`.
     func flipping(_ offset: Int, mask: UInt8 = 0x01) -> Data {
         var copy = self
         copy[copy.startIndex + offset] ^= mask
         return copy
-    }
-}
-
-/// SplitMix64: deterministic, so a failure of a randomised test reproduces.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TestSupport
 import Testing
 @testable import JournalVault
 
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func randomBytesAndBrokenText() {
-        var random = SeededGenerator(state: 7)
+        var random = SeededGenerator(seed: 7)
         let pieces = ["a", "é", "東", "😀", "Ærø", "Москва", String(repeating: "ascii ", count: 5)].map { Array($0.utf8) }
         for _ in 0..<20_000 {
             var bytes: [UInt8] = []

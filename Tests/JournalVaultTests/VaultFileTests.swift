@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import TestSupport
 import Testing
 import VaultCrypto
 @testable import JournalVault
@@ -12,7 +13,7 @@ import VaultCrypto
 
     @Test func missingFileIsNotFound() throws {
         let folder = try TemporaryFolder()
-        let path = folder.path("nothing-here.vault")
+        let path = folder.file("nothing-here.vault")
         #expect(throws: VaultError.vaultNotFound(path: path)) { try Vault.open(at: path) }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
@@ -25,7 +26,7 @@ import VaultCrypto
     ])
     func fileThatIsNotSQLiteIsNotAVault(label: String, contents: Data) throws {
         let folder = try TemporaryFolder()
-        let path = folder.path("\(label).vault")
+        let path = folder.file("\(label).vault")
         try contents.write(to: URL(fileURLWithPath: path))
         // SQLite itself refuses all but the empty file (SQLITE_NOTADB), which it would take for
         // a new database: opening looks at no byte of the file itself (see ReopenLockTests).
@@ -40,7 +41,7 @@ import VaultCrypto
 
     @Test func sqliteDatabaseWithoutTheVaultSchemaIsNotAVault() throws {
         let folder = try TemporaryFolder()
-        let path = folder.path("other.sqlite")
+        let path = folder.file("other.sqlite")
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('hi')")
         }
@@ -49,7 +50,7 @@ import VaultCrypto
 
     @Test func sqliteMagicFollowedByGarbageIsRefusedCleanly() throws {
         let folder = try TemporaryFolder()
-        let path = folder.path("garbage.vault")
+        let path = folder.file("garbage.vault")
         var bytes = Data("SQLite format 3\u{0}".utf8)
         bytes += Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try bytes.write(to: URL(fileURLWithPath: path))
@@ -66,7 +67,7 @@ import VaultCrypto
         let whole = try Data(contentsOf: URL(fileURLWithPath: vault.path))
         #expect(whole.count > 3 * 4096)
         for length in [4096, 2 * 4096, whole.count / 2] {
-            let path = vault.folder.path("truncated-\(length).vault")
+            let path = vault.folder.file("truncated-\(length).vault")
             try whole.prefix(length).write(to: URL(fileURLWithPath: path))
             // Opening, unlocking or listing fails with a VaultError, never a crash or a silent success.
             expectVaultError("truncated to \(length)", where: { _ in true }) {
@@ -116,7 +117,7 @@ import VaultCrypto
 
     @Test func createRefusesAnExistingFileAndLeavesItAlone() throws {
         let folder = try TemporaryFolder()
-        let path = folder.path("taken.vault")
+        let path = folder.file("taken.vault")
         let contents = Data("precious notes".utf8)
         try contents.write(to: URL(fileURLWithPath: path))
         #expect(throws: VaultError.vaultExists(path: path)) {
@@ -144,11 +145,11 @@ import VaultCrypto
         let previous = umask(0o022)
         defer { umask(previous) }
         let folder = try TemporaryFolder()
-        let path = folder.path("new-parent/new-folder/journal.vault")
+        let path = folder.file("new-parent/new-folder/journal.vault")
         let (journal, _) = try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
         #expect(try mode(path) == 0o600)
-        #expect(try mode(folder.path("new-parent/new-folder")) == 0o700)
-        #expect(try mode(folder.path("new-parent")) == 0o700)
+        #expect(try mode(folder.file("new-parent/new-folder")) == 0o700)
+        #expect(try mode(folder.file("new-parent")) == 0o700)
         // The WAL and shared-memory files SQLite creates beside it take the file's mode.
         try journal.addEntry("Makes the WAL file exist.")
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
@@ -160,7 +161,7 @@ import VaultCrypto
     @Test func existingFolderKeepsItsMode() throws {
         let folder = try TemporaryFolder()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path)
-        let path = folder.path("journal.vault")
+        let path = folder.file("journal.vault")
         _ = try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
         #expect(try mode(folder.url.path) == 0o755)
         #expect(try mode(path) == 0o600)
@@ -228,13 +229,13 @@ import VaultCrypto
 @Suite struct AbandonedCreationTests {
     @Test func aCreateRemovesTemporaryFilesNoLiveProcessHolds() throws {
         let folder = try TemporaryFolder()
-        let path = folder.path("journal.vault")
-        let abandoned = folder.path(".journal.vault.creating-dead0001")
+        let path = folder.file("journal.vault")
+        let abandoned = folder.file(".journal.vault.creating-dead0001")
         for suffix in ["", "-wal", "-shm"] {
             #expect(FileManager.default.createFile(atPath: abandoned + suffix, contents: Data("left by a killed init".utf8)))
         }
         // One still being written by a live process: it holds the lock.
-        let live = folder.path(".journal.vault.creating-live0002")
+        let live = folder.file(".journal.vault.creating-live0002")
         #expect(FileManager.default.createFile(atPath: live, contents: Data()))
         let descriptor = open(live, O_RDONLY)
         defer { close(descriptor) }
@@ -248,9 +249,9 @@ import VaultCrypto
     @Test func logsWhoseTemporaryIsGoneAreRemoved() throws {
         // Left by a process killed while removing its temporary files, the database first.
         let folder = try TemporaryFolder()
-        let path = folder.path("journal.vault")
+        let path = folder.file("journal.vault")
         for name in [".journal.vault.creating-dead0003-wal", ".journal.vault.creating-dead0003-shm", ".journal.vault.creating-dead0004-shm"] {
-            #expect(FileManager.default.createFile(atPath: folder.path(name), contents: Data("left by a killed init".utf8)))
+            #expect(FileManager.default.createFile(atPath: folder.file(name), contents: Data("left by a killed init".utf8)))
         }
         _ = try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["journal.vault"])
@@ -260,9 +261,9 @@ import VaultCrypto
         // A create killed after its vault took its name, before the temporary name went: the
         // temporary is a second name of the vault, and no later create of that path succeeds.
         let folder = try TemporaryFolder()
-        let path = folder.path("journal.vault")
+        let path = folder.file("journal.vault")
         _ = try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
-        #expect(link(path, folder.path(".journal.vault.creating-dead0005")) == 0)
+        #expect(link(path, folder.file(".journal.vault.creating-dead0005")) == 0)
         #expect(throws: VaultError.vaultExists(path: path)) {
             try Vault.create(at: path, passphrase: secret("pw"), kdf: TemporaryVault.kdf)
         }
@@ -274,7 +275,7 @@ import VaultCrypto
     /// their vaults and must leave their files alone; one wins, the others find its vault.
     @Test func concurrentCreatesOfOnePathLeaveOneVaultAndNothingElse() throws {
         let folder = try TemporaryFolder()
-        let path = folder.path("journal.vault")
+        let path = folder.file("journal.vault")
         let outcomes = Outcomes()
         let done = DispatchGroup()
         for _ in 0..<6 {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import TestSupport
 import Testing
 import VaultCrypto
 

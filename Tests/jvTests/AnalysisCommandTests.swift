@@ -8,24 +8,15 @@ import Testing
 
 fileprivate let analysisCLIShape = ["id", "entry_id", "model", "processed_at", "sentiment", "themes", "entities"]
 
-/// The sqlite3 shell, if installed (the Makefile installs it for the tests).
-fileprivate let analysisCLISQLite3: String? = ["/usr/bin/sqlite3", "/bin/sqlite3", "/usr/local/bin/sqlite3"]
-    .first { FileManager.default.isExecutableFile(atPath: $0) }
-
-/// Runs `sql` on the vault file with the sqlite3 shell, behind jv's back.
-fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    _ = try SQLiteShell.run(try #require(analysisCLISQLite3, sourceLocation: sourceLocation), vault: jv.vaultPath, sql)
-}
-
 @Suite(.tags(.e2e)) struct AnalysisCommandTests {
     @Test func analysisAddPrintsTheIDAndStoresEverything() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Lunch with Anna by the sea."]).printedID()
         let id = try jv.ok(["analysis", "add", String(entry.prefix(5)), "--model", "llama3", "--sentiment", "calm",
                             "--theme", "sea", "--theme", "friendship",
                             "--entities", #"{"people": ["Anna"], "count": 2, "nested": {"ok": true, "none": null}}"#,
                             "--processed-at", "2026-01-05T21:30+09:00"]).printedID()
-        let shown = try jv.ok(["analysis", "show", id, "--json"]).json()
+        let shown = try jv.ok(["analysis", "show", id, "--json"]).jsonValue()
         #expect(jsonKeys(shown) == analysisCLIShape)
         #expect(shown["id"] == .string(id))
         #expect(shown["entry_id"] == .string(entry))
@@ -36,51 +27,51 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         #expect(shown["entities"] == .object([("people", .array([.string("Anna")])), ("count", .integer(2)),
                                               ("nested", .object([("ok", .bool(true)), ("none", .null)]))]))
         // By prefix, and as text.
-        #expect(try jv.ok(["analysis", "show", String(id.prefix(8)), "--json"]).json() == shown)
-        let text = try jv.ok(["analysis", "show", String(id.prefix(8))]).stdout
+        #expect(try jv.ok(["analysis", "show", String(id.prefix(8)), "--json"]).jsonValue() == shown)
+        let text = try jv.ok(["analysis", "show", String(id.prefix(8))]).out
         #expect(text.contains("llama3"))
         #expect(text.contains("calm"))
         #expect(text.contains("Anna"))
     }
 
     @Test func analysisAddWithJSONPrintsTheRecord() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Quiet day."]).printedID()
-        let record = try jv.ok(["analysis", "add", entry, "--model", "toy", "--theme", "rest", "--json"]).json()
+        let record = try jv.ok(["analysis", "add", entry, "--model", "toy", "--theme", "rest", "--json"]).jsonValue()
         #expect(jsonKeys(record) == analysisCLIShape)
         #expect(record["sentiment"] == .null)
         #expect(record["entities"] == .null)
         #expect(record["themes"] == .array([.string("rest")]))
         let id = try #require(record["id"]?.stringValue)
-        #expect(try jv.ok(["analysis", "show", id, "--json"]).json() == record)
+        #expect(try jv.ok(["analysis", "show", id, "--json"]).jsonValue() == record)
     }
 
     @Test func entitiesComeFromAFileWithAnAtSign() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Entities from a file."]).printedID()
-        let file = try jv.write("entities.json", #"{"places": ["Lisbon", "Porto"], "mood": {"score": 0.5}}"# + "\n")
+        let file = try jv.folder.write("entities.json", #"{"places": ["Lisbon", "Porto"], "mood": {"score": 0.5}}"# + "\n")
         let id = try jv.ok(["analysis", "add", entry, "--model", "m", "--entities", "@" + file]).printedID()
-        let shown = try jv.ok(["analysis", "show", id, "--json"]).json()
+        let shown = try jv.ok(["analysis", "show", id, "--json"]).jsonValue()
         #expect(shown["entities"] == .object([("places", .array([.string("Lisbon"), .string("Porto")])),
                                               ("mood", .object([("score", .number(0.5))]))]))
     }
 
     @Test func invalidEntitiesAreAUsageErrorAndNothingIsStored() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Bad entities."]).printedID()
         for entities in [#"{"people": ["Anna"]"#, "not json", "{'single': 'quotes'}", "", "[1,]", #"{"a": 1} {"b": 2}"#] {
             let result = try jv.fails(["analysis", "add", entry, "--model", "m", "--sentiment", "x", "--entities", entities], status: 64)
-            #expect(result.stdout.isEmpty, "\(result.summary)")
+            #expect(result.out.isEmpty, "\(result)")
         }
-        let badFile = try jv.write("bad.json", "{oops")
+        let badFile = try jv.folder.write("bad.json", "{oops")
         try jv.fails(["analysis", "add", entry, "--model", "m", "--entities", "@" + badFile], status: 64)
-        try jv.fails(["analysis", "add", entry, "--model", "m", "--entities", "@" + jv.path("missing.json")], status: 66)
-        #expect(try jv.ok(["analysis", "list", "--json"]).json() == .array([]))
+        try jv.fails(["analysis", "add", entry, "--model", "m", "--entities", "@" + jv.folder.file("missing.json")], status: 66)
+        #expect(try jv.ok(["analysis", "list", "--json"]).jsonValue() == .array([]))
         #expect(try jv.counts()["analyses"] == .integer(0))
     }
 
     @Test func otherBadAnalysisAddsFailAndStoreNothing() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Target."]).printedID()
         try jv.fails(["analysis", "add", "ffffffff", "--model", "m", "--sentiment", "x"], status: 66)
         try jv.fails(["analysis", "add", "ab", "--model", "m", "--sentiment", "x"], status: 64)
@@ -93,7 +84,7 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
     }
 
     @Test func analysisListFiltersByEntryModelAndProcessingDate() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let first = try jv.ok(["add", "First."]).printedID()
         let second = try jv.ok(["add", "Second."]).printedID()
         let a = try jv.ok(["analysis", "add", first, "--model", "llama3", "--sentiment", "a", "--processed-at", "2026-01-03 10:00"]).printedID()
@@ -102,7 +93,7 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         let d = try jv.ok(["analysis", "add", second, "--model", "llama3", "--sentiment", "d", "--processed-at", "2026-01-09 12:00"]).printedID()
 
         func list(_ options: [String]) throws -> [String] {
-            let records = try #require(try jv.ok(["analysis", "list", "--json"] + options).json().arrayValue)
+            let records = try #require(try jv.ok(["analysis", "list", "--json"] + options).jsonValue().arrayValue)
             for record in records { #expect(jsonKeys(record) == analysisCLIShape) }
             return records.compactMap { $0["id"]?.stringValue }
         }
@@ -118,43 +109,43 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         #expect(try list(["--from", "2026-01-05 23:00", "--to", "2026-01-06 01:00"]) == [b, c])
         #expect(try list(["--from", "2026-01-04", "--model", "llama3"]) == [d])
 
-        let text = try jv.ok(["analysis", "list", "--model", "mistral"]).stdout
+        let text = try jv.ok(["analysis", "list", "--model", "mistral"]).out
         #expect(text.contains("sentiment: b"))
         #expect(text.contains("sentiment: c"))
         #expect(!text.contains("sentiment: a"))
     }
 
     @Test func deletingAnEntryDeletesItsAnalyses() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let doomed = try jv.ok(["add", "Doomed."]).printedID()
         let kept = try jv.ok(["add", "Kept."]).printedID()
         let doomedAnalysis = try jv.ok(["analysis", "add", doomed, "--model", "m", "--sentiment", "gone"]).printedID()
         let keptAnalysis = try jv.ok(["analysis", "add", kept, "--model", "m", "--sentiment", "here"]).printedID()
         try jv.ok(["delete", doomed, "--yes"])
-        #expect(try jv.ok(["analysis", "list", "--json"]).json().arrayValue?.compactMap { $0["id"]?.stringValue } == [keptAnalysis])
+        #expect(try jv.ok(["analysis", "list", "--json"]).jsonValue().arrayValue?.compactMap { $0["id"]?.stringValue } == [keptAnalysis])
         try jv.fails(["analysis", "show", doomedAnalysis], status: 66)
         #expect(try jv.counts()["analyses"] == .integer(1))
-        #expect(try jv.ok(["check", "--json"]).json()["ok"] == .bool(true))
+        #expect(try jv.ok(["check", "--json"]).jsonValue()["ok"] == .bool(true))
     }
 
     @Test func searchByKindAndAcrossAllKinds() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "A serene walk."]).printedID()
         let analysis = try jv.ok(["analysis", "add", entry, "--model", "m", "--sentiment", "Sérène", "--theme", "walking"]).printedID()
         try jv.ok(["chat", "add", "--role", "user", "Why so serene?"])
 
-        let analyses = try #require(try jv.ok(["search", "SERENE", "--kind", "analysis", "--json"]).json().arrayValue)
+        let analyses = try #require(try jv.ok(["search", "SERENE", "--kind", "analysis", "--json"]).jsonValue().arrayValue)
         #expect(analyses.count == 1)
         #expect(jsonKeys(analyses.first) == analysisCLIShape, "with --kind, records carry no kind member")
         #expect(analyses.first?["id"] == .string(analysis))
 
-        let entries = try #require(try jv.ok(["search", "serene", "--kind", "entry", "--json"]).json().arrayValue)
+        let entries = try #require(try jv.ok(["search", "serene", "--kind", "entry", "--json"]).jsonValue().arrayValue)
         #expect(entries.map { $0["id"] } == [.string(entry)])
         #expect(jsonKeys(entries.first) == ["id", "created_at", "modified_at", "local_day", "starred", "tags", "title", "content"])
 
         // All kinds (README "JSON", since 51c62e4): entries, then messages, then analyses, each in
         // its own shape.
-        let all = try #require(try jv.ok(["search", "serene", "--json"]).json().arrayValue)
+        let all = try #require(try jv.ok(["search", "serene", "--json"]).jsonValue().arrayValue)
         #expect(all.count == 3)
         #expect(all.first?["id"] == .string(entry))
         #expect(jsonKeys(all.first) == ["id", "created_at", "modified_at", "local_day", "starred", "tags", "title", "content"])
@@ -162,13 +153,13 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         #expect(all.dropFirst().first?["content"] == .string("Why so serene?"))
         #expect(jsonKeys(all.last) == analysisCLIShape)
         #expect(all.last?["id"] == .string(analysis))
-        #expect(try jv.ok(["search", "walking", "--kind", "entry", "--json"]).json() == .array([]))
-        #expect(try jv.ok(["search", "walking", "--kind", "analysis", "--json"]).json().arrayValue?.count == 1)
+        #expect(try jv.ok(["search", "walking", "--kind", "entry", "--json"]).jsonValue() == .array([]))
+        #expect(try jv.ok(["search", "walking", "--kind", "analysis", "--json"]).jsonValue().arrayValue?.count == 1)
         try jv.fails(["search", "serene", "--kind", "node"], status: 64)
     }
 
     @Test func infoCountsAndCheckCoverTheNewTables() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Counted."]).printedID()
         try jv.ok(["add", "Counted too."])
         try jv.ok(["analysis", "add", entry, "--model", "m", "--sentiment", "x"])
@@ -183,7 +174,7 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         #expect(counts["nodes"] == .integer(0))
         #expect(counts["relations"] == .integer(0))
 
-        let check = try jv.ok(["check", "--json"]).json()
+        let check = try jv.ok(["check", "--json"]).jsonValue()
         #expect(check["ok"] == .bool(true))
         #expect(check["problems"] == .array([]))
         let checked = try #require(check["checked"])
@@ -194,39 +185,39 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         #expect(checked["knowledge_node"] == .integer(0))
     }
 
-    @Test(.tags(.externalTools), .enabled(if: analysisCLISQLite3 != nil, "needs the sqlite3 shell to edit the vault behind jv's back"))
+    @Test(.tags(.externalTools), .enabled(if: JV.tool("sqlite3") != nil, "needs the sqlite3 shell to edit the vault behind jv's back"))
     func readersAndCheckReportEditedChatAndAnalysisRecords() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Anna moved to Lisbon."]).printedID()
         let analysis = try jv.ok(["analysis", "add", entry, "--model", "llama3", "--sentiment", "hopeful"]).printedID()
         let message = try jv.ok(["chat", "add", "--role", "user", "How is Anna?"]).printedID()
         try jv.ok(["chat", "add", "--role", "assistant", "Settling in."])
-        let first = try #require(try jv.ok(["chat", "list", "--json"]).json().arrayValue?.first?["id"]?.stringValue)
+        let first = try #require(try jv.ok(["chat", "list", "--json"]).jsonValue().arrayValue?.first?["id"]?.stringValue)
         let second = try jv.ok(["chat", "new", "--title", "Second"]).printedID()
         try jv.ok(["analyze", entry, "--command", #"cat >/dev/null; echo '{"themes": [], "nodes": [{"type": "person", "name": "Anna"}]}'"#])
-        let node = try #require(try jv.ok(["graph", "list", "--json"]).json().arrayValue?.first?["id"]?.stringValue)
-        #expect(try jv.ok(["check", "--json"]).json()["ok"] == .bool(true))
+        let node = try #require(try jv.ok(["graph", "list", "--json"]).jsonValue().arrayValue?.first?["id"]?.stringValue)
+        #expect(try jv.ok(["check", "--json"]).jsonValue()["ok"] == .bool(true))
 
         // A node retyped.
-        try analysisCLITamper(jv, "UPDATE knowledge_node SET type = 'place' WHERE id = '\(node)'")
+        try jv.sqlite("UPDATE knowledge_node SET type = 'place' WHERE id = '\(node)'")
         try jv.fails(["graph", "list"], status: 65)
         try jv.fails(["graph", "show", node], status: 65)
 
         // A message's timestamp moved: its thread no longer reads, check names the message.
-        try analysisCLITamper(jv, "UPDATE chat_message SET timestamp = timestamp + 1 WHERE id = '\(message)'")
+        try jv.sqlite("UPDATE chat_message SET timestamp = timestamp + 1 WHERE id = '\(message)'")
         try jv.fails(["chat", "show", first], status: 65)
         try jv.fails(["search", "Anna", "--kind", "chat"], status: 65)
         var check = try jv.run(["check", "--json"])
-        #expect(check.status == 65, "\(check.summary)")
-        #expect(check.stdout.contains(message), "\(check.summary)")
+        #expect(check.status == 65, "\(check)")
+        #expect(check.out.contains(message), "\(check)")
 
         // An analysis relabelled with another model.
-        try analysisCLITamper(jv, "UPDATE analysis SET model = 'mistral' WHERE id = '\(analysis)'")
+        try jv.sqlite("UPDATE analysis SET model = 'mistral' WHERE id = '\(analysis)'")
         try jv.fails(["analysis", "show", analysis], status: 65)
         try jv.fails(["analysis", "list"], status: 65)
 
         // Two thread titles swapped.
-        try analysisCLITamper(jv, """
+        try jv.sqlite("""
             CREATE TEMP TABLE titles AS SELECT id, title FROM chat_thread WHERE id IN ('\(first)', '\(second)');
             UPDATE chat_thread SET title = (SELECT title FROM titles WHERE titles.id <> chat_thread.id) WHERE id IN ('\(first)', '\(second)');
             """)
@@ -234,8 +225,8 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         try jv.fails(["chat", "show", second], status: 65)
 
         check = try jv.run(["check", "--json"])
-        #expect(check.status == 65, "\(check.summary)")
-        let report = try check.json()
+        #expect(check.status == 65, "\(check)")
+        let report = try check.jsonValue()
         #expect(report["ok"] == .bool(false))
         let problemValues = try #require(report["problems"]?.arrayValue)
         let problems = problemValues.compactMap { $0.stringValue }
@@ -246,7 +237,7 @@ fileprivate func analysisCLITamper(_ jv: VaultCLI, _ sql: String, sourceLocation
         // Text output lists them too.
         let text = try jv.run(["check"])
         #expect(text.status == 65)
-        #expect(text.stdout.contains(analysis), "\(text.summary)")
+        #expect(text.out.contains(analysis), "\(text)")
         // The untouched entry still reads.
         try jv.ok(["show", entry])
     }

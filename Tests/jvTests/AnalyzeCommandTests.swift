@@ -41,11 +41,11 @@ fileprivate func analyzeCLIReadPID(_ path: String) throws -> pid_t {
     return try #require(pid_t(text), "no pid in \(path): '\(text)'")
 }
 
-extension VaultCLI {
+extension Sandbox {
     /// Nothing of any analysis is stored: no analysis record, no node, no relation.
     fileprivate func expectNothingStored(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(try ok(["analysis", "list", "--json"]).json() == .array([]), sourceLocation: sourceLocation)
-        #expect(try ok(["graph", "list", "--json"]).json() == .array([]), sourceLocation: sourceLocation)
+        #expect(try ok(["analysis", "list", "--json"]).jsonValue() == .array([]), sourceLocation: sourceLocation)
+        #expect(try ok(["graph", "list", "--json"]).jsonValue() == .array([]), sourceLocation: sourceLocation)
         let counts = try self.counts()
         #expect(counts["analyses"] == .integer(0), sourceLocation: sourceLocation)
         #expect(counts["nodes"] == .integer(0), sourceLocation: sourceLocation)
@@ -53,7 +53,7 @@ extension VaultCLI {
     }
 
     fileprivate func analyses() throws -> [JSONValue] {
-        try #require(try ok(["analysis", "list", "--json"]).json().arrayValue)
+        try #require(try ok(["analysis", "list", "--json"]).jsonValue().arrayValue)
     }
 }
 
@@ -65,12 +65,12 @@ fileprivate let analyzeCLIGoodAnswer = """
 
 @Suite(.tags(.e2e)) struct AnalyzeCommandTests {
     @Test func aSucceedingAnalyserStoresTheAnalysisAndTheGraph() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Walked with Anna in Lisbon."]).printedID()
         let result = try jv.ok(["analyze", String(entry.prefix(6)), "--command", analyzeCLIPrinting(analyzeCLIGoodAnswer)])
         // For a person, the count, not an id per entry (those come with --json).
-        #expect(result.stdout.isEmpty, "\(result.summary)")
-        #expect(result.stderr == "Analysed 1 of 1 entry.\n", "\(result.summary)")
+        #expect(result.out.isEmpty, "\(result)")
+        #expect(result.err == "Analysed 1 of 1 entry.\n", "\(result)")
         let analyses = try jv.analyses()
         #expect(analyses.count == 1)
         let analysis = try #require(analyses.first)
@@ -79,10 +79,10 @@ fileprivate let analyzeCLIGoodAnswer = """
         #expect(analysis["sentiment"] == .string("calm"))
         #expect(analysis["themes"] == .array([.string("sea")]))
         #expect(analysis["entities"] == .object([("people", .array([.string("Anna")]))]))
-        let nodes = try #require(try jv.ok(["graph", "list", "--json"]).json().arrayValue)
+        let nodes = try #require(try jv.ok(["graph", "list", "--json"]).jsonValue().arrayValue)
         #expect(Set(nodes.compactMap { node in node["name"]?.stringValue.map { "\(node["type"]?.stringValue ?? "?"):\($0)" } })
                 == ["person:Anna", "place:Lisbon", "person:me"])
-        let anna = try jv.ok(["graph", "show", "anna", "--json"]).json()
+        let anna = try jv.ok(["graph", "show", "anna", "--json"]).jsonValue()
         let relations = try #require(anna["relations"]?.arrayValue)
         #expect(relations.count == 1)
         #expect(relations.first?["strength"]?.doubleValue == 0.8)
@@ -94,9 +94,9 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func withJSONTheStoredAnalysesArePrinted() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "JSON output."]).printedID()
-        let printed = try #require(try jv.ok(["analyze", entry, "--json", "--command", analyzeCLIPrinting(#"{"sentiment": "ok"}"#)]).json().arrayValue)
+        let printed = try #require(try jv.ok(["analyze", entry, "--json", "--command", analyzeCLIPrinting(#"{"sentiment": "ok"}"#)]).jsonValue().arrayValue)
         #expect(printed.count == 1)
         guard case .object(let members)? = printed.first else { Issue.record("not an object"); return }
         #expect(members.map(\.0) == ["id", "entry_id", "model", "processed_at", "sentiment", "themes", "entities"])
@@ -104,7 +104,7 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func theModelIsTheOptionElseTheAnswersElseLocal() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Models."]).printedID()
         let withModel = analyzeCLIPrinting(#"{"sentiment": "x", "model": "answer-model"}"#)
         let withoutModel = analyzeCLIPrinting(#"{"sentiment": "x"}"#)
@@ -113,16 +113,16 @@ fileprivate let analyzeCLIGoodAnswer = """
         try jv.ok(["analyze", entry, "--command", withoutModel])
         try jv.ok(["analyze", entry, "--command", withoutModel, "--model", "option-model"])
         #expect(try jv.analyses().map { $0["model"] } == [.string("option-model"), .string("answer-model"), .string("local"), .string("option-model")])
-        #expect(try jv.ok(["analysis", "list", "--model", "local", "--json"]).json().arrayValue?.count == 1)
+        #expect(try jv.ok(["analysis", "list", "--model", "local", "--json"]).jsonValue().arrayValue?.count == 1)
     }
 
     @Test func theAnalyserGetsTheEntryJSONOnStandardInput() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "--star", "--tag", "food", "Lunch with @anna at the Café.\nSecond line with \"quotes\"."]).printedID()
-        let received = jv.path("received.json")
+        let received = jv.folder.file("received.json")
         try jv.ok(["analyze", entry, "--command", "cat > \(analyzeCLIQuoted(received)); echo '{\"themes\": []}'"])
         let got = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: received))))
-        let shown = try jv.ok(["show", entry, "--json"]).json()
+        let shown = try jv.ok(["show", entry, "--json"]).jsonValue()
         #expect(got == shown)
         #expect(got["content"] == .string("Lunch with @anna at the Café.\nSecond line with \"quotes\"."))
     }
@@ -141,33 +141,33 @@ fileprivate let analyzeCLIGoodAnswer = """
         ("cat >/dev/null", "printed nothing"),
     ])
     func aFailingAnalyserExits65NamesTheEntryAndStoresNothing(command: String, reason: String) throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Anything at all."]).printedID()
         let result = try jv.fails(["analyze", entry, "--command", command], status: 65)
-        #expect(result.stderr.contains(entry), "\(result.summary)")
-        #expect(result.stderr.contains(reason), "\(result.summary)")
-        #expect(result.stdout.isEmpty, "\(result.summary)")
+        #expect(result.err.contains(entry), "\(result)")
+        #expect(result.err.contains(reason), "\(result)")
+        #expect(result.out.isEmpty, "\(result)")
         try jv.expectNothingStored()
     }
 
     @Test func theAnalysersOwnComplaintsReachStandardError() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Complaints."]).printedID()
         let result = try jv.fails(["analyze", entry, "--command", "echo 'analyser says: model not loaded' >&2; exit 2"], status: 65)
-        #expect(result.stderr.contains("analyser says: model not loaded"), "\(result.summary)")
+        #expect(result.err.contains("analyser says: model not loaded"), "\(result)")
     }
 
     @Test func aHangingAnalyserIsKilledWithEverythingItStarted() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Slow analyser."]).printedID()
-        let shellFile = jv.path("shell.pid"), sleeperFile = jv.path("sleeper.pid")
+        let shellFile = jv.folder.file("shell.pid"), sleeperFile = jv.folder.file("sleeper.pid")
         let command = "echo $$ > \(analyzeCLIQuoted(shellFile)); sleep 30 & echo $! > \(analyzeCLIQuoted(sleeperFile)); wait"
         let started = Date()
         let result = try jv.fails(["analyze", entry, "--timeout", "1", "--command", command], status: 65)
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed < 15, "jv returned after \(elapsed) s")
-        #expect(result.stderr.contains(entry), "\(result.summary)")
-        #expect(result.stderr.contains("1 second"), "\(result.summary)")
+        #expect(result.err.contains(entry), "\(result)")
+        #expect(result.err.contains("1 second"), "\(result)")
         #expect(analyzeCLIWaitUntilGone(try analyzeCLIReadPID(shellFile)), "the analyser's shell still runs")
         #expect(analyzeCLIWaitUntilGone(try analyzeCLIReadPID(sleeperFile)), "the analyser's child (sleep 30) still runs")
         try jv.expectNothingStored()
@@ -178,27 +178,27 @@ fileprivate let analyzeCLIGoodAnswer = """
     /// it all, on a timeout and after an analyser that answered too.
     @Test(arguments: [("hangs", "sleep 30"), ("answers", #"echo '{"sentiment": "calm"}'"#)])
     func processesAnAnalyserDetachesWithSetsidAreEndedToo(name: String, then: String) throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Analyser with a daemon."]).printedID()
-        let daemonFile = jv.path("daemon.pid")
-        let daemon = try jv.write("daemon.sh", "echo $$ > \(analyzeCLIQuoted(daemonFile)); exec sleep 300\n")
+        let daemonFile = jv.folder.file("daemon.pid")
+        let daemon = try jv.folder.write("daemon.sh", "echo $$ > \(analyzeCLIQuoted(daemonFile)); exec sleep 300\n")
         let command = "cat >/dev/null; setsid /bin/sh \(analyzeCLIQuoted(daemon)) >/dev/null 2>&1 & sleep 0.5; \(then)"
         let result = try jv.run(["analyze", entry, "--timeout", "3", "--command", command])
-        #expect(result.status == (name == "hangs" ? 65 : 0), "\(result.summary)")
+        #expect(result.status == (name == "hangs" ? 65 : 0), "\(result)")
         #expect(analyzeCLIWaitUntilGone(try analyzeCLIReadPID(daemonFile)), "the detached process still runs (\(name))")
     }
 
     /// The deadline covers the analyser's exit too, not only its output.
     @Test func anAnalyserThatClosesItsOutputAndLingersIsStoppedAtTheTimeout() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Lingering analyser."]).printedID()
-        let pidFile = jv.path("lingering.pid")
+        let pidFile = jv.folder.file("lingering.pid")
         let started = Date()
         let result = try jv.fails(["analyze", entry, "--timeout", "1", "--command",
                                    "cat >/dev/null; exec >&-; echo $$ > \(analyzeCLIQuoted(pidFile)); sleep 20"], status: 65)
         let elapsed = Date().timeIntervalSince(started)
         #expect(elapsed < 15, "jv returned after \(elapsed) s: the 1-second timeout was not applied")
-        #expect(result.stderr.contains(entry), "\(result.summary)")
+        #expect(result.err.contains(entry), "\(result)")
         #expect(analyzeCLIWaitUntilGone(try analyzeCLIReadPID(pidFile)), "the analyser was not killed")
         try jv.expectNothingStored()
     }
@@ -210,21 +210,21 @@ fileprivate let analyzeCLIGoodAnswer = """
         #"head -c 3000000 /dev/zero | tr '\0' ' '; echo '{"sentiment": "verbose"}'"#,
     ])
     func analysersThatDoNotReadALargeEntryNeitherDeadlockNorKillJV(command: String) throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let content = String(repeating: "🌊", count: 49_990) + " calm sea."
-        let entry = try jv.ok(["add"], stdin: content).printedID()
+        let entry = try jv.ok(["add"], input: content).printedID()
         let started = Date()
         let result = try jv.run(["analyze", entry, "--timeout", "60", "--command", command])
-        #expect(result.status == 0, "\(result.summary)")
+        #expect(result.status == 0, "\(result)")
         #expect(Date().timeIntervalSince(started) < 15)
         #expect(try jv.analyses().count == 1)
     }
 
     @Test func aLargeEntryReachesTheAnalyserWhole() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let content = String(repeating: "é", count: 49_995) + " end."
-        let entry = try jv.ok(["add"], stdin: content).printedID()
-        let received = jv.path("large.json")
+        let entry = try jv.ok(["add"], input: content).printedID()
+        let received = jv.folder.file("large.json")
         try jv.ok(["analyze", entry, "--command", "cat > \(analyzeCLIQuoted(received)); echo '{\"sentiment\": \"big\"}'"])
         let data = try Data(contentsOf: URL(fileURLWithPath: received))
         #expect(data.count > 100_000)
@@ -232,24 +232,24 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func oneFailingEntryDoesNotStopTheOthers() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let good = try jv.ok(["add", "A good day with Anna."]).printedID()
         let bad = try jv.ok(["add", "FAIL this one."]).printedID()
         let alsoGood = try jv.ok(["add", "Another good day."]).printedID()
         let command = #"if grep -q FAIL; then exit 2; fi; echo '{"sentiment": "fine"}'"#
         let result = try jv.run(["analyze", good, bad, alsoGood, "--command", command])
-        #expect(result.status == 65, "\(result.summary)")
-        #expect(result.stderr.contains(bad), "\(result.summary)")
-        #expect(!result.stderr.contains(good), "\(result.summary)")
-        #expect(!result.stderr.contains(alsoGood), "\(result.summary)")
-        #expect(result.stderr.contains("2 of 3"), "\(result.summary)")
+        #expect(result.status == 65, "\(result)")
+        #expect(result.err.contains(bad), "\(result)")
+        #expect(!result.err.contains(good), "\(result)")
+        #expect(!result.err.contains(alsoGood), "\(result)")
+        #expect(result.err.contains("2 of 3"), "\(result)")
         let analysed = try jv.analyses().compactMap { $0["entry_id"]?.stringValue }
         #expect(Set(analysed) == [good, alsoGood])
         #expect(analysed.count == 2)
     }
 
     @Test func fromAndToSelectEntriesByDay() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let jan3 = try jv.ok(["add", "--at", "2026-01-03 10:00", "Third."]).printedID()
         let jan5 = try jv.ok(["add", "--at", "2026-01-05 23:30", "Fifth, late."]).printedID()
         let jan6 = try jv.ok(["add", "--at", "2026-01-06 08:00", "Sixth."]).printedID()
@@ -266,19 +266,19 @@ fileprivate let analyzeCLIGoodAnswer = """
         #expect(try jv.analyses().count == 4)
         // An empty range analyses nothing and succeeds.
         let none = try jv.ok(["analyze", "--from", "2025-01-01", "--to", "2025-01-31", "--command", command])
-        #expect(none.stdout.isEmpty)
+        #expect(none.out.isEmpty)
         #expect(try jv.analyses().count == 4)
     }
 
     @Test func analysingAgainUpdatesTheRelationInsteadOfDuplicatingIt() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Walked with Anna."]).printedID()
         func answer(_ name: String, _ strength: Double) -> String {
             analyzeCLIPrinting(#"{"sentiment": "ok", "relations": [{"from": {"type": "person", "name": "me"}, "to": {"type": "person", "name": "\#(name)"}, "type": "walked with", "strength": \#(strength)}]}"#)
         }
         try jv.ok(["analyze", entry, "--command", answer("Anna", 0.3)])
         try jv.ok(["analyze", entry, "--command", answer(" ANNA ", 0.9)])
-        let anna = try jv.ok(["graph", "show", "Anna", "--json"]).json()
+        let anna = try jv.ok(["graph", "show", "Anna", "--json"]).jsonValue()
         let relations = try #require(anna["relations"]?.arrayValue)
         #expect(relations.count == 1)
         #expect(relations.first?["strength"]?.doubleValue == 0.9)
@@ -290,9 +290,9 @@ fileprivate let analyzeCLIGoodAnswer = """
     }
 
     @Test func badAnalyzeInvocationsAreRefused() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Target."]).printedID()
-        let marker = jv.path("ran")
+        let marker = jv.folder.file("ran")
         let command = "touch \(analyzeCLIQuoted(marker)); echo '{\"sentiment\": \"x\"}'"
         try jv.fails(["analyze", "--command", command], status: 64)
         try jv.fails(["analyze", entry], status: 64)
@@ -308,15 +308,15 @@ fileprivate let analyzeCLIGoodAnswer = """
     /// its environment must not be handed on to it.
     @Test
     func theAnalyserDoesNotInheritThePassphrase() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Secret-keeping."]).printedID()
-        let seen = jv.path("analyser-passphrase")
+        let seen = jv.folder.file("analyser-passphrase")
         // The analyser records only whether it can see the variable (never its whole environment).
         let command = #"cat >/dev/null; if [ -n "${JV_PASSPHRASE+set}" ]; then echo inherited; else echo absent; fi > "# + analyzeCLIQuoted(seen)
             + #"; echo '{"sentiment": "ok"}'"#
         let result = try jv.run(["analyze", entry, "--command", command],
-                                environmentChanges: ["JV_PASSPHRASE_FILE": nil, "JV_PASSPHRASE": VaultCLI.passphrase])
-        #expect(result.status == 0, "\(result.summary)")
+                                env: ["JV_PASSPHRASE_FILE": nil, "JV_PASSPHRASE": Sandbox.passphrase])
+        #expect(result.status == 0, "\(result)")
         let verdict = try String(contentsOfFile: seen, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(verdict == "absent", "the analyser inherited JV_PASSPHRASE")
     }

@@ -6,13 +6,14 @@ import Testing
 // `jv chat new|add|list|show|delete` end to end (README "JSON", README "Chats"), driving the built
 // jv binary with a passphrase file, no terminal and standard input from /dev/null unless given.
 
-extension VaultCLI {
+extension Sandbox {
     fileprivate func threads() throws -> [JSONValue] {
-        try #require(try ok(["chat", "list", "--json"]).json().arrayValue)
+        try #require(try ok(["chat", "list", "--json"]).jsonValue().arrayValue)
     }
 
-    fileprivate func show(_ thread: String) throws -> JSONValue {
-        try ok(["chat", "show", thread, "--json"]).json()
+    /// `jv chat show THREAD --json` (named apart from ``Sandbox/show(_:)``, which shows an entry).
+    fileprivate func thread(_ id: String) throws -> JSONValue {
+        try ok(["chat", "show", id, "--json"]).jsonValue()
     }
 }
 
@@ -26,7 +27,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
 
 @Suite(.tags(.e2e)) struct ChatCommandTests {
     @Test func chatAddWithoutAThreadCreatesOneAndPrintsTheMessageID() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         #expect(try jv.threads().isEmpty)
         let messageID = try jv.ok(["chat", "add", "--role", "user", "How did March go?\nIn detail, please."]).printedID()
         let threads = try jv.threads()
@@ -37,7 +38,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
         #expect(thread["is_active"] == .bool(true))
         #expect(thread["message_count"] == .integer(1))
 
-        let shown = try jv.show(try #require(thread["id"]?.stringValue))
+        let shown = try jv.thread(try #require(thread["id"]?.stringValue))
         let messages = try #require(shown["messages"]?.arrayValue)
         #expect(messages.count == 1)
         let message = try #require(messages.first)
@@ -52,7 +53,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func theActiveThreadRules() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         try jv.ok(["chat", "add", "--role", "user", "First thread"])
         let firstID = try #require(try jv.threads().first?["id"]?.stringValue)
 
@@ -87,37 +88,37 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
         // Most recently written first.
         #expect(threads.compactMap { $0["id"]?.stringValue } == [firstID, secondID])
         // `chat show` agrees.
-        let shown = try jv.show(firstID)
+        let shown = try jv.thread(firstID)
         #expect(shown["is_active"] == .bool(true))
         #expect(shown["messages"]?.arrayValue?.count == 3)
     }
 
     @Test func anUntitledThreadTakesItsFirstMessagesFirstLineCutAtEightyCharacters() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let thread = try jv.ok(["chat", "new"]).printedID()
         let line = String(repeating: "abcdefghij", count: 10)  // 100 characters
-        try jv.ok(["chat", "add", "--role", "user"], stdin: line + "\nsecond line\n")
-        let title = try #require(try jv.show(thread)["title"]?.stringValue)
+        try jv.ok(["chat", "add", "--role", "user"], input: line + "\nsecond line\n")
+        let title = try #require(try jv.thread(thread)["title"]?.stringValue)
         #expect(title == String(line.prefix(79)) + "…")
         #expect(title.count == 80)
         // A later message changes nothing.
         try jv.ok(["chat", "add", "--role", "user", "Another first line"])
-        #expect(try jv.show(thread)["title"] == .string(title))
+        #expect(try jv.thread(thread)["title"] == .string(title))
     }
 
     @Test func timestampsAndCountsFollowTheMessages() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let thread = try jv.ok(["chat", "new", "--title", "Times"]).printedID()
-        let created = try jv.show(thread)
+        let created = try jv.thread(thread)
         #expect(created["message_count"] == .integer(0))
         #expect(created["last_message_at"] == .null)
         #expect(created["updated_at"] == created["created_at"])
 
-        let first = try jv.ok(["chat", "add", "--role", "user", "--json", "One"]).json()
+        let first = try jv.ok(["chat", "add", "--role", "user", "--json", "One"]).jsonValue()
         #expect(jsonKeys(first) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
         usleep(20_000)
-        let second = try jv.ok(["chat", "add", "--role", "assistant", "--model", "llama3", "--language", "en", "--json", "Two"]).json()
-        let shown = try jv.show(thread)
+        let second = try jv.ok(["chat", "add", "--role", "assistant", "--model", "llama3", "--language", "en", "--json", "Two"]).jsonValue()
+        let shown = try jv.thread(thread)
         #expect(shown["message_count"] == .integer(2))
         #expect(shown["last_message_at"] == second["timestamp"])
         #expect(shown["updated_at"] == second["timestamp"])
@@ -130,25 +131,25 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func aMessageOutlivesItsEntryWithoutTheLink() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Lunch with Anna."]).printedID()
         let message = try jv.ok(["chat", "add", "--role", "user", "--entry", String(entry.prefix(6)), "About that lunch"]).printedID()
         let thread = try #require(try jv.threads().first?["id"]?.stringValue)
-        #expect(try jv.show(thread)["messages"]?.arrayValue?.first?["entry_id"] == .string(entry))
+        #expect(try jv.thread(thread)["messages"]?.arrayValue?.first?["entry_id"] == .string(entry))
 
         try jv.ok(["delete", entry, "--yes"])
-        let shown = try jv.show(thread)
+        let shown = try jv.thread(thread)
         let messages = try #require(shown["messages"]?.arrayValue)
         #expect(messages.count == 1)
         #expect(messages.first?["id"] == .string(message))
         #expect(messages.first?["entry_id"] == .null)
         #expect(messages.first?["content"] == .string("About that lunch"))
         #expect(try jv.counts()["messages"] == .integer(1))
-        #expect(try jv.ok(["check", "--json"]).json()["ok"] == .bool(true))
+        #expect(try jv.ok(["check", "--json"]).jsonValue()["ok"] == .bool(true))
     }
 
     @Test func deletingAThreadDeletesItsMessages() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let doomed = try jv.ok(["chat", "new", "--title", "Doomed"]).printedID()
         try jv.ok(["chat", "add", "--role", "user", "one zebra"])
         try jv.ok(["chat", "add", "--role", "assistant", "two zebras"])
@@ -162,15 +163,15 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
         let counts = try jv.counts()
         #expect(counts["threads"] == .integer(1))
         #expect(counts["messages"] == .integer(1))
-        let found = try #require(try jv.ok(["search", "zebra", "--kind", "chat", "--json"]).json().arrayValue)
+        let found = try #require(try jv.ok(["search", "zebra", "--kind", "chat", "--json"]).jsonValue().arrayValue)
         #expect(found.map { $0["content"] } == [.string("a zebra that stays")])
-        #expect(try jv.ok(["check", "--json"]).json()["ok"] == .bool(true))
+        #expect(try jv.ok(["check", "--json"]).jsonValue()["ok"] == .bool(true))
         // Deleting it again: not found.
         try jv.fails(["chat", "delete", doomed, "--yes"], status: 66)
     }
 
     @Test func deletingTheActiveThreadMeansTheNextMessageStartsANewOne() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let old = try jv.ok(["chat", "new", "--title", "Old"]).printedID()
         let active = try jv.ok(["chat", "new", "--title", "Active"]).printedID()
         try jv.ok(["chat", "delete", active, "--yes"])
@@ -184,9 +185,9 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func chatNewWithJSONPrintsTheThreadAndCanNameAnEntry() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Trip notes."]).printedID()
-        let thread = try jv.ok(["chat", "new", "--title", "About the trip", "--entry", entry, "--json"]).json()
+        let thread = try jv.ok(["chat", "new", "--title", "About the trip", "--entry", entry, "--json"]).jsonValue()
         #expect(jsonKeys(thread) == ["id", "title", "is_active", "created_at", "updated_at", "last_message_at", "message_count"])
         #expect(thread["title"] == .string("About the trip"))
         #expect(thread["is_active"] == .bool(true))
@@ -194,7 +195,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func badChatCommandsFailCleanlyAndWriteNothing() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let missingEntry = "ffffffff-ffff-4fff-bfff-ffffffffffff"
         try jv.fails(["chat", "add", "--role", "user", "--thread", "0123abcd", "text"], status: 66)
         try jv.fails(["chat", "add", "--role", "user", "--entry", missingEntry, "text"], status: 66)
@@ -202,7 +203,7 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
         try jv.fails(["chat", "add", "--role", "robot", "text"], status: 64)
         try jv.fails(["chat", "add", "text without a role"], status: 64)
         try jv.fails(["chat", "add", "--role", "user", "--thread", "ab", "short prefix"], status: 64)
-        try jv.fails(["chat", "add", "--role", "user"], status: 65, stdin: "  \n\t\n")
+        try jv.fails(["chat", "add", "--role", "user"], status: 65, input: "  \n\t\n")
         try jv.fails(["chat", "add", "--role", "user", String(repeating: "x", count: 50_001)], status: 65)
         try jv.fails(["chat", "show", "0123abcd"], status: 66)
         let counts = try jv.counts()
@@ -211,25 +212,25 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func messagesCanComeFromStandardInput() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let text = "Line one from stdin\nLine two, ünïcödé ✓"
-        let id = try jv.ok(["chat", "add", "--role", "system"], stdin: text + "\n").printedID()
+        let id = try jv.ok(["chat", "add", "--role", "system"], input: text + "\n").printedID()
         let thread = try #require(try jv.threads().first?["id"]?.stringValue)
-        let message = try #require(try jv.show(thread)["messages"]?.arrayValue?.first)
+        let message = try #require(try jv.thread(thread)["messages"]?.arrayValue?.first)
         #expect(message["id"] == .string(id))
         #expect(message["content"] == .string(text))
         #expect(message["role"] == .string("system"))
     }
 
     @Test func chatTextOutputListsAndShows() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         try jv.ok(["chat", "new", "--title", "Readable title"])
         try jv.ok(["chat", "add", "--role", "assistant", "--model", "llama3", "A readable answer\n\nin two paragraphs"])
-        let list = try jv.ok(["chat", "list"]).stdout
+        let list = try jv.ok(["chat", "list"]).out
         #expect(list.contains("Readable title"))
         #expect(list.contains("1 message"))
         let thread = try #require(try jv.threads().first?["id"]?.stringValue)
-        let shown = try jv.ok(["chat", "show", String(thread.prefix(4))]).stdout
+        let shown = try jv.ok(["chat", "show", String(thread.prefix(4))]).out
         #expect(shown.contains("Readable title"))
         #expect(shown.contains("\n    A readable answer\n    \n    in two paragraphs\n"), "every line indented by four spaces: \(shown)")
         #expect(shown.contains("assistant (llama3)"))
@@ -237,20 +238,20 @@ fileprivate func chatCLIActive(_ threads: [JSONValue]) -> [String] {
     }
 
     @Test func searchingChatsOnlyFindsMessages() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         try jv.ok(["add", "Entry about the Café."])
         try jv.ok(["chat", "add", "--role", "user", "Message about the cafe"])
-        let chat = try #require(try jv.ok(["search", "CAFÉ", "--kind", "chat", "--json"]).json().arrayValue)
+        let chat = try #require(try jv.ok(["search", "CAFÉ", "--kind", "chat", "--json"]).jsonValue().arrayValue)
         #expect(chat.count == 1)
         #expect(jsonKeys(chat.first) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
         #expect(chat.first?["content"] == .string("Message about the cafe"))
-        let all = try #require(try jv.ok(["search", "cafe", "--json"]).json().arrayValue)
+        let all = try #require(try jv.ok(["search", "cafe", "--json"]).jsonValue().arrayValue)
         // Entries first, then messages, each in its own shape.
         #expect(all.count == 2)
         #expect(all.first?["title"] == .string("Entry about the Café."))
         #expect(all.last?["content"] == .string("Message about the cafe"))
         #expect(jsonKeys(all.last) == ["id", "thread_id", "role", "content", "timestamp", "model", "language", "entry_id"])
-        let text = try jv.ok(["search", "cafe", "--kind", "chat"]).stdout
+        let text = try jv.ok(["search", "cafe", "--kind", "chat"]).out
         #expect(text.contains("Message about the cafe"))
         #expect(!text.contains("Entry about"))
     }

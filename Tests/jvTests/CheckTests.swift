@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 /// Tampering with the vault file behind `jv`'s back, with the sqlite3 shell.
@@ -108,7 +109,7 @@ struct CheckTests {
         var bytes = try #require(Data(hexString: hex))
         #expect(bytes.count > 20)
         bytes[bytes.count / 2] ^= 0x01
-        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hexString)' WHERE id = '\(victim)'")
+        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hex)' WHERE id = '\(victim)'")
         #expect(try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'") != hex, "the tampering took")
         try expectDetected(sandbox, tampered: [victim], all: ids)
         let list = try sandbox.run(["list"])
@@ -123,7 +124,7 @@ struct CheckTests {
         let hex = try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'")
         var bytes = try #require(Data(hexString: hex))
         bytes[bytes.count - 1] ^= 0x80
-        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hexString)' WHERE id = '\(victim)'")
+        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hex)' WHERE id = '\(victim)'")
         try expectDetected(sandbox, tampered: [victim], all: ids)
     }
 

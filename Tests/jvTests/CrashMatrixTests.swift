@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 /// SIGKILL at seeded random moments during every writing command (issue 10's crash matrix):
@@ -176,7 +177,7 @@ struct CrashMatrixTests {
         #expect(full.status == 0, "\(scenario.name) left alone: \(full)")
         #expect(try scenario.state(reference, fixture) == "after", "\(scenario.name) left alone")
 
-        var generator = SplitMix(seed: UInt64(scenarioIndex) &* 7919 &+ 17)
+        var generator = SeededGenerator(seed: UInt64(scenarioIndex) &* 7919 &+ 17)
         var seen: Set<String> = []
         for trial in 0..<Self.trialsPerCommand {
             let sandbox = try Sandbox(from: fixture)
@@ -247,20 +248,5 @@ extension CrashMatrixTests {
         if let pid = Int32(try String(contentsOfFile: opened + ".pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) {
             kill(pid, SIGKILL)
         }
-    }
-}
-
-/// SplitMix64: a small seeded generator, so every run kills at the same moments.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 /// A disk with no room left (issue 11): reading commands still read, and writing commands fail

@@ -6,19 +6,19 @@ import Testing
 // `jv graph list|show` end to end (FORMAT.md §1, README "JSON"): the knowledge
 // graph that `jv analyze` builds, driven through the built jv binary with a passphrase file.
 
-extension VaultCLI {
+extension Sandbox {
     /// Runs `jv analyze ENTRY` with an analyser that answers `answer`; expects success.
     fileprivate func analyse(_ entry: String, answer: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let file = try write("answer-\(UUID().uuidString).json", answer)
+        let file = try folder.write("answer-\(UUID().uuidString).json", answer)
         try ok(["analyze", entry, "--command", "cat >/dev/null; cat '\(file)'"], sourceLocation: sourceLocation)
     }
 
     fileprivate func nodes(_ options: [String] = []) throws -> [JSONValue] {
-        try #require(try ok(["graph", "list", "--json"] + options).json().arrayValue)
+        try #require(try ok(["graph", "list", "--json"] + options).jsonValue().arrayValue)
     }
 
     fileprivate func node(_ text: String) throws -> JSONValue {
-        try ok(["graph", "show", text, "--json"]).json()
+        try ok(["graph", "show", text, "--json"]).jsonValue()
     }
 }
 
@@ -29,7 +29,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
 
 @Suite(.tags(.e2e)) struct GraphCommandTests {
     @Test func oneNodePerTypeAndNameWhateverTheCaseOrSpacing() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let first = try jv.ok(["add", "Lunch with Anna."]).printedID()
         let second = try jv.ok(["add", "Anna called."]).printedID()
         try jv.analyse(first, answer: #"{"sentiment": "glad", "nodes": [{"type": "person", "name": "Anna"}]}"#)
@@ -43,7 +43,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     }
 
     @Test func graphListFiltersByTypeAndHasTheDocumentedShape() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Anna and Ben in Lisbon; joy."]).printedID()
         try jv.analyse(entry, answer: #"""
             {"themes": ["trip"], "nodes": [{"type": "person", "name": "Anna"}, {"type": "person", "name": "Ben"},
@@ -60,14 +60,14 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
         #expect(try jv.nodes(["--type", "emotion"]).compactMap { $0["name"]?.stringValue } == ["joy"])
         #expect(try jv.nodes(["--type", "event"]).isEmpty)
 
-        let text = try jv.ok(["graph", "list", "--type", "person"]).stdout
+        let text = try jv.ok(["graph", "list", "--type", "person"]).out
         #expect(text.contains("Anna"))
         #expect(text.contains("Ben"))
         #expect(!text.contains("Lisbon"))
     }
 
     @Test func graphShowFindsANodeByIDPrefixOrNameAndShowsRelationsBothWays() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "I visited Anna; she lives in Lisbon."]).printedID()
         try jv.analyse(entry, answer: #"{"sentiment": "warm", "relations": ["#
                        + graphCLIRelation("person", "me", "visited", "person", "Anna", 0.7) + ", "
@@ -98,14 +98,14 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
         #expect(outgoing["strength"]?.doubleValue == 1)
         #expect(try jv.node("lisbon")["relations"]?.arrayValue?.count == 1)
 
-        let text = try jv.ok(["graph", "show", "Anna"]).stdout
+        let text = try jv.ok(["graph", "show", "Anna"]).out
         #expect(text.contains("Anna (person)"))
         #expect(text.contains("← visited ← me (person)"))
         #expect(text.contains("→ lives in → Lisbon (place)"))
     }
 
     @Test func unknownOrAmbiguousNodesAreRefused() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Paris the friend, Paris the city."]).printedID()
         try jv.analyse(entry, answer: #"{"themes": [], "nodes": [{"type": "person", "name": "Paris"}, {"type": "place", "name": "Paris"}]}"#)
         try jv.fails(["graph", "show", "Nobody"], status: 66)
@@ -119,7 +119,7 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
     }
 
     @Test func deletingAnEntryDeletesTheRelationsLearntFromItButKeepsTheNodes() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let doomed = try jv.ok(["add", "Walked with Anna."]).printedID()
         let kept = try jv.ok(["add", "Called Anna."]).printedID()
         try jv.analyse(doomed, answer: #"{"sentiment": "calm", "relations": ["# + graphCLIRelation("person", "me", "walked with", "person", "Anna", 0.8) + "]}")
@@ -136,11 +136,11 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
         #expect(counts["relations"] == .integer(1))
         #expect(counts["analyses"] == .integer(1))
         #expect(counts["nodes"] == .integer(2))
-        #expect(try jv.ok(["check", "--json"]).json()["ok"] == .bool(true))
+        #expect(try jv.ok(["check", "--json"]).jsonValue()["ok"] == .bool(true))
     }
 
     @Test func infoAndCheckCountTheGraph() throws {
-        let jv = try VaultCLI()
+        let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Counting."]).printedID()
         try jv.analyse(entry, answer: #"{"sentiment": "ok", "nodes": [{"type": "topic", "name": "work"}], "relations": ["#
                        + graphCLIRelation("person", "me", "likes", "topic", "Work", 0.5) + ", "
@@ -152,18 +152,18 @@ fileprivate func graphCLIRelation(_ fromType: String, _ from: String, _ type: St
         #expect(counts["relations"] == .integer(2))
         #expect(counts["threads"] == .integer(0))
         #expect(counts["messages"] == .integer(0))
-        let check = try jv.ok(["check", "--json"]).json()
+        let check = try jv.ok(["check", "--json"]).jsonValue()
         #expect(check["ok"] == .bool(true))
         #expect(check["checked"]?["knowledge_node"] == .integer(3))
         #expect(check["checked"]?["analysis"] == .integer(1))
-        let text = try jv.ok(["info"]).stdout
+        let text = try jv.ok(["info"]).out
         #expect(text.contains("nodes"))
         #expect(text.contains("relations"))
     }
 
     @Test func theGraphCommandsNeedThePassphrase() throws {
-        let jv = try VaultCLI()
-        let wrong = try jv.write("wrong", "not the passphrase\n")
+        let jv = try Sandbox(from: .empty())
+        let wrong = try jv.folder.write("wrong", "not the passphrase\n")
         try jv.fails(["graph", "list", "--passphrase-file", wrong], status: 77)
         try jv.fails(["graph", "show", "anna", "--passphrase-file", wrong], status: 77)
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("jv passwd and jv recovery-key", .tags(.e2e))
@@ -148,7 +149,7 @@ struct KeyManagementTests {
         let started = Date()
         try Sandbox.requireSuccess(try reference.run(["recovery-key"]))
         let duration = Date().timeIntervalSince(started)
-        var generator = SplitMix(seed: 4242)
+        var generator = SeededGenerator(seed: 4242)
         for trial in 0..<12 {
             let sandbox = try Sandbox(from: fixture)
             let delay = duration * Double(generator.next() % 1100) / 1000

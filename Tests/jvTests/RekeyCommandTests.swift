@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 /// `jv rekey` as a user runs it, and the warning for a vault file replaced by an older copy.
@@ -53,7 +54,7 @@ import Testing
         let started = Date()
         try Sandbox.requireSuccess(try reference.run(["rekey"]))
         let duration = Date().timeIntervalSince(started)
-        var generator = SplitMix(seed: 777)
+        var generator = SeededGenerator(seed: 777)
         for trial in 0..<10 {
             let sandbox = try Sandbox(from: fixture)
             let delay = duration * (0.6 + 0.5 * Double(generator.next() % 1000) / 1000)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 /// A journal of many entries, imported from a generated jv-export document (one `jv import`,
@@ -57,7 +58,7 @@ struct StreamingTests {
         let hex = try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'")
         var bytes = try #require(Data(hexString: hex))
         bytes[bytes.count / 2] ^= 0x01
-        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hexString)' WHERE id = '\(victim)'")
+        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hex)' WHERE id = '\(victim)'")
         let result = try sandbox.run(["list", "--short"])
         #expect(result.status == 65 && result.err.contains(victim), "\(result)")
         // Whole batches before the damaged one: a prefix of the listing, well before its end.

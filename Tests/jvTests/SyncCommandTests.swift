@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 /// `jv sync` as people run it: two machines (two sandboxes, each with its own home and vault)
@@ -198,7 +199,7 @@ import Testing
           .tags(.slow), .notInQuickRun)
     func killedSyncConverges() throws {
         let machines = try Machines(location: { $0.folder.file("location") })
-        var generator = SplitMix(seed: 1313)
+        var generator = SeededGenerator(seed: 1313)
         for round in 0..<6 {
             let writer = round % 2 == 0 ? machines.second : machines.first
             let reader = round % 2 == 0 ? machines.first : machines.second

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 /// The sync folder on a disk with no room left: sending stops with one sentence and changes

@@ -1,38 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A private temporary folder, removed with everything in it when the value goes away.
-final class TemporaryFolder: @unchecked Sendable {
-    let path: String
-
-    init(prefix: String = "jvTests", in parent: String = NSTemporaryDirectory()) throws {
-        var template = Array((parent as NSString).appendingPathComponent(prefix + ".XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed: errno \(errno)") }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// `name` inside the folder.
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// Writes `contents` to `name` (creating folders) and returns its path.
-    @discardableResult
-    func write(_ name: String, _ contents: Data) throws -> String {
-        let target = file(name)
-        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        try contents.write(to: URL(fileURLWithPath: target))
-        return target
-    }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String { try write(name, Data(text.utf8)) }
-}
 
 /// One test's world: a temporary folder holding `HOME`, the vault and a passphrase file, and a
 /// minimal environment for `jv` (PATH, HOME, TZ, LANG, `JV_VAULT`, `JV_PASSPHRASE_FILE`).
@@ -216,6 +188,27 @@ final class Sandbox: @unchecked Sendable {
         return try SQLiteShell.run(sqlite3, vault: vault, sql)
     }
 
+    // MARK: Runs checked where the test calls them
+
+    /// Runs `jv` with `input` (if any) on standard input and requires exit status 0.
+    @discardableResult
+    func ok(_ arguments: [String], input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> JVResult {
+        let result = try run(arguments, stdin: input.map { Data($0.utf8) })
+        try #require(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// Runs `jv` and expects exit status `status`, with something said on standard error and no crash.
+    @discardableResult
+    func fails(_ arguments: [String], status: Int32, input: String? = nil,
+               sourceLocation: SourceLocation = #_sourceLocation) throws -> JVResult {
+        let result = try run(arguments, stdin: input.map { Data($0.utf8) })
+        #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
+        #expect(!result.err.isEmpty, "\(result)", sourceLocation: sourceLocation)
+        #expect(!result.err.contains("Fatal error"), "\(result)", sourceLocation: sourceLocation)
+        return result
+    }
+
     static func requireSuccess(_ result: JVResult) throws {
         if result.status != 0 {
             throw HarnessError("expected success: \(result)")
@@ -283,20 +276,4 @@ func matches(_ text: String, _ pattern: String) -> Bool {
 /// Whether `haystack` contains the bytes of `needle`.
 func containsBytes(_ haystack: Data, _ needle: Data) -> Bool {
     haystack.range(of: needle) != nil
-}
-
-extension Data {
-    /// Bytes from hexadecimal text (as sqlite3's hex() prints), or nil.
-    init?(hexString: String) {
-        var bytes: [UInt8] = []
-        var iterator = hexString.makeIterator()
-        while let high = iterator.next() {
-            guard let low = iterator.next(), let byte = UInt8(String([high, low]), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        self.init(bytes)
-    }
-
-    /// Upper-case hexadecimal, for sqlite3's X'…' literals.
-    var hexString: String { map { String(format: "%02X", $0) }.joined() }
 }
