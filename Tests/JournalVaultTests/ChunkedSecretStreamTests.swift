@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
+import TestSupport
 import VaultCrypto
 @testable import JournalVault
 
@@ -22,7 +23,7 @@ import VaultCrypto
 
     /// `data` written through a stream in pieces of `piece` bytes: the stream header and the sealed chunks.
     func seal(_ data: [UInt8], finalChunk: ChunkedSecretStream.FinalChunk, piece: Int = 10_000) throws -> (header: [UInt8], body: [UInt8]) {
-        let path = folder.path("sealed")
+        let path = folder.file("sealed")
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let output = try #require(FileHandle(forWritingAtPath: path))
         defer { try? output.close() }
@@ -42,7 +43,7 @@ import VaultCrypto
 
     /// The plaintext of every chunk of `body`, read back.
     func open(_ body: [UInt8], header: [UInt8], associatedData: [UInt8] = associatedData) throws -> [[UInt8]] {
-        let path = folder.path("read")
+        let path = folder.file("read")
         try Data(body).write(to: URL(fileURLWithPath: path))
         let input = try #require(FileHandle(forReadingAtPath: path))
         defer { try? input.close() }
