@@ -10,7 +10,7 @@ TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish
 # `make deb` takes the package's Depends from dpkg-shlibdeps.
 DEB_APT_PACKAGES := dpkg-dev
 
-.PHONY: all deps test-deps build demo test test-fast static install uninstall deb check-deb bench fuzz clean
+.PHONY: all deps test-deps build demo test test-fast test-previous static install uninstall deb check-deb bench fuzz clean
 
 # `make` builds what `sudo make install` copies.
 all: static
@@ -40,6 +40,17 @@ test: test-deps
 test-fast: test-deps
 	$(SWIFT) build --build-tests
 	JV_TEST_QUICK=1 $(SWIFT) test --skip-build
+
+# Files written by this tree read by the jv of PREVIOUS (a commit or tag), and the other way
+# round (PreviousReleaseTests; the committed fixtures cover the forward direction in `make test`).
+PREVIOUS ?= db81df6
+test-previous: test-deps
+	@rm -rf .build-previous/src && git worktree prune
+	git worktree add --detach .build-previous/src $(PREVIOUS)
+	$(SWIFT) build --package-path .build-previous/src --scratch-path .build-previous/build --product jv
+	$(SWIFT) build --build-tests
+	JV_PREVIOUS_JV=$(CURDIR)/.build-previous/build/debug/jv $(SWIFT) test --skip-build --filter PreviousReleaseTests
+	git worktree remove --force .build-previous/src
 
 # What is installed is built in its own scratch path, with the Swift runtime and Foundation
 # linked in, so that it runs without the toolchain (and debug builds are left alone). Hardened

@@ -48,11 +48,11 @@ struct SyncBenchRows {
         let before = try journal.check()
         guard before.isClean, let entries = before.checked["entry"] else { throw BenchError.wrongResult("check before sync init") }
         var first: SyncReport?
-        let initTime = try Timings.measure(1) { first = try journal.setUpSync(at: location) }
+        let initTime = try Timings.measure(1) { first = try SyncEngine(journal).setUp(at: location) }
         guard let sent = first?.sent, sent.changes == entries else {
             throw BenchError.wrongResult("sync init sent \(first?.sent?.changes ?? 0) changes, expected \(entries) entries")
         }
-        let device = try journal.syncStatus().device
+        let device = try SyncEngine(journal).status().device
         let firstPack = try packSize(sent.pack, device: device, location: location)
         let plainDump = bench.folder + "/plain-dump.bin"
         var plain = (bytes: 0, rows: 0)
@@ -70,7 +70,7 @@ struct SyncBenchRows {
                                        environment: ["JV_PASSPHRASE_FILE=" + passphraseFile], runs: 1)
             cloneName = "process: jv sync clone (\(entries) entries)"
         } else {
-            clone = try Timings.measure(1) { _ = try Vault.cloneSync(from: location, to: clonePath, credential: .passphrase(secret)) }
+            clone = try Timings.measure(1) { _ = try SyncEngine.clone(from: location, to: clonePath, credential: .passphrase(secret)) }
             cloneName = "sync clone (\(entries) entries)"
         }
         let plainCopy = try PlainBaseline(path: bench.folder + "/plain-clone.sqlite")
@@ -100,8 +100,8 @@ struct SyncBenchRows {
         for _ in 0..<Self.incrementalRuns {
             let (id, text) = try editOne()
             var sentReport: SyncReport?, receivedReport: SyncReport?
-            push.runs.append(try clock.measure { sentReport = try journal.sync() })
-            pull.runs.append(try clock.measure { receivedReport = try cloned.sync() })
+            push.runs.append(try clock.measure { sentReport = try SyncEngine(journal).sync() })
+            pull.runs.append(try clock.measure { receivedReport = try SyncEngine(cloned).sync() })
             guard sentReport?.sent?.changes == 1, receivedReport?.changesReceived == 1, receivedReport?.packsReceived == 1,
                   try cloned.entry(id: id).content == text else {
                 throw BenchError.wrongResult("sync of one change: sent \(sentReport?.sent?.changes ?? 0), received \(receivedReport?.changesReceived ?? 0)")
@@ -141,13 +141,13 @@ struct SyncBenchRows {
                 changed.append((entry.id, text))
             }
             var report: SyncReport?
-            let send = try Timings.measure(1) { report = try journal.sync() }
+            let send = try Timings.measure(1) { report = try SyncEngine(journal).sync() }
             guard let pack = report?.sent, pack.changes == count else {
                 throw BenchError.wrongResult("sync of \(count) changes sent \(report?.sent?.changes ?? 0)")
             }
             let bytes = try packSize(pack.pack, device: device, location: location)
             var received: SyncReport?
-            let receive = try Timings.measure(1) { received = try cloned.sync() }
+            let receive = try Timings.measure(1) { received = try SyncEngine(cloned).sync() }
             guard received?.changesReceived == count, try changed.allSatisfy({ try cloned.entry(id: $0.0).content == $0.1 }) else {
                 throw BenchError.wrongResult("the clone received \(received?.changesReceived ?? 0) of \(count) changes")
             }

@@ -199,7 +199,7 @@ import VaultCrypto
         #expect(keys.syncKey.withUnsafeBytes { Array($0) }.hex == Self.syncKey)
         #expect(keys.syncKey.withUnsafeBytes { Blake2b.hash(Array(Data(hex: Self.conflictMessage)), key: $0) }.hex == Self.conflictHash)
         let loser = SyncStamp(hlc: UInt64(Self.createdAt), device: Self.device1)
-        #expect(UnlockedVault.conflictCopyID(table: .entry, id: Self.entryID, loser: loser, syncKey: keys.syncKey) == Self.conflictCopyID)
+        #expect(SyncEngine.conflictCopyID(table: .entry, id: Self.entryID, loser: loser, syncKey: keys.syncKey) == Self.conflictCopyID)
     }
 
     @Test func importConflictCopyIDMatchesTheDocument() throws {

@@ -132,8 +132,8 @@ extension UnlockedVault {
         try FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
         let first = try Vault.create(at: folder.path("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
         let entry = try first.addEntry("Coffee with Mira at the station.")
-        _ = try first.setUpSync(at: location)
-        let second = try Vault.cloneSync(from: location, to: folder.path("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase))).vault
+        _ = try SyncEngine(first).setUp(at: location)
+        let second = try SyncEngine.clone(from: location, to: folder.path("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase))).vault
         for (journal, strength) in [(first, 0.4), (second, 0.6)] {
             try journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now()),
                                     nodes: [NodeReference(type: "person", name: "Mira"), NodeReference(type: "place", name: "the station")],
@@ -141,7 +141,7 @@ extension UnlockedVault {
                                                               to: NodeReference(type: "place", name: "The Station"), type: "meets at", strength: strength)])
         }
         for journal in [first, second, first] {
-            let report = try journal.sync()
+            let report = try SyncEngine(journal).sync()
             #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report.refused) \(report.waiting)")
         }
         #expect(try first.graphByNames().nodes == ["person Mira", "place the station"])
@@ -213,12 +213,12 @@ extension UnlockedVault {
         let location = folder.path("location")
         try FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
         let journal = try Vault.create(at: folder.path("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
-        _ = try journal.setUpSync(at: location)
+        _ = try SyncEngine(journal).setUp(at: location)
         // Sent under random ids, as a device did before ids were derived (the derivation kept
         // away until they are, else the push's write would derive them first).
         let old = try journal.writeGraphTheOldWay(nodes: [("person", "Anna"), ("place", "Home")], relations: [(0, 1, "lives at", 1, nil)])
         try journal.writeBehindTheVaultsBack { db in try DerivedGraphIDs.markInForce(db) }
-        #expect(try journal.sync().sent?.changes == 3)
+        #expect(try SyncEngine(journal).sync().sent?.changes == 3)
         try journal.writeBehindTheVaultsBack { db in try db.execute(sql: "DELETE FROM graph_ids_derived") }
         try journal.addEntry("The first write since.")
         let newNodes = try journal.nodes().map(\.id)
@@ -229,7 +229,7 @@ extension UnlockedVault {
         let expected = Set(old.nodes.map { "knowledge_node \($0.storageText)" } + newNodes.map { "knowledge_node \($0.storageText)" }
                            + ["knowledge_relation \(old.relations[0].storageText)", "knowledge_relation \(newRelation.storageText)"])
         #expect(expected.isSubset(of: pending), "\(pending)")
-        _ = try journal.sync()
+        _ = try SyncEngine(journal).sync()
         // What was sent: a deletion of each old id, a record under each new one.
         let sent = try journal.database.read { db -> [UUID: Bool] in
             var deleted: [UUID: Bool] = [:]
@@ -254,18 +254,18 @@ extension UnlockedVault {
         let location = folder.path("location")
         try FileManager.default.createDirectory(atPath: location, withIntermediateDirectories: true)
         let journal = try Vault.create(at: folder.path("a.vault"), passphrase: secret(TemporaryVault.passphrase), kdf: TemporaryVault.kdf).vault
-        _ = try journal.setUpSync(at: location)
+        _ = try SyncEngine(journal).setUp(at: location)
         try journal.write { db in
             let node = KnowledgeNode(id: try #require(UUID(storageText: oldID)), type: "person", name: "Anna", created: .now(), metadata: .null)
             try NodeRow(node, key: journal.nodeKey(NodeReference(type: "person", name: "Anna")), meta: .fresh(keyVersion: 1), keys: journal.keys).insert(db)
         }
-        _ = try journal.sync()
+        _ = try SyncEngine(journal).sync()
         try journal.writeBehindTheVaultsBack { db in try db.execute(sql: "DELETE FROM graph_ids_derived") }
         try journal.addEntry("The first write since: the ids are derived.")
-        _ = try journal.sync()
+        _ = try SyncEngine(journal).sync()
         let derived = try #require(try journal.nodes().first?.id)
         #expect(derived.storageText > "00000000-0000-4000-8000-000000000001" && derived.storageText < "ffffffff-ffff-4fff-bfff-ffffffffffff")
-        let clone = try Vault.cloneSync(from: location, to: folder.path("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase)))
+        let clone = try SyncEngine.clone(from: location, to: folder.path("b.vault"), credential: .passphrase(secret(TemporaryVault.passphrase)))
         #expect(clone.report.refused.isEmpty && clone.report.waiting.isEmpty, "\(clone.report)")
         #expect(try clone.vault.nodes().map(\.id) == [derived])
         #expect(try clone.vault.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_parked") } == 0)

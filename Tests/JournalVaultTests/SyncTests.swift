@@ -24,11 +24,11 @@ import VaultCrypto
             let first = try Vault.open(at: folder.path("0.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
             vaultID = first.keys.vaultID
             for index in 0..<count { try FileManager.default.createDirectory(atPath: location(index), withIntermediateDirectories: true) }
-            _ = try first.setUpSync(at: location(0))
+            _ = try SyncEngine(first).setUp(at: location(0))
             journals.append(first)
             for index in 1..<count {
                 deliverAll(to: index)
-                journals.append(try Vault.cloneSync(from: location(index), to: folder.path("\(index).vault"),
+                journals.append(try SyncEngine.clone(from: location(index), to: folder.path("\(index).vault"),
                                                     credential: .passphrase(secret(TemporaryVault.passphrase))).vault)
             }
         }
@@ -41,7 +41,7 @@ import VaultCrypto
             for _ in 0..<rounds {
                 for index in journals.indices {
                     deliverAll(to: index)
-                    let report = try journals[index].sync()
+                    let report = try SyncEngine(journals[index]).sync()
                     #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report)")
                 }
             }
@@ -168,22 +168,22 @@ import VaultCrypto
         let devices = try Devices(count: 3)
         let (a, b, c) = (devices.journals[0], devices.journals[1], devices.journals[2])
         for index in 0..<300 { _ = try b.addEntry("from b number \(index) " + String(repeating: "word ", count: 40)) }
-        _ = try b.sync()
+        _ = try SyncEngine(b).sync()
         _ = try c.addEntry("from c")
-        _ = try c.sync()
+        _ = try SyncEngine(c).sync()
         devices.deliverAll(to: 0)
         let pack = "\(devices.root(0))/\(try devices.device(1).storageText)/pack-000000000001.jvp"
         let bytes = try Data(contentsOf: URL(fileURLWithPath: pack))
         try bytes.flipping(bytes.count - 20).write(to: URL(fileURLWithPath: pack))
         let before = try a.entries().count
-        let report = try a.sync()
+        let report = try SyncEngine(a).sync()
         #expect(report.refused.count == 1)
         #expect(report.packsReceived == 1)
         #expect(try a.entries().count == before + 1)
         #expect(try a.check().isClean)
         // Put right, it applies.
         try bytes.write(to: URL(fileURLWithPath: pack))
-        #expect(try a.sync().refused.isEmpty)
+        #expect(try SyncEngine(a).sync().refused.isEmpty)
         #expect(try a.entries().count == before + 301)
     }
 
@@ -192,16 +192,16 @@ import VaultCrypto
         let (a, b) = (devices.journals[0], devices.journals[1])
         for round in 0..<3 {
             _ = try b.addEntry("round \(round)")
-            _ = try b.sync()
+            _ = try SyncEngine(b).sync()
         }
         let bDevice = try devices.device(1).storageText
         for item in devices.undelivered(to: 0) where !item.hasSuffix("pack-000000000002.jvp") { devices.deliver(item, to: 0) }
-        let waiting = try a.sync()
+        let waiting = try SyncEngine(a).sync()
         #expect(waiting.packsReceived == 1)
         #expect(waiting.waiting.count == 1 && waiting.waiting[0].contains("pack 2 has not arrived"))
         #expect(FileManager.default.fileExists(atPath: "\(devices.root(0))/\(bDevice)/pack-000000000003.jvp"))
         devices.deliverAll(to: 0)
-        let filled = try a.sync()
+        let filled = try SyncEngine(a).sync()
         #expect(filled.packsReceived == 2 && filled.waiting.isEmpty)
         #expect(try Set(a.entries().map(\.content)) == Set(b.entries().map(\.content)))
     }
@@ -212,7 +212,7 @@ import VaultCrypto
         let leftovers = ["\(devices.root(0))/\(device)/.acks.jva.writing-0badc0de", "\(devices.root(0))/\(device)/.snap-000000000001.jvp.writing-0badc0de",
                          "\(devices.root(0))/keys/.\(device).writing-0badc0de"]
         for path in leftovers { FileManager.default.createFile(atPath: path, contents: Data("half".utf8)) }
-        _ = try devices.journals[0].sync()
+        _ = try SyncEngine(devices.journals[0]).sync()
         for path in leftovers { #expect(!FileManager.default.fileExists(atPath: path), "\(path)") }
     }
 
@@ -229,11 +229,11 @@ import VaultCrypto
     @Test func aVaultRestoredFromAnOlderBackupGoesOnAsANewDeviceAndLosesNothing() throws {
         let devices = try Devices(count: 2)
         let before = try devices.journals[0].addEntry("sent before the backup").id
-        _ = try devices.journals[0].sync()
+        _ = try SyncEngine(devices.journals[0]).sync()
         let backup = devices.folder.path("0.jvbak")
         _ = try devices.journals[0].backup(to: backup)
         let after = try devices.journals[0].addEntry("sent after the backup, then the vault was restored").id
-        _ = try devices.journals[0].sync()
+        _ = try SyncEngine(devices.journals[0]).sync()
         let oldDevice = try devices.device(0)
 
         let path = devices.folder.path("0.vault")
@@ -241,14 +241,14 @@ import VaultCrypto
         devices.journals[0] = try Vault.open(at: path).unlock(passphrase: secret(TemporaryVault.passphrase))
         let restored = devices.journals[0]
         let new = try restored.addEntry("written after the restore").id
-        let report = try restored.sync()
+        let report = try SyncEngine(restored).sync()
         #expect(report.refused.isEmpty && report.waiting.isEmpty, "\(report)")
         #expect(try devices.device(0) != oldDevice, "it goes on as a new device")
         #expect(try restored.entry(id: after).content == "sent after the backup, then the vault was restored", "its own later pack applied")
         #expect(!FileManager.default.fileExists(atPath: "\(devices.root(0))/keys/\(oldDevice.storageText)"))
 
         for _ in 0..<2 {
-            for device in 0..<2 { devices.deliverAll(to: device); _ = try devices.journals[device].sync() }
+            for device in 0..<2 { devices.deliverAll(to: device); _ = try SyncEngine(devices.journals[device]).sync() }
         }
         for id in [before, after, new] { #expect(try devices.journals[1].entry(id: id).content.isEmpty == false) }
         #expect(try Self.comparable(devices.journals[0]) == Self.comparable(devices.journals[1]))
@@ -263,31 +263,31 @@ import VaultCrypto
         var ids: [UUID] = []
         for round in 0..<4 {
             ids.append(try a.addEntry("round \(round) #rounds").id)
-            _ = try a.sync()
+            _ = try SyncEngine(a).sync()
         }
         _ = try a.updateEntry(id: ids[0], content: "round 0, edited")
         try a.deleteEntry(id: ids[1])
-        _ = try a.sync()
+        _ = try SyncEngine(a).sync()
         let aDevice = try devices.device(0)
         let packs = { SyncLayout(root: devices.root(0)).numbers(of: .pack, device: aDevice).sorted() }
         #expect(packs() == Array(1...5))
 
         // b has applied none of the packs after the clone, as its acks say: none is removed, but the snapshot is written.
-        _ = try b.sync()
+        _ = try SyncEngine(b).sync()
         devices.deliverAll(to: 0)
-        let first = try a.sync(compact: true)
+        let first = try SyncEngine(a).sync(compact: true)
         #expect(first.snapshot == 5 && first.packsRemoved == 0, "\(first)")
         devices.deliverAll(to: 1)
-        _ = try b.sync()
+        _ = try SyncEngine(b).sync()
         devices.deliverAll(to: 0)
-        let second = try a.sync(compact: true)
+        let second = try SyncEngine(a).sync(compact: true)
         #expect(second.packsRemoved == 5 && packs().isEmpty, "\(second)")
         #expect(SyncLayout(root: devices.root(0)).numbers(of: .snapshot, device: aDevice) == [5])
 
         // A new device starts from the snapshot, deletions included, and goes on from there.
         _ = try a.addEntry("after the snapshot")
-        _ = try a.sync()
-        let late = try Vault.cloneSync(from: devices.location(0), to: devices.folder.path("late.vault"),
+        _ = try SyncEngine(a).sync()
+        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.path("late.vault"),
                                        credential: .passphrase(secret(TemporaryVault.passphrase)))
         #expect(late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
         #expect(try Self.comparable(late.vault) == Self.comparable(a))
@@ -309,26 +309,26 @@ import VaultCrypto
         let devices = try Devices(count: 3)
         let (a, b, c) = (devices.journals[0], devices.journals[1], devices.journals[2])
         let shared = try a.addEntry("written before the rotation #keys").id
-        _ = try a.sync()
-        for device in 1..<3 { devices.deliverAll(to: device); _ = try devices.journals[device].sync() }
+        _ = try SyncEngine(a).sync()
+        for device in 1..<3 { devices.deliverAll(to: device); _ = try SyncEngine(devices.journals[device]).sync() }
         // Made under key version 1, on devices that have not heard of the rotation yet.
         _ = try b.updateEntry(id: shared, content: "edited on b before it followed")
-        _ = try b.sync()
+        _ = try SyncEngine(b).sync()
         let fromC = try c.addEntry("written on c under the old key").id
-        _ = try c.sync()
+        _ = try SyncEngine(c).sync()
 
         var summary: RekeySummary?
         (devices.journals[0], summary) = try a.rekey()
         let recoveryKey = try #require(summary?.newRecoveryKey)
         let afterRotation = try devices.journals[0].addEntry("written on a under the new key").id
         devices.deliverAll(to: 0)
-        let sent = try devices.journals[0].sync()
+        let sent = try SyncEngine(devices.journals[0]).sync()
         #expect(sent.refused.isEmpty && sent.waiting.isEmpty, "a reads b's and c's packs of key version 1: \(sent)")
         #expect(try devices.journals[0].entry(id: fromC).content == "written on c under the old key")
 
         for device in 1..<3 {
             devices.deliverAll(to: device)
-            let followed = try devices.journals[device].sync()
+            let followed = try SyncEngine(devices.journals[device]).sync()
             #expect(followed.rekeyedTo == 2 && followed.refused.isEmpty, "\(followed)")
             // Re-encrypted in place: opened again, it is under key version 2, and the recovery key shown on a opens it.
             let path = devices.folder.path("\(device).vault")
@@ -343,7 +343,7 @@ import VaultCrypto
         #expect(try devices.journals[0].entry(id: shared).content == "edited on b before it followed")
         for journal in devices.journals { #expect(try journal.check().isClean) }
         // A device that joins now takes the newest keys, and reads the packs of both key versions.
-        let late = try Vault.cloneSync(from: devices.location(0), to: devices.folder.path("late.vault"), credential: .recoveryKey(recoveryKey))
+        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.path("late.vault"), credential: .recoveryKey(recoveryKey))
         #expect(late.vault.keys.keyVersion == 2 && late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
         #expect(try Self.comparable(late.vault) == states[0])
     }
@@ -351,14 +351,14 @@ import VaultCrypto
     @Test func aDeviceTwoRotationsBehindFollowsBothAtOnce() throws {
         let devices = try Devices(count: 2)
         _ = try devices.journals[0].addEntry("under key version 1")
-        _ = try devices.journals[0].sync()
+        _ = try SyncEngine(devices.journals[0]).sync()
         for _ in 0..<2 {
             (devices.journals[0], _) = try devices.journals[0].rekey()
             _ = try devices.journals[0].addEntry("under key version \(devices.journals[0].keys.keyVersion)")
-            _ = try devices.journals[0].sync()
+            _ = try SyncEngine(devices.journals[0]).sync()
         }
         devices.deliverAll(to: 1)
-        let followed = try devices.journals[1].sync()
+        let followed = try SyncEngine(devices.journals[1]).sync()
         #expect(followed.rekeyedTo == 3 && followed.waiting.isEmpty && followed.refused.isEmpty, "\(followed)")
         let reopened = try Vault.open(at: devices.folder.path("1.vault")).unlock(passphrase: secret(TemporaryVault.passphrase))
         #expect(try Self.comparable(reopened) == Self.comparable(devices.journals[0]))
@@ -371,13 +371,13 @@ import VaultCrypto
         #expect(recovery)
         (devices.journals[0], _) = try devices.journals[0].rekey(keepingRecoveryKey: nil)
         _ = try devices.journals[0].addEntry("under the new key")
-        _ = try devices.journals[0].sync()
+        _ = try SyncEngine(devices.journals[0]).sync()
         devices.deliverAll(to: 1)
         let agentLike = try UnlockedVault(vault: devices.journals[1].vault, keys: devices.journals[1].keys, unlockedSlot: nil)
-        #expect(throws: VaultError.self) { try agentLike.sync() }
+        #expect(throws: VaultError.self) { try SyncEngine(agentLike).sync() }
         #expect(try devices.journals[1].database.read { db in try Int.fetchOne(db, sql: "SELECT key_version FROM vault_header") } == 1,
                 "nothing was re-encrypted")
-        #expect(try devices.journals[1].sync().rekeyedTo == 2)
+        #expect(try SyncEngine(devices.journals[1]).sync().rekeyedTo == 2)
     }
 
     // MARK: Merge
@@ -386,22 +386,22 @@ import VaultCrypto
         let devices = try Devices(count: 3)
         let (a, b) = (devices.journals[0], devices.journals[1])
         let entry = try a.addEntry("the first text")
-        _ = try a.sync()
+        _ = try SyncEngine(a).sync()
         devices.deliverAll(to: 1)
         devices.deliverAll(to: 2)
-        _ = try b.sync()
-        _ = try devices.journals[2].sync()
+        _ = try SyncEngine(b).sync()
+        _ = try SyncEngine(devices.journals[2]).sync()
         _ = try a.updateEntry(id: entry.id, content: "edited on a")
         _ = try b.updateEntry(id: entry.id, content: "edited on b")
-        _ = try a.sync()
-        _ = try b.sync()
+        _ = try SyncEngine(a).sync()
+        _ = try SyncEngine(b).sync()
         // Each resolves the conflict alone, in the opposite order of arrival.
         devices.deliverAll(to: 0)
         devices.deliverAll(to: 1)
-        #expect(try a.sync().conflictCopies == 1)
-        #expect(try b.sync().conflictCopies == 1)
+        #expect(try SyncEngine(a).sync().conflictCopies == 1)
+        #expect(try SyncEngine(b).sync().conflictCopies == 1)
         devices.deliverAll(to: 2)
-        _ = try devices.journals[2].sync()
+        _ = try SyncEngine(devices.journals[2]).sync()
         let outcomes = try devices.journals.map { journal in try journal.entries().sorted { $0.id.storageText < $1.id.storageText }.map { "\($0.id) \($0.content)" } }
         #expect(outcomes[0] == outcomes[1] && outcomes[1] == outcomes[2])
         #expect(outcomes[0].count == 2)
@@ -415,17 +415,17 @@ import VaultCrypto
         let devices = try Devices(count: 2)
         let (a, b) = (devices.journals[0], devices.journals[1])
         let entry = try a.addEntry("keep me")
-        _ = try a.sync()
+        _ = try SyncEngine(a).sync()
         devices.deliverAll(to: 1)
-        _ = try b.sync()
+        _ = try SyncEngine(b).sync()
         try a.deleteEntry(id: entry.id)
         _ = try b.updateEntry(id: entry.id, content: "keep me, edited")
-        _ = try a.sync()
-        _ = try b.sync()
+        _ = try SyncEngine(a).sync()
+        _ = try SyncEngine(b).sync()
         devices.deliverAll(to: 0)
         devices.deliverAll(to: 1)
-        _ = try a.sync()
-        _ = try b.sync()
+        _ = try SyncEngine(a).sync()
+        _ = try SyncEngine(b).sync()
         #expect(try a.entry(id: entry.id).content == "keep me, edited")
         #expect(try b.entry(id: entry.id).content == "keep me, edited")
     }
@@ -435,12 +435,12 @@ import VaultCrypto
         let (journal, recoveryKey) = try Vault.create(at: folder.path("a.vault"), passphrase: secret("first device"), kdf: TemporaryVault.kdf)
         _ = try journal.addEntry("hello")
         try FileManager.default.createDirectory(atPath: folder.path("location"), withIntermediateDirectories: true)
-        _ = try journal.setUpSync(at: folder.path("location"))
+        _ = try SyncEngine(journal).setUp(at: folder.path("location"))
         #expect(throws: VaultError.wrongPassphrase) {
-            try Vault.cloneSync(from: folder.path("location"), to: folder.path("b.vault"), credential: .passphrase(secret("guess")))
+            try SyncEngine.clone(from: folder.path("location"), to: folder.path("b.vault"), credential: .passphrase(secret("guess")))
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path("b.vault")))
-        let clone = try Vault.cloneSync(from: folder.path("location"), to: folder.path("b.vault"), credential: .recoveryKey(recoveryKey)).vault
+        let clone = try SyncEngine.clone(from: folder.path("location"), to: folder.path("b.vault"), credential: .recoveryKey(recoveryKey)).vault
         #expect(try clone.entries().map(\.content) == ["hello"])
         // It keeps the first device's keyslots: its passphrase opens the new vault.
         _ = try Vault.open(at: folder.path("b.vault")).unlock(passphrase: secret("first device"))
@@ -482,7 +482,7 @@ import VaultCrypto
             try devices.journals[device].database.read { db in try SyncState.applied(db) }
         }
         func sync(_ device: Int, step: Int, compact: Bool = false) throws {
-            let report = try devices.journals[device].sync(compact: compact)
+            let report = try SyncEngine(devices.journals[device]).sync(compact: compact)
             #expect(report.refused.isEmpty)
             if let sent = report.sent {
                 for index in revisions.indices where revisions[index].device == device && revisions[index].pack == nil { revisions[index].pack = sent.pack }
@@ -551,7 +551,7 @@ import VaultCrypto
             rounds += 1
             for device in 0..<3 {
                 devices.deliverAll(to: device)
-                let report = try devices.journals[device].sync()
+                let report = try SyncEngine(devices.journals[device]).sync()
                 #expect(report.refused.isEmpty && report.waiting.isEmpty)
                 if let sent = report.sent {
                     for index in revisions.indices where revisions[index].device == device && revisions[index].pack == nil { revisions[index].pack = sent.pack }
@@ -582,13 +582,13 @@ import VaultCrypto
         // packs after it, it may meet pairs of revisions the others never met side by side (they
         // skipped one through a snapshot) and keep conflict copies they did not: once it has
         // synced until quiet with them, all four hold the same.
-        let late = try Vault.cloneSync(from: devices.location(0), to: devices.folder.path("late.vault"),
+        let late = try SyncEngine.clone(from: devices.location(0), to: devices.folder.path("late.vault"),
                                        credential: .passphrase(secret(TemporaryVault.passphrase)))
         #expect(late.report.refused.isEmpty && late.report.waiting.isEmpty, "\(late.report)")
         devices.journals.append(late.vault)
         for _ in 0..<4 {
             for device in 0..<3 { devices.deliverAll(to: device) }
-            for journal in devices.journals { _ = try journal.sync() }
+            for journal in devices.journals { _ = try SyncEngine(journal).sync() }
         }
         let all = try devices.journals.map(Self.comparable)
         #expect(all.allSatisfy { $0 == all[0] }, "seed \(seed): the late clone differs in \(Set(all[3]).symmetricDifference(all[0]).sorted())")

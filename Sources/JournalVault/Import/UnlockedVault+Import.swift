@@ -118,7 +118,7 @@ extension UnlockedVault {
         // only a star or tags differ, and nothing of the text would be lost.
         guard entry.modifiedAt == current.modifiedAt, entry.content != current.content else { return .skipped }
         return try keepImportedCopy(of: entry.id, in: .entry, text: entry.content, db) { copyID in
-            try storeConflictCopy(of: entry, as: copyID, why: "an imported file held this other text, changed at the same moment as the entry's.", db)
+            try ConflictCopy.store(of: entry, as: copyID, why: "an imported file held this other text, changed at the same moment as the entry's.", in: self, db)
         }
     }
 
@@ -133,10 +133,10 @@ extension UnlockedVault {
         return .conflictCopy
     }
 
-    /// ``conflictCopyID(domain:table:id:syncKey:version:)`` of `"JVLT-import-conflict"` and
+    /// ``ConflictCopy/id(domain:table:id:syncKey:version:)`` of `"JVLT-import-conflict"` and
     /// the text (FORMAT.md §9).
     static func importConflictCopyID(of id: UUID, in table: SealedTable, text: String, syncKey: SecureBytes) -> UUID {
-        conflictCopyID(domain: "JVLT-import-conflict", table: table, id: id, syncKey: syncKey) { $0.raw(text.utf8) }
+        ConflictCopy.id(domain: "JVLT-import-conflict", table: table, id: id, syncKey: syncKey) { $0.raw(text.utf8) }
     }
 
     /// A node is the one of its (type, name), under the id derived from them; returns that id.
@@ -192,7 +192,7 @@ extension UnlockedVault {
             if overwrite { return nil }
             guard message.content != stored.content else { return .skipped }
             return try keepImportedCopy(of: message.id, in: .chatMessage, text: message.content, db) { copyID in
-                try storeConflictCopy(of: message, as: copyID, why: "an imported file held this other text under the message's id.", db)
+                try ConflictCopy.store(of: message, as: copyID, why: "an imported file held this other text under the message's id.", in: self, db)
             }
         }
     }

@@ -37,7 +37,7 @@ struct SyncChange: Sendable {
     /// a value is `0` (null), `1 ‖ i64`, `2 ‖ u32 len ‖ UTF-8`, `3 ‖ u32 len ‖ bytes` or `4 ‖ f64 bits`.
     func encode(into writer: inout ByteWriter) {
         writer.u8(isTombstone ? Kind.tombstone.rawValue : Kind.row.rawValue)
-        writer.u8(UInt8(SealedTable.all.firstIndex(of: table) ?? 0))
+        writer.u8(table.wireID)
         writer.raw(id.bytes)
         stamp.encode(into: &writer)
         writer.u8(base == nil ? 0 : 1)
@@ -70,10 +70,9 @@ struct SyncChange: Sendable {
     static func decode(_ bytes: [UInt8]) throws -> SyncChange {
         var reader = ByteReader(bytes)
         func malformed() -> VaultError { VaultError.syncPackRefused("a change in it is malformed") }
-        guard let kindByte = reader.u8(), let kind = Kind(rawValue: kindByte), let tableIndex = reader.u8(),
-              Int(tableIndex) < SealedTable.all.count, let id = reader.raw(16), let stamp = SyncStamp.decode(from: &reader),
+        guard let kindByte = reader.u8(), let kind = Kind(rawValue: kindByte), let tableByte = reader.u8(),
+              let table = SealedTable.wire(tableByte), let id = reader.raw(16), let stamp = SyncStamp.decode(from: &reader),
               let hasBase = reader.u8(), hasBase <= 1 else { throw malformed() }
-        let table = SealedTable.all[Int(tableIndex)]
         var base: SyncStamp?
         if hasBase == 1 {
             guard let decoded = SyncStamp.decode(from: &reader) else { throw malformed() }

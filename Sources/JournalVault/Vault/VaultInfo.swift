@@ -32,8 +32,8 @@ extension Vault {
                 throw VaultError.notAVault(path: path, reason: "it has no passphrase keyslot")
             }
             var counts: [String: Int] = [:]
-            for (table, label) in Self.recordTables {
-                counts[label] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0
+            for table in SealedTable.all {
+                counts[table.label] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.name)") ?? 0
             }
             // Relations of a vault not yet upgraded to sealed relations (FORMAT.md §11.4).
             counts["relations", default: 0] += try Int.fetchOne(db, sql: "SELECT count(*) FROM legacy_relation") ?? 0
@@ -45,15 +45,9 @@ extension Vault {
         }
     }
 
-    /// Tables of encrypted records and what `info` calls their rows.
-    static let recordTables: KeyValuePairs<String, String> = [
-        "entry": "entries", "analysis": "analyses", "knowledge_node": "nodes", "knowledge_relation": "relations",
-        "chat_thread": "threads", "chat_message": "messages",
-    ]
-
     /// What ``VaultInfo/counts`` calls the records of `table` (`threads` for `chat_thread`), for people to
     /// read; nil for a table of no kind of record.
     public static func recordLabel(ofTable table: String) -> String? {
-        recordTables.first { $0.key == table }?.value
+        SealedTable.named(table)?.label
     }
 }

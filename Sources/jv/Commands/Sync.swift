@@ -37,8 +37,8 @@ struct SyncRun: VaultCommand {
     }
 
     func execute() throws {
-        let journal = try options.unlockedVault()
-        try options.output.syncing("Syncing", dryRun: dryRun) { try journal.sync(dryRun: dryRun, compact: compact, progress: $0) }
+        let engine = SyncEngine(try options.unlockedVault())
+        try options.output.syncing("Syncing", dryRun: dryRun) { try engine.sync(dryRun: dryRun, compact: compact, progress: $0) }
     }
 }
 
@@ -55,8 +55,8 @@ struct SyncInit: VaultCommand {
     var location: String
 
     func execute() throws {
-        let journal = try options.unlockedVault()
-        try options.output.syncing("Syncing", note: "This vault now syncs through \(location).") { try journal.setUpSync(at: location, progress: $0) }
+        let engine = SyncEngine(try options.unlockedVault())
+        try options.output.syncing("Syncing", note: "This vault now syncs through \(location).") { try engine.setUp(at: location, progress: $0) }
     }
 }
 
@@ -82,7 +82,7 @@ struct SyncClone: VaultCommand {
             throw CLIError.exists("A file already exists at \(target); clone into a new file with --to PATH.")
         }
         try options.output.syncing("Cloning", note: "Made \(target), which syncs through \(location).") {
-            try Vault.cloneSync(from: location, to: target, credential: Credentials(options: options).forUnlocking(), progress: $0).report
+            try SyncEngine.clone(from: location, to: target, credential: Credentials(options: options).forUnlocking(), progress: $0).report
         }
     }
 }
@@ -96,7 +96,7 @@ struct SyncStatusCommand: VaultCommand {
     @OptionGroup var options: GlobalOptions
 
     func execute() throws {
-        let status = try options.unlockedVault(access: .readOnly).syncStatus()
+        let status = try SyncEngine(try options.unlockedVault(access: .readOnly)).status()
         if options.json {
             options.output.printJSON(.object([
                 ("device", .string(status.device.uuidString.lowercased())), ("location", .string(status.location)),

@@ -7,7 +7,7 @@ import VaultCrypto
 /// a new device starts instead of every pack; acks, by which each device learns which of its
 /// own packs every other has applied; and the removal of a device's own packs once every
 /// device has applied them and every device's newest snapshot holds what they said.
-extension UnlockedVault {
+extension SyncEngine {
     /// Writes `acks.jva` when what this device has applied changed since it was written.
     /// Returns whether it was written.
     func publishAcks(layout: SyncLayout, device: UUID) throws -> Bool {

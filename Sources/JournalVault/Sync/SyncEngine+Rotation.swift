@@ -10,7 +10,7 @@ enum PackKeyUnavailable: Error {
     case older(UInt32)
 }
 
-extension UnlockedVault {
+extension SyncEngine {
     /// The keys that open packs made under key `version`: this vault's own, or an earlier
     /// version's through the rotation files in the location (FORMAT.md §14.8).
     func keys(forPacksOf version: UInt32, layout: SyncLayout) throws -> VaultKeys {
@@ -67,11 +67,11 @@ extension UnlockedVault {
             }.first
         }.first
         guard let (newKeys, recovery) = reached else { return nil }
-        guard unlockedSlot?.slot.kind == .passphrase else {
+        guard vault.unlockedSlot?.slot.kind == .passphrase else {
             throw VaultError.syncSetup("Another device rotated this vault's master key (jv rekey); to follow it, run jv sync "
                                        + "with this device's passphrase (not the recovery key, and not through a session: add --no-agent)")
         }
-        return try rotate(to: newKeys, progress: nil) { _ in (recovery, nil) }.0
+        return try vault.rotate(to: newKeys, progress: nil) { _ in (recovery, nil) }.0
     }
 
     /// Writes the rotation files this device made that the location lacks.

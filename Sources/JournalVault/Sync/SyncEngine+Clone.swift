@@ -2,17 +2,17 @@
 import Foundation
 import VaultCrypto
 
-extension Vault {
+extension SyncEngine {
     /// Joins, as a new device, the vault that syncs through `location` (FORMAT.md §14.5): its
     /// keys are opened with the passphrase or recovery key of any device (from the keys files
     /// there), a new vault file is made at `path` with the same vault id, master key and
     /// keyslots and a new device id, and every pack there is applied.
     ///
     /// ```swift
-    /// let (journal, report) = try Vault.cloneSync(from: "rclone:b2:journal", to: path, credential: .passphrase(secret))
+    /// let (journal, report) = try SyncEngine.clone(from: "rclone:b2:journal", to: path, credential: .passphrase(secret))
     /// ```
-    public static func cloneSync(from location: String, to path: String, credential: @autoclosure () throws -> VaultCredential,
-                                 progress: ((SyncProgress) -> Void)? = nil) throws -> (vault: UnlockedVault, report: SyncReport) {
+    public static func clone(from location: String, to path: String, credential: @autoclosure () throws -> VaultCredential,
+                             progress: ((SyncProgress) -> Void)? = nil) throws -> (vault: UnlockedVault, report: SyncReport) {
         if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         let place = try SyncLocation(location)
         let vaults = try place.vaultIDs()
@@ -39,9 +39,10 @@ extension Vault {
         }
         do {
             let vault = try Vault(database: database).unlock(masterKey: unlocked.masterKey, slot: unlocked)
+            let engine = SyncEngine(vault)
             // The newest snapshot first, when there is one: older packs may be gone (compaction).
-            let started = try vault.startFromSnapshot(layout: place.layout(vaultID: vaultID), progress: progress)
-            var report = try vault.sync(progress: progress)
+            let started = try engine.startFromSnapshot(layout: place.layout(vaultID: vaultID), progress: progress)
+            var report = try engine.sync(progress: progress)
             report.changesReceived += started?.applied ?? 0
             report.conflictCopies += started?.conflictCopies ?? 0
             return (vault, report)

@@ -9,7 +9,7 @@ struct MergeTally: Sendable {
     var conflictCopies = 0
 }
 
-extension UnlockedVault {
+extension SyncEngine {
     /// Applies one change from another device to this vault, in the caller's transaction
     /// (FORMAT.md §14.7). Packs arrive in causal order (``SyncPack/Header/dependencies``), so
     /// the revision a change was made from has been applied here before it: a change whose base
@@ -101,7 +101,7 @@ extension UnlockedVault {
             let row = try SealedRow(received: change.table, values: values)
             var tagIndexes: Set<Data>?
             if change.table == .entry {
-                tagIndexes = try Self.entryTagIndexes(of: row, plaintexts: row.openedFields(keys: keys), keys: keys)
+                tagIndexes = try UnlockedVault.entryTagIndexes(of: row, plaintexts: row.openedFields(keys: keys), keys: keys)
             } else {
                 try row.open(keys: keys)
             }
@@ -136,13 +136,13 @@ extension UnlockedVault {
             let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
             // The same text on both sides (a star set on each): nothing would be lost.
             if let winner, try EncryptedEntryRow(row: asRow(winner)).decrypt(keys: keys).content == entry.content { return }
-            try storeConflictCopy(of: entry, as: copyID, why: why, db)
+            try ConflictCopy.store(of: entry, as: copyID, why: why, in: vault, db)
         } else {
             var message = try MessageRow(row: row).decrypt(keys: keys)
             if let winner, try MessageRow(row: asRow(winner)).decrypt(keys: keys).content == message.content { return }
             guard try rows.exists(.chatThread, message.threadID.storageText) else { return }
             if let entryID = message.entryID, try !rows.exists(.entry, entryID.storageText) { message.entryID = nil }
-            try storeConflictCopy(of: message, as: copyID, why: why, db)
+            try ConflictCopy.store(of: message, as: copyID, why: why, in: vault, db)
         }
         try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) VALUES (?, ?)", arguments: [table.name, copyID.storageText])
         tally.conflictCopies += 1
@@ -156,13 +156,13 @@ extension UnlockedVault {
 
     /// The same under `syncKey` (FORMAT.md §14.10's vector checks it).
     static func conflictCopyID(table: SealedTable, id: UUID, loser: SyncStamp, syncKey: SecureBytes) -> UUID {
-        conflictCopyID(domain: "JVLT-sync-conflict", table: table, id: id, syncKey: syncKey) { loser.encode(into: &$0) }
+        ConflictCopy.id(domain: "JVLT-sync-conflict", table: table, id: id, syncKey: syncKey) { loser.encode(into: &$0) }
     }
 
     private func setTagIndexes(_ indexes: Set<Data>, ofEntry id: String, _ db: Database) throws {
         guard let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM entry WHERE id = ?"), arguments: [id]) else { return }
         try db.cachedStatement(sql: "DELETE FROM entry_tag WHERE entry_seq = ?").execute(arguments: [seq])
-        try Self.insertTagIndexes(indexes, entrySeq: seq, db)
+        try UnlockedVault.insertTagIndexes(indexes, entrySeq: seq, db)
     }
 }
 

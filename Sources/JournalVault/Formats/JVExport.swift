@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// The `jv-export` JSON document (README "JSON"): every record in its documented shape, plus the
+/// members that make the document lossless (thread and node `metadata`, messages inside their
+/// threads with `usage`, analysis `extra`). `jv import --format json` reads it back.
+extension VaultSnapshot {
+    public static let jvExportFormat = "jv-export"
+    public static let jvExportVersion: Int64 = 1
+
+    public func jvExport(exportedAt: Instant = .now()) -> JSONValue {
+        let (before, after) = jvExportMembers(exportedAt: exportedAt)
+        return .object(before + [("entries", .array(entries.map(\.json)))] + after)
+    }
+
+    /// The document's members before and after its entries.
+    fileprivate func jvExportMembers(exportedAt: Instant) -> (before: [(String, JSONValue)], after: [(String, JSONValue)]) {
+        let messagesByThread = Dictionary(grouping: messages, by: \.threadID)
+        return ([
+            ("format", .string(Self.jvExportFormat)),
+            ("version", .integer(Self.jvExportVersion)),
+            ("exported_at", .string(exportedAt.iso8601)),
+        ], [
+            ("threads", .array(threads.map { thread in
+                thread.json.adding([
+                    ("metadata", thread.metadata),
+                    ("messages", .array((messagesByThread[thread.id] ?? []).map { $0.json.adding([("usage", $0.usage)]) })),
+                ])
+            })),
+            ("analyses", .array(analyses.map { $0.json.adding([("extra", $0.extra)]) })),
+            ("nodes", .array(nodes.map { $0.json.adding([("metadata", $0.metadata)]) })),
+            ("relations", .array(relations.map(\.json))),
+        ])
+    }
+}
+
+/// The jv-export document, pretty-printed, with a final line break.
+struct JVExportRenderer: ExportRenderer {
+    private let before: [(String, JSONValue)]
+    private let after: [(String, JSONValue)]
+    private var json = JSONStreamWriter(pretty: true)
+
+    init(snapshot: VaultSnapshot, exportedAt: Instant) {
+        (before, after) = snapshot.jvExportMembers(exportedAt: exportedAt)
+    }
+
+    mutating func opening() -> String {
+        var text = json.openObject()
+        for (name, value) in before { text += json.value(value, name) }
+        return text + json.openArray("entries")
+    }
+
+    mutating func entry(_ entry: Entry) -> String { json.value(entry.json) }
+
+    mutating func closing() -> String {
+        var text = json.close()
+        for (name, value) in after { text += json.value(value, name) }
+        return text + json.close() + "\n"
+    }
+}
+
+extension JSONValue {
+    /// An object with more members appended.
+    func adding(_ members: [(String, JSONValue)]) -> JSONValue {
+        guard case .object(let existing) = self else { return self }
+        return .object(existing + members)
+    }
+}
+
+/// Reads the `jv-export` document back into records, ids and timestamps exactly as exported.
+enum JVExportReader {
+    static func read(_ bytes: [UInt8]) throws -> VaultSnapshot {
+        let document = try ImportError.parsing(bytes)
+        guard document["format"]?.stringValue == VaultSnapshot.jvExportFormat else {
+            throw ImportError(reason: "not a jv export (its \"format\" is not \"jv-export\")")
+        }
+        guard case .integer(let version)? = document["version"], version <= VaultSnapshot.jvExportVersion else {
+            throw ImportError(reason: "jv export version \(document["version"]?.serialized() ?? "?") is newer than this jv understands")
+        }
+        var snapshot = VaultSnapshot()
+        var position = 0
+        func records(_ key: String) throws -> [JSONValue] {
+            guard let value = document[key] else { return [] }
+            guard let items = value.arrayValue else { throw ImportError(reason: "\"\(key)\" is not a list") }
+            return items
+        }
+        func fail(_ kind: String, _ reason: String) -> ImportError { ImportError(record: position, reason: "\(kind): \(reason)") }
+        for item in try records("entries") {
+            position += 1
+            let content = try item.requiredString("content") { fail("entry", $0) }
+            let validated: String
+            do { validated = try ContentRules.validated(content) } catch let error as VaultError { throw fail("entry", error.description) }
+            let created = try item.requiredInstant("created_at") { fail("entry", $0) }
+            let tags = try item.stringList("tags") { fail("entry", $0) }
+            let inline = Set(Tags.inline(in: validated))
+            snapshot.entries.append(Entry(
+                id: try item.requiredID("id") { fail("entry", $0) }, content: validated, created: created,
+                modifiedAt: try item.optionalInstant("modified_at") { fail("entry", $0) }?.millis ?? created.millis,
+                starred: try item.optionalBool("starred") { fail("entry", $0) },
+                explicitTags: try Self.tags(tags) { fail("entry", $0) }.filter { !inline.contains($0) }))
+        }
+        for item in try records("threads") {
+            position += 1
+            let id = try item.requiredID("id") { fail("thread", $0) }
+            let created = try item.requiredInstant("created_at") { fail("thread", $0) }
+            snapshot.threads.append(ChatThread(
+                id: id, title: item["title"]?.stringValue ?? "", isActive: try item.optionalBool("is_active") { fail("thread", $0) }, created: created,
+                updatedAt: try item.optionalInstant("updated_at") { fail("thread", $0) }?.millis ?? created.millis,
+                lastMessageAt: try item.optionalInstant("last_message_at") { fail("thread", $0) }?.millis,
+                messageCount: 0, metadata: item["metadata"] ?? .null))
+            for message in item["messages"]?.arrayValue ?? [] {
+                guard let role = message["role"]?.stringValue.flatMap(ChatRole.init(rawValue:)) else { throw fail("message", "role is not user, assistant or system") }
+                let content = try message.requiredString("content") { fail("message", $0) }
+                snapshot.messages.append(ChatMessage(
+                    id: try message.requiredID("id") { fail("message", $0) }, threadID: id, role: role, content: content,
+                    timestamp: try message.requiredInstant("timestamp") { fail("message", $0) },
+                    model: message["model"]?.stringValue, language: message["language"]?.stringValue,
+                    entryID: try message.optionalID("entry_id") { fail("message", $0) }, usage: message["usage"] ?? .null))
+            }
+        }
+        for item in try records("analyses") {
+            position += 1
+            snapshot.analyses.append(Analysis(
+                id: try item.requiredID("id") { fail("analysis", $0) }, entryID: try item.requiredID("entry_id") { fail("analysis", $0) },
+                model: try item.requiredString("model") { fail("analysis", $0) },
+                processedAt: try item.requiredInstant("processed_at") { fail("analysis", $0) },
+                sentiment: item["sentiment"]?.stringValue, themes: try item.stringList("themes") { fail("analysis", $0) },
+                entities: item["entities"] ?? .null, extra: item["extra"] ?? .null))
+        }
+        for item in try records("nodes") {
+            position += 1
+            guard let type = item["type"]?.stringValue.flatMap(KnowledgeNode.normalizedType) else { throw fail("node", "type is not one word") }
+            snapshot.nodes.append(KnowledgeNode(
+                id: try item.requiredID("id") { fail("node", $0) }, type: type, name: try item.requiredString("name") { fail("node", $0) },
+                created: try item.requiredInstant("created_at") { fail("node", $0) }, metadata: item["metadata"] ?? .null))
+        }
+        for item in try records("relations") {
+            position += 1
+            guard let strength = item["strength"]?.doubleValue, (0...1).contains(strength) else { throw fail("relation", "strength is not a number in 0…1") }
+            snapshot.relations.append(KnowledgeRelation(
+                id: try item.requiredID("id") { fail("relation", $0) }, from: try item.requiredID("from") { fail("relation", $0) },
+                to: try item.requiredID("to") { fail("relation", $0) }, type: try item.requiredString("type") { fail("relation", $0) },
+                strength: strength, entryID: try item.optionalID("entry_id") { fail("relation", $0) }))
+        }
+        return snapshot
+    }
+
+    private static func tags(_ tags: [String], _ fail: (String) -> ImportError) throws -> [String] {
+        do {
+            return try ContentRules.tags(tags)
+        } catch let error as VaultError {
+            throw fail(error.description)
+        }
+    }
+}
