@@ -26,9 +26,48 @@ enum ConflictCopy {
         try MessageRow(copy, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
     }
 
+    /// Keeps `loser`, a version of a record that lost to `winner` (the record as it now stands,
+    /// nil when it was deleted), as the new record `copyID` beside it — when its table keeps the
+    /// losing text (``SealedTable/conflictCopy``) and that text differs from the winner's (the
+    /// same text with only a star or a tag changed loses nothing). Every column and field is the
+    /// loser's, under new metadata, but the kept field, which starts by naming the record;
+    /// a reference to a record missing here is cleared where the schema would clear it, and
+    /// where it would delete the copy, none is made. Returns whether the copy was stored.
+    static func keep(_ loser: SealedRow, against winner: SealedRow?, as copyID: UUID, why: String,
+                     keys: VaultKeys, rows: SyncRows) throws -> Bool {
+        let table = loser.table
+        guard case .keepLosingText(let field, let noun) = table.conflictCopy,
+              let position = table.fields.firstIndex(of: field) else { return false }
+        var plaintexts = try loser.openedFields(keys: keys)
+        if let winner, try winner.openedFields(keys: keys)[position] == plaintexts[position] { return false }
+        var copy = SealedRow(table, id: copyID, values: loser.set("id", copyID.storageText).values)
+        for parent in table.parents {
+            guard let parentID = String.fromDatabaseValue(copy[parent.column]), try !rows.exists(parent.table, parentID) else { continue }
+            switch parent.onDelete {
+            case .setNull: copy = copy.set(parent.column, nil)
+            case .cascade: return false
+            }
+        }
+        plaintexts[position] = Array(heading(noun: noun, loser.id, why: why).utf8) + plaintexts[position]
+        try copy.seal(plaintexts, meta: .fresh(keyVersion: keys.keyVersion), keys: keys)
+        try copy.insert(rows.db)
+        let rowKey = rows.db.lastInsertedRowID
+        for derived in table.derived {
+            guard case .tagIndex = derived else { continue }  // a blind index column travels with the row
+            try UnlockedVault.insertTagIndexes(try UnlockedVault.entryTagIndexes(of: copy, plaintexts: plaintexts, keys: keys),
+                                               entrySeq: rowKey, rows.db)
+        }
+        return true
+    }
+
     /// `Conflict copy of entry ID: <why>`, a blank line, then the losing text.
     private static func text(of table: SealedTable, _ id: UUID, why: String, text: String) -> String {
-        "Conflict copy of \(table == .entry ? "entry" : "message") \(id.storageText): \(why)\n\n\(text)"
+        guard case .keepLosingText(_, let noun) = table.conflictCopy else { preconditionFailure("\(table.name) keeps no conflict copies") }
+        return heading(noun: noun, id, why: why) + text
+    }
+
+    private static func heading(noun: String, _ id: UUID, why: String) -> String {
+        "Conflict copy of \(noun) \(id.storageText): \(why)\n\n"
     }
 
     /// `UUID(first 16 bytes of BLAKE2b-256(key = K_sync, domain ‖ table ‖ id[16] ‖ version))`

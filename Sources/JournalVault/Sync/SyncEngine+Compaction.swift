@@ -76,7 +76,7 @@ extension SyncEngine {
         }
         let tombstones = try Row.fetchCursor(db, sql: "SELECT tbl, id, hlc, device, rank_hlc, rank_device FROM sync_record WHERE deleted = 1")
         while let row = try tombstones.next() {
-            guard let name = row[0] as String?, let table = SealedTable.all.first(where: { $0.name == name }),
+            guard let name = row[0] as String?, let table = SealedTable.named(name),
                   let id = UUID(storageText: row[1]), let stamp = SyncStamp(row, hlc: 2, device: 3), let rank = SyncStamp(row, hlc: 4, device: 5) else { continue }
             // A tombstone ranks as its base: the revision it deleted.
             try body(SyncChange(table: table, id: id, stamp: stamp, base: rank, body: .tombstone))

@@ -120,30 +120,15 @@ extension SyncEngine {
     /// are the same, or when the copy was made already.
     private func keepConflictCopy(of values: [DatabaseValue], in table: SealedTable, loser: SyncStamp, against winner: [DatabaseValue]?,
                                   rows: SyncRows, tally: inout MergeTally) throws {
-        guard table == .entry || table == .chatMessage else { return }
+        guard case .keepLosingText = table.conflictCopy else { return }
         let db = rows.db
-        let original = try SealedRow(received: table, values: values).id
-        let copyID = conflictCopyID(table: table, id: original, loser: loser)
+        let losing = try SealedRow(received: table, values: values)
+        let copyID = conflictCopyID(table: table, id: losing.id, loser: loser)
         // Already made here, or made, changed or deleted elsewhere and received.
         if try KnownRevision.load(table, copyID.storageText, db) != nil || rows.current(table, copyID.storageText) != nil { return }
-        func asRow(_ values: [DatabaseValue]) throws -> Row {
-            // The values as a row of their own, for the typed readers.
-            try Row.fetchOne(db, sql: "SELECT " + values.indices.map { _ in "?" }.joined(separator: ", "), arguments: StatementArguments(values))!
-        }
-        let row = try asRow(values)
         let why = "it was changed on two devices at once, and this is the other text."
-        if table == .entry {
-            let entry = try EncryptedEntryRow(row: row).decrypt(keys: keys)
-            // The same text on both sides (a star set on each): nothing would be lost.
-            if let winner, try EncryptedEntryRow(row: asRow(winner)).decrypt(keys: keys).content == entry.content { return }
-            try ConflictCopy.store(of: entry, as: copyID, why: why, in: vault, db)
-        } else {
-            var message = try MessageRow(row: row).decrypt(keys: keys)
-            if let winner, try MessageRow(row: asRow(winner)).decrypt(keys: keys).content == message.content { return }
-            guard try rows.exists(.chatThread, message.threadID.storageText) else { return }
-            if let entryID = message.entryID, try !rows.exists(.entry, entryID.storageText) { message.entryID = nil }
-            try ConflictCopy.store(of: message, as: copyID, why: why, in: vault, db)
-        }
+        guard try ConflictCopy.keep(losing, against: try winner.map { try SealedRow(received: table, values: $0) }, as: copyID, why: why,
+                                    keys: keys, rows: rows) else { return }
         try db.execute(sql: "INSERT OR IGNORE INTO sync_pending (tbl, id) VALUES (?, ?)", arguments: [table.name, copyID.storageText])
         tally.conflictCopies += 1
     }

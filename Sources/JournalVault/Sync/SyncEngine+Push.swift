@@ -15,11 +15,11 @@ extension SyncEngine {
         do {
             try vault.write { db in
                 guard var state = try SyncState.load(db) else { return }
-                let pending = try Row.fetchAll(db, sql: "SELECT tbl, id FROM sync_pending").compactMap { row -> (Int, String)? in
-                    guard let name = row[0] as String?, let id = row[1] as String?,
-                          let index = SealedTable.all.firstIndex(where: { $0.name == name }) else { return nil }
-                    return (index, id)
-                }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+                // In order of the tables' wire ids (parents before children), then of id text (FORMAT.md §14.3).
+                let pending = try Row.fetchAll(db, sql: "SELECT tbl, id FROM sync_pending").compactMap { row -> (SealedTable, String)? in
+                    guard let name = row[0] as String?, let id = row[1] as String?, let table = SealedTable.named(name) else { return nil }
+                    return (table, id)
+                }.sorted { $0.0 != $1.0 ? $0.0.wireID < $1.0.wireID : $0.1 < $1.1 }
                 guard !pending.isEmpty else { return }
                 let number = state.lastPack + 1
                 try SyncLocation.folder(SyncLayout.folderName(of: state.device), in: layout)
@@ -32,8 +32,7 @@ extension SyncEngine {
                                              createdAt: Instant.now().millis, dependencies: try SyncState.applied(db))
                 let writer = try SyncPack.Writer(header: header, syncKey: keys.syncKey, to: handle)
                 let rows = SyncRows(db: db)
-                for (done, (tableIndex, id)) in pending.enumerated() {
-                    let table = SealedTable.all[tableIndex]
+                for (done, (table, id)) in pending.enumerated() {
                     guard let uuid = UUID(storageText: id) else { continue }
                     let known = try KnownRevision.load(table, id, db)
                     let base = known.flatMap { $0.deleted ? nil : $0.stamp }

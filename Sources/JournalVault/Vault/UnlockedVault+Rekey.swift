@@ -80,17 +80,17 @@ extension UnlockedVault {
                 // a vault from before the manifest is upgraded first.
                 let manifest = try manifestForWritingWithTriggers(db)
                 recorder.suspend()
-                let total = try ManifestedTable.all.filter { $0.name != "entry_tag" }
-                    .reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1.name)") ?? 0) }
+                let total = try SealedTable.all.reduce(0) { $0 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM \($1.name)") ?? 0) }
                 var done = 0
                 // The rows as found, before they are rewritten, must be the ones the manifest lists:
                 // the new manifest is built from them, and would otherwise take in any damage.
                 var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:],
                                      instance: manifest.instance, syncDevice: manifest.syncDevice)
-                found.tables["entry_tag"] = try Manifest.build(db, keys: keys, counter: 0, only: ["entry_tag"]).tables["entry_tag"]
-                var tagIndexes: [(seq: Int64, tags: Set<Data>)] = []
+                let derivedTables = Set(SealedTable.derivedTables.map(\.name))
+                found.tables.merge(try Manifest.build(db, keys: keys, counter: 0, only: derivedTables).tables) { _, built in built }
+                var derivedRows: [DerivedRows] = []
                 for table in SealedTable.all {
-                    let (count, state) = try reseal(table, db, newKeys: newKeys, tagIndexes: &tagIndexes) { count in
+                    let (count, state) = try reseal(table, db, newKeys: newKeys, derivedRows: &derivedRows) { count in
                         done += count
                         progress?(done, total)
                     }
@@ -100,8 +100,8 @@ extension UnlockedVault {
                 guard found == manifest else { throw VaultError.manifestDamaged("the records do not match it") }
                 // Records parked by sync (FORMAT.md §14.7) go back to their tables under the new key.
                 try SyncRows(db: db).resealParked { try $0.resealed(from: keys, to: newKeys) }
-                try db.execute(sql: "DELETE FROM entry_tag")
-                for (seq, tags) in tagIndexes { try Self.insertTagIndexes(tags, entrySeq: seq, db) }
+                for table in SealedTable.derivedTables { try db.execute(sql: "DELETE FROM \(table.name)") }
+                for rows in derivedRows { try rows.derived.insert(rows.indexes, rowKey: rows.rowKey, db) }
                 try db.execute(sql: "UPDATE vault_header SET key_version = ?", arguments: [Int64(newKeys.keyVersion)])
                 try unlockedSlot.slot.rewrapped(newKeys.masterKey, kek: unlockedSlot.kek, keyVersion: newKeys.keyVersion,
                                                 vaultID: keys.vaultID).save(db)
@@ -121,13 +121,13 @@ extension UnlockedVault {
 
     /// Re-encrypts every row of `table` under `newKeys`, a batch at a time (rows are taken in
     /// row-id order, which rewriting them does not change); returns how many, and the manifest
-    /// state of the rows as they were found. Entries' tag indexes under the new key are added to
-    /// `tagIndexes` (each entry is decrypted once, here).
-    private func reseal(_ table: SealedTable, _ db: Database, newKeys: VaultKeys, tagIndexes: inout [(seq: Int64, tags: Set<Data>)],
+    /// state of the rows as they were found. The rows derived from them under the new key (an
+    /// entry's tag index) are added to `derivedRows` (each row is decrypted once, here).
+    private func reseal(_ table: SealedTable, _ db: Database, newKeys: VaultKeys, derivedRows: inout [DerivedRows],
                         done: @escaping (Int) -> Void) throws -> (Int, Manifest.TableState) {
         let keys = self.keys
         var state = Manifest.TableState()
-        var newTagIndexes: [(seq: Int64, tags: Set<Data>)] = []
+        var newDerivedRows: [DerivedRows] = []
         // An entry's digest starts with its row key, `seq`, which is its rowid.
         let manifested = ManifestedTable(table)
         let digestsRowID = manifested.columns.first == "seq"
@@ -139,14 +139,16 @@ extension UnlockedVault {
             for (digest, resealed, rowID) in results {
                 state.add(digest)
                 try resealed.row.update(db)
-                // An entry's rowid is its `seq`, which its tag rows name.
-                if let tags = resealed.tagIndexes, let seq = Int64.fromDatabaseValue(rowID) { newTagIndexes.append((seq, tags)) }
+                // A row key is the rowid (an entry's `seq`), which the derived rows name.
+                guard !resealed.derivedRows.isEmpty else { continue }
+                guard let rowKey = Int64.fromDatabaseValue(rowID) else { throw resealed.row.tampered("its row key is not an integer") }
+                newDerivedRows += resealed.derivedRows.map { DerivedRows(derived: $0.derived, rowKey: rowKey, indexes: $0.indexes) }
             }
             done(results.count)
         })
         try SealedRow.forEachBatch(of: table, db) { batch in try pipeline.submit(batch) }
         try pipeline.finish()
-        tagIndexes += newTagIndexes
+        derivedRows += newDerivedRows
         return (Int(state.count), state)
     }
 
@@ -159,36 +161,34 @@ extension UnlockedVault {
         return tagIndexes(content: content, explicitTags: explicit, keys: keys)
     }
 
-    /// A row sealed under the new key, with an entry's tag indexes under it.
+    /// A row sealed under the new key, with the rows derived from it under that key.
     struct Resealed: Sendable {
         var row: SealedRow
-        var tagIndexes: Set<Data>?
+        var derivedRows: [(derived: SealedTable.Derived, indexes: Set<Data>)]
+    }
+
+    /// Rows of a derived table (``SealedTable/Derived/derivedTable``) for the row with `rowKey`.
+    struct DerivedRows: Sendable {
+        let derived: SealedTable.Derived
+        let rowKey: Int64
+        let indexes: Set<Data>
     }
 
     /// One row opened under `old` and sealed under `new`: next revision, new salt, new nonces,
-    /// and the blind-index columns recomputed under the new blind-index key. The id stays, a
-    /// knowledge node's or relation's too, though it was derived from them under the old key
-    /// (FORMAT.md §1.6): other devices, and their packs made before the rotation, name it so.
+    /// and its derived data (``SealedTable/derived``) recomputed under the new key — its
+    /// blind-index columns set, the rows derived from it returned. The id stays, a knowledge
+    /// node's or relation's too, though it was derived from them under the old key (FORMAT.md
+    /// §1.6): other devices, and their packs made before the rotation, name it so.
     static func resealed(_ row: SealedRow, from old: VaultKeys, to new: VaultKeys) throws -> Resealed {
         let plaintexts = try row.openedFields(keys: old)
-        var resealed = row
-        var tagIndexes: Set<Data>?
-        switch row.table {
-        case .entry:
-            tagIndexes = try entryTagIndexes(of: row, plaintexts: plaintexts, keys: new)
-        case .knowledgeNode:
-            guard let type = String.fromDatabaseValue(row["type"]) else { throw row.tampered("its type is not text") }
-            let name = try String(decrypted: plaintexts[0], table: row.table.name, id: row.id)
-            resealed = resealed.set("node_key", nodeKey(storedType: type, name: name, keys: new))
-        case .knowledgeRelation:
-            guard let type = try JSONValue(decrypted: plaintexts[0], table: row.table.name, id: row.id)["type"]?.stringValue else {
-                throw row.tampered("the sealed relation has no type")
+        var resealed = Resealed(row: row, derivedRows: [])
+        for derived in row.table.derived {
+            switch try derived.value(of: row, plaintexts: plaintexts, keys: new) {
+            case .column(let column, let value): resealed.row = resealed.row.set(column, value)
+            case .rows(let indexes): resealed.derivedRows.append((derived, indexes))
             }
-            resealed = resealed.set("relation_key", relationKey(type, keys: new))
-        default:
-            break
         }
-        try resealed.seal(plaintexts, meta: try row.meta().next(keyVersion: new.keyVersion), keys: new)
-        return Resealed(row: resealed, tagIndexes: tagIndexes)
+        try resealed.row.seal(plaintexts, meta: try row.meta().next(keyVersion: new.keyVersion), keys: new)
+        return resealed
     }
 }

@@ -45,18 +45,10 @@ extension UnlockedVault {
                 _ = try AnalysisRow(row: row).decrypt(keys: keys)
             }
             try checkRows(.knowledgeNode, db, into: &report, manifest: &found) { row in
-                let stored = try NodeRow(row: row)
-                let node = try stored.decrypt(keys: keys)
-                guard Self.nodeKey(storedType: node.type, name: node.name, keys: keys) == stored.nodeKey else {
-                    throw VaultError.tamperedRecord(table: NodeRow.table, id: node.id.storageText, detail: "its name index does not match its name")
-                }
+                _ = try NodeRow(row: row).decrypt(keys: keys)
             }
             try checkRows(.knowledgeRelation, db, into: &report, manifest: &found) { row in
-                let stored = try RelationRow(row: row)
-                let relation = try stored.decrypt(keys: keys)
-                guard relationKey(relation.type) == Data.fromDatabaseValue(stored.row["relation_key"]) else {
-                    throw stored.row.tampered("its type index does not match its type")
-                }
+                _ = try RelationRow(row: row).decrypt(keys: keys)
             }
             try checkRows(.chatThread, db, into: &report, manifest: &found) { row in
                 _ = try ThreadRow(row: row).decrypt(keys: keys, db: db)
@@ -89,7 +81,7 @@ extension UnlockedVault {
                 let listed = manifest.tables[table.name]?.count ?? 0
                 let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM \(table.name)") ?? 0
                 guard UInt64(found) != listed else { continue }
-                let what = table.name == "entry_tag" ? "tag index rows" : "\(table.name) records"
+                let what = SealedTable.rowsLabel(of: table.name)
                 throw VaultError.manifestDamaged("it lists \(listed) \(what), the file holds \(found)")
             }
         }
@@ -120,7 +112,7 @@ extension UnlockedVault {
             let expected = stored.tables[table.name] ?? Manifest.TableState()
             let actual = found.tables[table.name] ?? Manifest.TableState()
             guard expected != actual else { continue }
-            let what = table.name == "entry_tag" ? "tag index rows" : "\(table.name) records"
+            let what = SealedTable.rowsLabel(of: table.name)
             if actual.count < expected.count {
                 report.problems.append("\(expected.count - actual.count) \(what) are missing (the manifest lists \(expected.count), the file holds \(actual.count)).")
             } else if actual.count > expected.count {
@@ -131,8 +123,8 @@ extension UnlockedVault {
         }
     }
 
-    /// Verifies every row of `table` with `verify`, recording each failure, and adds each row's
-    /// digest to `manifest`.
+    /// Verifies every row of `table` with `verify` and holds its derived columns against its
+    /// fields, recording each failure, and adds each row's digest to `manifest`.
     private func checkRows(_ table: SealedTable, _ db: Database, into report: inout CheckReport, manifest: inout Manifest,
                            verify: (Row) throws -> Void) throws {
         var state = Manifest.TableState()
@@ -143,6 +135,7 @@ extension UnlockedVault {
             state.add(try Manifest.digest(ofCurrentRowOf: statement, in: manifested, key: keys.manifestKey))
             do {
                 try verify(row)
+                try checkDerivedColumns(of: row, in: table)
             } catch let error as VaultError {
                 report.problems.append(error.description)
             }
@@ -151,22 +144,37 @@ extension UnlockedVault {
         report.checked[table.name] = Int(state.count)
     }
 
+    /// Throws where a derived column of `row` (``SealedTable/Derived``) is not the one its fields
+    /// give under the vault's key. Derived rows are held against their row in ``checkEntries(_:into:manifest:)``.
+    private func checkDerivedColumns(of row: Row, in table: SealedTable) throws {
+        guard !table.derived.isEmpty else { return }
+        let sealed = try SealedRow(table, row: row)
+        let plaintexts = try sealed.openedFields(keys: keys)
+        for derived in table.derived {
+            guard case .column(let column, let value) = try derived.value(of: sealed, plaintexts: plaintexts, keys: keys) else { continue }
+            guard Data.fromDatabaseValue(sealed[column]) == value else { throw sealed.tampered(derived.mismatch) }
+        }
+    }
+
     /// Every entry decrypted (read and decrypted side by side, ``BatchPipeline``), its tag index
-    /// compared, and the digests of entries and tag rows added to `manifest`.
+    /// (the rows derived from it) compared, and the digests of entries and tag rows added to `manifest`.
     private func checkEntries(_ db: Database, into report: inout CheckReport, manifest: inout Manifest) throws {
         let keys = self.keys
+        guard let (tagIndex, tagTable) = SealedTable.entry.derived.lazy.compactMap({ derived in derived.derivedTable.map { (derived, $0.name) } }).first else {
+            preconditionFailure("entries derive no tag index")
+        }
         var storedTags: [Int64: Set<Data>] = [:]
         var tagState = Manifest.TableState()
         // Tag rows of a value type other than blob and integer are digested as stored, here; the
         // others with their entry, on the helpers.
-        let tagStatement = try db.makeStatement(sql: "SELECT bidx, entry_seq, typeof(bidx) = 'blob' AND typeof(entry_seq) = 'integer' FROM entry_tag")
+        let tagStatement = try db.makeStatement(sql: "SELECT bidx, entry_seq, typeof(bidx) = 'blob' AND typeof(entry_seq) = 'integer' FROM \(tagTable)")
         let tagRows = try Row.fetchCursor(tagStatement)
         while let row = try tagRows.next() {
-            guard try row.stored(2, table: "entry_tag") as Bool else {
+            guard try row.stored(2, table: tagTable) as Bool else {
                 tagState.add(try Manifest.digest(ofCurrentRowOf: tagStatement, in: .entryTag, key: keys.manifestKey))
                 continue
             }
-            storedTags[try row.stored(1, table: "entry_tag"), default: []].insert(try row.stored(0, table: "entry_tag"))
+            storedTags[try row.stored(1, table: tagTable), default: []].insert(try row.stored(0, table: tagTable))
         }
         var problems: [String] = []
         var staleIndexes = 0
@@ -189,7 +197,7 @@ extension UnlockedVault {
                 let entry = try item.row.get().decrypt(keys: keys)
                 let expected = Self.tagIndexes(of: entry, keys: keys)
                 guard (storedTags[item.seq] ?? []) != expected else { return (digest, tags, nil) }
-                return (digest, tags, indexMayBeStale ? staleMarker : "Entry \(item.id): its tag index does not match its tags.")
+                return (digest, tags, indexMayBeStale ? staleMarker : "Entry \(item.id): \(tagIndex.mismatch).")
             } catch let error as VaultError {
                 return (digest, tags, error.description)
             }
@@ -236,7 +244,7 @@ extension UnlockedVault {
             }
         }
         manifest.tables["entry"] = entryState
-        manifest.tables["entry_tag"] = tagState
+        manifest.tables[tagTable] = tagState
         report.problems += problems
         if staleIndexes > 0 {
             report.notes.append("\(staleIndexes) entries have a tag index of an earlier normal form; the next change to the vault re-indexes them.")
