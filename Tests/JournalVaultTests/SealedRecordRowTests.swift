@@ -102,7 +102,7 @@ import Testing
             for table in SealedTable.all {
                 let rows = try Row.fetchAll(db, sql: "SELECT \(table.selection) FROM \(table.name)")
                 #expect(!rows.isEmpty, "\(table.name)")
-                for row in rows { try Self.rowType(of: table).init(SealedRow(table, row: row)).verify(keys: keys) }
+                for row in rows { try table.rowType.init(SealedRow(table, row: row)).verify(keys: keys) }
             }
         }
         // The UPDATE built from the description rewrites the row in place.
@@ -111,6 +111,10 @@ import Testing
         try vault.journal.write { db in try ThreadRow(renamed, meta: meta(), keys: keys).update(db) }
         #expect(try vault.journal.thread(id: thread.id).title == "April")
         #expect(try vault.count("chat_thread") == 1)
+    }
+
+    @Test func everyDescriptionNamesTheTypedRowOfItsTable() {
+        for table in SealedTable.all { #expect(table.rowType.sealed == table, "\(table.name)") }
     }
 
     // MARK: A column of the wrong type is tampering
@@ -143,7 +147,7 @@ import Testing
         let error = #expect(throws: VaultError.self) {
             try vault.journal.database.read { db in
                 let row = try #require(try Row.fetchOne(db, sql: "SELECT \(sealed.selection) FROM \(table) ORDER BY rowid LIMIT 1"))
-                try Self.rowType(of: sealed).init(SealedRow(sealed, row: row)).verify(keys: keys)
+                try sealed.rowType.init(SealedRow(sealed, row: row)).verify(keys: keys)
             }
         }
         guard case .tamperedRecord(table, _, let detail) = error else {
@@ -151,17 +155,5 @@ import Testing
             return
         }
         #expect(detail == "column \(column) holds a value of the wrong type")
-    }
-
-    /// The typed row of each table (what the description's `rowType` names).
-    static func rowType(of table: SealedTable) -> any SealedRecordRow.Type {
-        switch table {
-        case .entry: EncryptedEntryRow.self
-        case .analysis: AnalysisRow.self
-        case .knowledgeNode: NodeRow.self
-        case .knowledgeRelation: RelationRow.self
-        case .chatThread: ThreadRow.self
-        default: MessageRow.self
-        }
     }
 }

@@ -12,21 +12,17 @@ import VaultCrypto
 struct EncryptedEntryRow: SealedRecordRow {
     static let sealed = SealedTable.entry
     private static let noTags = Array("[]".utf8)
-    static let selection = sealed.selection
     /// Where `seq` is when selected as `selection, seq` (after the columns this type reads).
     static let seqColumn = sealed.columns.count
-    private static let boundIndices = sealed.boundIndices
-    private static let insertSQL = sealed.insertSQL
-    private static let updateSQL = sealed.updateSQL
     private static let insertWithSeqSQL = "INSERT INTO entry (seq, \(selection)) VALUES (?, \(sealed.columns.map { _ in "?" }.joined(separator: ", ")))"
 
     /// Where each column is in the description's ``SealedTable/columns``.
     private enum Position {
-        static let id = sealed.position(of: "id"), createdAt = sealed.position(of: "created_at")
-        static let modifiedAt = sealed.position(of: "modified_at"), utcOffset = sealed.position(of: "utc_offset")
-        static let localDay = sealed.position(of: "local_day"), version = sealed.position(of: "version")
-        static let starred = sealed.position(of: "starred"), encMeta = sealed.position(of: "enc_meta")
-        static let content = sealed.position(of: "content"), tags = sealed.position(of: "tags")
+        static let id = sealed.index(of: "id"), createdAt = sealed.index(of: "created_at")
+        static let modifiedAt = sealed.index(of: "modified_at"), utcOffset = sealed.index(of: "utc_offset")
+        static let localDay = sealed.index(of: "local_day"), version = sealed.index(of: "version")
+        static let starred = sealed.index(of: "starred"), encMeta = sealed.index(of: "enc_meta")
+        static let content = sealed.index(of: "content"), tags = sealed.index(of: "tags")
     }
 
     var id: UUID
@@ -134,12 +130,12 @@ struct EncryptedEntryRow: SealedRecordRow {
     func verify(keys: VaultKeys) throws { _ = try decrypt(keys: keys) }
 
     func insert(_ db: Database) throws {
-        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: StatementArguments(values))
+        try db.cachedStatement(sql: Self.sealed.insertSQL).execute(arguments: StatementArguments(values))
     }
 
     /// Replaces the stored row with the same id.
     func update(_ db: Database) throws {
-        try db.cachedStatement(sql: Self.updateSQL).execute(arguments: StatementArguments(values))
+        try db.cachedStatement(sql: Self.sealed.updateSQL).execute(arguments: Self.sealed.updateArguments(values))
     }
 
     /// Inserts the row under a row key chosen by the caller (who digests it before it is stored).
@@ -177,7 +173,7 @@ struct EncryptedEntryRow: SealedRecordRow {
 
     /// What every field's associated data binds: the description's bound columns, read in place.
     func binding(meta: RecordMeta) throws -> RecordBinding {
-        RecordBinding(table: Self.table, id: id, meta: meta, columns: try Self.sealed.boundColumns(Self.boundIndices, id: id) { value(at: $0) })
+        RecordBinding(table: Self.table, id: id, meta: meta, columns: try Self.sealed.boundColumns(id: id) { value(at: $0) })
     }
 
     private func tampered(_ detail: String) -> VaultError {

@@ -40,7 +40,7 @@ struct SealedRow: Sendable {
     /// The associated-data binding of this row's fields (FORMAT.md §4.4).
     func binding(meta: RecordMeta) throws -> RecordBinding {
         RecordBinding(table: table.name, id: id, meta: meta,
-                      columns: try table.boundColumns(table.boundIndices, id: id) { values[$0] })
+                      columns: try table.boundColumns(id: id) { values[$0] })
     }
 
     /// Authenticates and decrypts every field; each plaintext is handed to `use` in temporary
@@ -71,11 +71,11 @@ struct SealedRow: Sendable {
 
     func set(_ column: String, _ value: DatabaseValueConvertible?) -> SealedRow {
         var copy = self
-        copy.values[table.position(of: column)] = value?.databaseValue ?? .null
+        copy.values[table.index(of: column)] = value?.databaseValue ?? .null
         return copy
     }
 
-    subscript(column: String) -> DatabaseValue { values[table.position(of: column)] }
+    subscript(column: String) -> DatabaseValue { values[table.index(of: column)] }
 
     // Typed columns: a stored value of another type (the file was edited) is tampering, never a trap.
 
@@ -118,11 +118,19 @@ struct SealedRow: Sendable {
     /// columns that can change: FORMAT.md §1.6, §1.7).
     func update(_ db: Database, previousID: UUID? = nil) throws {
         if let previousID, previousID != id {
-            try db.cachedStatement(sql: table.updateUnderNewIDSQL)
+            try db.cachedStatement(sql: Self.updateUnderNewIDSQL[table.name] ?? Self.updateUnderNewID(table))
                 .execute(arguments: StatementArguments(values + [previousID.storageText.databaseValue]))
             return
         }
-        try db.cachedStatement(sql: table.updateSQL).execute(arguments: StatementArguments(values))
+        try db.cachedStatement(sql: table.updateSQL).execute(arguments: table.updateArguments(values))
+    }
+
+    /// `UPDATE` of every column of the row stored under another id, arguments in
+    /// ``SealedTable/columns`` order and then that id; computed once per table.
+    private static let updateUnderNewIDSQL = Dictionary(uniqueKeysWithValues: SealedTable.all.map { ($0.name, updateUnderNewID($0)) })
+
+    private static func updateUnderNewID(_ table: SealedTable) -> String {
+        "UPDATE \(table.name) SET \(table.columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
     }
 
     /// Every row of `table`, a batch at a time in rowid order, each with its rowid: for the walks
@@ -197,10 +205,8 @@ extension SealedRecordRow {
 extension SealedTable {
     /// The plaintext columns bound into a row's associated data (FORMAT.md §4.4), the column at
     /// each position of ``columns`` being `value(position)`; one of the wrong type is tampering.
-    /// `bound` is ``boundIndices``, which a caller reading many rows computes once.
-    func boundColumns(_ bound: [(index: Int, kind: BoundKind)], id: UUID,
-                      _ value: (Int) -> DatabaseValue) throws -> [RecordBinding.Value] {
-        try bound.map { index, kind in
+    func boundColumns(id: UUID, _ value: (Int) -> DatabaseValue) throws -> [RecordBinding.Value] {
+        try boundIndices.map { index, kind in
             let stored = value(index)
             if stored.isNull { return .null }
             switch (kind, stored.storage) {
@@ -216,39 +222,8 @@ extension SealedTable {
         .wrongType(table: name, id: id.storageText, column: column)
     }
 
-    /// Where `column` is in ``columns``, from a table computed once (typed rows read columns by name).
-    func position(of column: String) -> Int {
-        guard let position = positions[column] else { preconditionFailure("\(name) has no column \(column)") }
-        return position
+    /// The arguments of ``updateSQL`` for a row whose columns are `values`.
+    func updateArguments(_ values: [DatabaseValue]) -> StatementArguments {
+        StatementArguments(values.indices.lazy.filter { $0 != idIndex }.map { values[$0] } + [values[idIndex]])
     }
-
-    /// Each column's position in ``columns``.
-    var positions: [String: Int] { computedOnce.positions }
-
-    /// `UPDATE` of every column but `id` of the row with the id, arguments in ``columns`` order.
-    var updateSQL: String { computedOnce.updateSQL }
-
-    /// `UPDATE` of every column of the row stored under another id, arguments in ``columns``
-    /// order and then that id.
-    var updateUnderNewIDSQL: String { computedOnce.updateUnderNewIDSQL }
-
-    /// What the properties above compute from the description, once per table.
-    private struct Computed {
-        let positions: [String: Int]
-        let updateSQL: String
-        let updateUnderNewIDSQL: String
-
-        init(_ table: SealedTable) {
-            positions = Dictionary(uniqueKeysWithValues: table.columns.enumerated().map { ($1, $0) })
-            func assignments(_ columns: some Sequence<(offset: Int, element: String)>) -> String {
-                columns.map { "\($0.element) = ?\($0.offset + 1)" }.joined(separator: ", ")
-            }
-            let columns = table.columns.enumerated()
-            updateSQL = "UPDATE \(table.name) SET \(assignments(columns.filter { $0.element != "id" })) WHERE id = ?\(table.idIndex + 1)"
-            updateUnderNewIDSQL = "UPDATE \(table.name) SET \(assignments(columns)) WHERE id = ?\(table.columns.count + 1)"
-        }
-    }
-
-    private static let computed = Dictionary(uniqueKeysWithValues: all.map { ($0.name, Computed($0)) })
-    private var computedOnce: Computed { Self.computed[name] ?? Computed(self) }
 }
