@@ -32,11 +32,8 @@ extension UnlockedVault {
 
     public func analysis(id: UUID) throws -> Analysis {
         try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT \(AnalysisRow.selection) FROM analysis WHERE id = ?",
-                                             arguments: [id.storageText]) else {
-                throw VaultError.notFound(kind: "analysis", id: id.storageText)
-            }
-            return try AnalysisRow(row: row).decrypt(keys: keys)
+            guard let row = try AnalysisRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "analysis", id: id.storageText) }
+            return try row.decrypt(keys: keys)
         }
     }
 
@@ -56,13 +53,8 @@ extension UnlockedVault {
         clauses += bounds.clauses(millisColumn: "processed_at", localDay: TimeBounds.localDay(millisColumn: "processed_at", offsetColumn: "utc_offset"))
         arguments += bounds.arguments
         return try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(AnalysisRow.selection) FROM analysis WHERE \(clauses.isEmpty ? "1" : clauses.joined(separator: " AND "))
-                ORDER BY processed_at, id
-                """, arguments: arguments)
-            var result: [Analysis] = []
-            while let row = try rows.next() { result.append(try AnalysisRow(row: row).decrypt(keys: keys)) }
-            return result
+            try AnalysisRow.fetchAll(db, where: clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments: arguments,
+                                     orderedBy: "processed_at, id").map { try $0.decrypt(keys: keys) }
         }
     }
 
@@ -83,65 +75,5 @@ extension UnlockedVault {
             guard (0...1).contains(relation.strength) else { throw VaultError.invalidGraph("relation strength \(relation.strength) is outside 0…1") }
             guard !relation.type.trimmingCharacters(in: .whitespaces).isEmpty else { throw VaultError.invalidGraph("a relation has an empty type") }
         }
-    }
-}
-
-/// The stored form of an analysis (FORMAT.md §analysis).
-struct AnalysisRow {
-    static let table = "analysis"
-    static let selection = SealedTable.analysis.selection
-
-    var id: UUID
-    var entryID: UUID
-    var model: String
-    var processedAt: Int64
-    var utcOffset: Int
-    var version: Int
-    var encMeta: Data
-    var payload: Data
-
-    init(row: Row) throws {
-        id = try RecordID.parse(try row.stored(0, table: Self.table), table: Self.table)
-        entryID = try RecordID.parse(try row.stored(1, table: Self.table), table: Self.table)
-        model = try row.stored(2, table: Self.table)
-        processedAt = try row.stored(3, table: Self.table)
-        utcOffset = try row.stored(4, table: Self.table)
-        version = try row.stored(5, table: Self.table)
-        encMeta = try row.stored(6, table: Self.table)
-        payload = try row.stored(7, table: Self.table)
-        _ = try Instant.stored(millis: processedAt, utcOffsetSeconds: utcOffset, table: Self.table, id: id)
-    }
-
-    init(_ analysis: Analysis, meta: RecordMeta, keys: VaultKeys) throws {
-        id = analysis.id
-        entryID = analysis.entryID
-        model = analysis.model
-        processedAt = analysis.processedAt.millis
-        utcOffset = analysis.processedAt.utcOffsetSeconds
-        version = analysis.version
-        encMeta = meta.encoded
-        payload = Data()
-        payload = try keys.seal([("payload", analysis.payload.utf8Bytes)], table: Self.table, id: id, meta: meta,
-                                columns: boundColumns)[0]
-    }
-
-    func decrypt(keys: VaultKeys) throws -> Analysis {
-        let fields = try keys.open([("payload", payload)], table: Self.table, id: id, encMeta: encMeta, columns: boundColumns)
-        let payload = try JSONValue(decrypted: fields[0], table: Self.table, id: id)
-        return Analysis(id: id, entryID: entryID, model: model,
-                        processedAt: Instant(millis: processedAt, utcOffsetSeconds: utcOffset),
-                        sentiment: payload["sentiment"]?.stringValue,
-                        themes: payload["themes"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-                        entities: payload["entities"] ?? .null, extra: payload["extra"] ?? .null, version: version)
-    }
-
-    func insert(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO analysis (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [id.storageText, entryID.storageText, model, processedAt, utcOffset, version, encMeta, payload])
-    }
-
-    /// Bound in FORMAT.md's order: entry_id, model, processed_at, utc_offset, version.
-    private var boundColumns: [RecordBinding.Value] {
-        [.text(entryID.storageText), .text(model), .integer(processedAt), .integer(Int64(utcOffset)), .integer(Int64(version))]
     }
 }

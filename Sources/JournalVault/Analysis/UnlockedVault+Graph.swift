@@ -6,12 +6,9 @@ extension UnlockedVault {
     /// Nodes of the graph, optionally of one type, oldest first.
     public func nodes(type: String? = nil) throws -> [KnowledgeNode] {
         try database.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(NodeRow.selection) FROM knowledge_node \(type == nil ? "" : "WHERE type = ?") ORDER BY type, created_at, id
-                """, arguments: StatementArguments(type.map { [KnowledgeNode.normalizedType($0) ?? $0] } ?? []))
-            var result: [KnowledgeNode] = []
-            while let row = try rows.next() { result.append(try NodeRow(row: row).decrypt(keys: keys)) }
-            return result
+            try NodeRow.fetchAll(db, where: type == nil ? "1" : "type = ?",
+                                 arguments: StatementArguments(type.map { [KnowledgeNode.normalizedType($0) ?? $0] } ?? []),
+                                 orderedBy: "type, created_at, id").map { try $0.decrypt(keys: keys) }
         }
     }
 
@@ -23,12 +20,10 @@ extension UnlockedVault {
             }
             let types = try String.fetchAll(db, sql: "SELECT DISTINCT type FROM knowledge_node")
             let keys = types.map { nodeKey(NodeReference(type: $0, name: text)) }
-            let matches = try keys.compactMap { key in
-                try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE node_key = ?", arguments: [key])
-            }
+            let matches = try keys.flatMap { key in try NodeRow.fetchAll(db, where: "node_key = ?", arguments: [key]) }
             guard let row = matches.first else { throw VaultError.notFound(kind: "node", id: text) }
             guard matches.count == 1 else { throw VaultError.ambiguousID(prefix: text, matches: matches.count) }
-            return try NodeRow(row: row).decrypt(keys: self.keys)
+            return try row.decrypt(keys: self.keys)
         }
     }
 
@@ -46,7 +41,8 @@ extension UnlockedVault {
     /// the relations written before relations were sealed.
     private func relations(where condition: String, arguments: StatementArguments) throws -> [KnowledgeRelation] {
         try database.read { db in
-            var result = try RelationRow.fetchAll(db, where: condition, arguments: arguments).map { try $0.decrypt(keys: keys) }
+            var result = try RelationRow.fetchAll(db, where: condition, arguments: arguments, orderedBy: "created_at, id")
+                .map { try $0.decrypt(keys: keys) }
             if try !Manifest.isStored(db) {
                 result += try Row.fetchAll(db, sql: """
                     SELECT id, from_node, to_node, type, strength, entry_id FROM legacy_relation WHERE \(condition) ORDER BY created_at, id
@@ -66,7 +62,8 @@ extension UnlockedVault {
                                          from: from, to: to, type: type, strength: strength, entryID: entryID)
         let existing = try RelationRow.fetchAll(db, where: "id = ? OR (from_node = ? AND to_node = ? AND relation_key = ? AND entry_id IS ?)",
                                                 arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText,
-                                                            key, relation.entryID?.storageText]).first
+                                                            key, relation.entryID?.storageText],
+                                                orderedBy: "created_at, id").first
         guard let existing else {
             try RelationRow(relation, createdAt: createdAt, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
             return .added
@@ -94,11 +91,8 @@ extension UnlockedVault {
     }
 
     func fetchNode(id: UUID, _ db: Database) throws -> KnowledgeNode {
-        guard let row = try Row.fetchOne(db, sql: "SELECT \(NodeRow.selection) FROM knowledge_node WHERE id = ?",
-                                         arguments: [id.storageText]) else {
-            throw VaultError.notFound(kind: "node", id: id.storageText)
-        }
-        return try NodeRow(row: row).decrypt(keys: keys)
+        guard let row = try NodeRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "node", id: id.storageText) }
+        return try row.decrypt(keys: keys)
     }
 
     /// The id of the node for `reference`, created (with this spelling of the name, under the id
@@ -138,71 +132,5 @@ extension UnlockedVault {
         return KnowledgeRelation(id: try RecordID.parse(try row.stored(0, table: table), table: table), from: try RecordID.parse(try row.stored(1, table: table), table: table),
                                  to: try RecordID.parse(try row.stored(2, table: table), table: table), type: try row.stored(3, table: table), strength: try row.stored(4, table: table),
                                  entryID: try RecordID.parse(optional: try row.stored(5, table: table), table: table))
-    }
-}
-
-/// The stored form of a knowledge node (FORMAT.md §knowledge_node).
-struct NodeRow {
-    static let table = "knowledge_node"
-    static let selection = SealedTable.knowledgeNode.selection
-
-    var id: UUID
-    var type: String
-    var createdAt: Int64
-    var nodeKey: Data
-    var encMeta: Data
-    var name: Data
-    var metadata: Data
-
-    init(row: Row) throws {
-        id = try RecordID.parse(try row.stored(0, table: Self.table), table: Self.table)
-        type = try row.stored(1, table: Self.table)
-        createdAt = try row.stored(2, table: Self.table)
-        nodeKey = try row.stored(3, table: Self.table)
-        encMeta = try row.stored(4, table: Self.table)
-        name = try row.stored(5, table: Self.table)
-        metadata = try row.stored(6, table: Self.table)
-        _ = try Instant.stored(millis: createdAt, table: Self.table, id: id)
-    }
-
-    init(_ node: KnowledgeNode, key: Data, meta: RecordMeta, keys: VaultKeys) throws {
-        id = node.id
-        type = node.type
-        createdAt = node.created.millis
-        nodeKey = key
-        encMeta = meta.encoded
-        name = Data()
-        metadata = Data()
-        let sealed = try keys.seal([("name", Array(node.name.utf8)), ("metadata", node.metadata.utf8Bytes)],
-                                   table: Self.table, id: id, meta: meta, columns: boundColumns)
-        name = sealed[0]
-        metadata = sealed[1]
-    }
-
-    func decrypt(keys: VaultKeys) throws -> KnowledgeNode {
-        let fields = try keys.open([("name", name), ("metadata", metadata)], table: Self.table, id: id, encMeta: encMeta,
-                                   columns: boundColumns)
-        return KnowledgeNode(id: id, type: type, name: try String(decrypted: fields[0], table: Self.table, id: id),
-                             created: Instant(millis: createdAt, utcOffsetSeconds: 0),
-                             metadata: try JSONValue(decrypted: fields[1], table: Self.table, id: id))
-    }
-
-    func insert(_ db: Database) throws {
-        try db.execute(sql: "INSERT INTO knowledge_node (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?)", arguments: arguments)
-    }
-
-    func update(_ db: Database) throws {
-        try db.execute(sql: """
-            UPDATE knowledge_node SET type = ?2, created_at = ?3, node_key = ?4, enc_meta = ?5, name = ?6, metadata = ?7 WHERE id = ?1
-            """, arguments: arguments)
-    }
-
-    private var arguments: StatementArguments {
-        [id.storageText, type, createdAt, nodeKey, encMeta, name, metadata]
-    }
-
-    /// Bound in FORMAT.md's order: type, created_at, node_key.
-    private var boundColumns: [RecordBinding.Value] {
-        [.text(type), .integer(createdAt), .text(nodeKey.lowerHex)]
     }
 }

@@ -4,13 +4,26 @@ import GRDB
 import VaultCrypto
 
 /// The stored form of an entry: plaintext columns, `enc_meta`, and the encrypted `content` and
-/// `tags` fields (FORMAT.md §entry). Encryption and decryption happen here and nowhere else.
-struct EncryptedEntryRow: Sendable {
-    static let table = "entry"
+/// `tags` fields (FORMAT.md §1.3). Encryption and decryption happen here and nowhere else.
+///
+/// Entries are read and written by the hundred thousand (listing, search, check, import), so
+/// unlike the other ``SealedRecordRow`` types this one keeps its columns as typed properties
+/// rather than a ``SealedRow``; where each is, and what is bound, still comes from the description.
+struct EncryptedEntryRow: SealedRecordRow {
+    static let sealed = SealedTable.entry
     private static let noTags = Array("[]".utf8)
-    static let selection = SealedTable.entry.selection
     /// Where `seq` is when selected as `selection, seq` (after the columns this type reads).
-    static let seqColumn = SealedTable.entry.columns.count
+    static let seqColumn = sealed.columns.count
+    private static let insertWithSeqSQL = "INSERT INTO entry (seq, \(selection)) VALUES (?, \(sealed.columns.map { _ in "?" }.joined(separator: ", ")))"
+
+    /// Where each column is in the description's ``SealedTable/columns``.
+    private enum Position {
+        static let id = sealed.index(of: "id"), createdAt = sealed.index(of: "created_at")
+        static let modifiedAt = sealed.index(of: "modified_at"), utcOffset = sealed.index(of: "utc_offset")
+        static let localDay = sealed.index(of: "local_day"), version = sealed.index(of: "version")
+        static let starred = sealed.index(of: "starred"), encMeta = sealed.index(of: "enc_meta")
+        static let content = sealed.index(of: "content"), tags = sealed.index(of: "tags")
+    }
 
     var id: UUID
     var createdAt: Int64
@@ -25,16 +38,35 @@ struct EncryptedEntryRow: Sendable {
 
     /// Reads a row selected with ``selection``; a malformed id is reported as tampering.
     init(row: Row) throws {
-        id = try RecordID.parse(try row.stored(0, table: Self.table), table: Self.table)
-        createdAt = try row.stored(1, table: Self.table)
-        modifiedAt = try row.stored(2, table: Self.table)
-        utcOffset = try row.stored(3, table: Self.table)
-        localDay = try row.stored(4, table: Self.table)
-        version = try row.stored(5, table: Self.table)
-        starred = try row.stored(6, table: Self.table)
-        encMeta = try row.stored(7, table: Self.table)
-        content = try row.stored(8, table: Self.table)
-        tags = try row.stored(9, table: Self.table)
+        id = try RecordID.parse(try row.stored(Position.id, table: Self.table), table: Self.table)
+        createdAt = try row.stored(Position.createdAt, table: Self.table)
+        modifiedAt = try row.stored(Position.modifiedAt, table: Self.table)
+        utcOffset = try row.stored(Position.utcOffset, table: Self.table)
+        localDay = try row.stored(Position.localDay, table: Self.table)
+        version = try row.stored(Position.version, table: Self.table)
+        starred = try row.stored(Position.starred, table: Self.table)
+        encMeta = try row.stored(Position.encMeta, table: Self.table)
+        content = try row.stored(Position.content, table: Self.table)
+        tags = try row.stored(Position.tags, table: Self.table)
+        try checkInstants()
+    }
+
+    /// The same from the generic form of the row.
+    init(_ row: SealedRow) throws {
+        id = row.id
+        createdAt = try row.integer("created_at")
+        modifiedAt = try row.integer("modified_at")
+        utcOffset = Int(try row.integer("utc_offset"))
+        localDay = try row.text("local_day")
+        version = Int(try row.integer("version"))
+        starred = try row.integer("starred") != 0
+        encMeta = try row.blob("enc_meta")
+        content = try row.blob("content")
+        tags = try row.blob("tags")
+        try checkInstants()
+    }
+
+    private func checkInstants() throws {
         _ = try Instant.stored(millis: createdAt, utcOffsetSeconds: utcOffset, table: Self.table, id: id)
         _ = try Instant.stored(millis: modifiedAt, table: Self.table, id: id)
     }
@@ -51,10 +83,10 @@ struct EncryptedEntryRow: Sendable {
         encMeta = meta.encoded
         content = Data()
         tags = Data()
-        let sealed = try keys.seal([
+        let sealed = try keys.records.seal([
             ("content", Array(entry.content.utf8)),
             ("tags", JSONValue.strings(entry.explicitTags).utf8Bytes),
-        ], table: Self.table, id: id, meta: meta, columns: boundColumns)
+        ], binding: try binding(meta: meta))
         content = sealed[0]
         tags = sealed[1]
     }
@@ -66,8 +98,7 @@ struct EncryptedEntryRow: Sendable {
         }
         var text = ""
         var explicitTags: [String]?
-        try keys.open([("content", content), ("tags", tags)], table: Self.table, id: id, encMeta: encMeta,
-                      columns: boundColumns) { field, plaintext in
+        try keys.records.open([("content", content), ("tags", tags)], binding: try binding(meta: try parsedMeta())) { field, plaintext in
             if field == 0 {
                 text = try String(decrypted: plaintext, table: Self.table, id: id)
             } else {
@@ -85,7 +116,7 @@ struct EncryptedEntryRow: Sendable {
     /// a `String` of it: the search path for the many rows that do not match.
     func contentMatches(_ matcher: TextMatcher, keys: VaultKeys) throws -> Bool {
         var matches = false
-        try keys.open([("content", content)], table: Self.table, id: id, encMeta: encMeta, columns: boundColumns) { _, plaintext in
+        try keys.records.open([("content", content)], binding: try binding(meta: try parsedMeta())) { _, plaintext in
             matches = matcher.matches(utf8: plaintext)
         }
         return matches
@@ -96,25 +127,20 @@ struct EncryptedEntryRow: Sendable {
         return meta
     }
 
+    func verify(keys: VaultKeys) throws { _ = try decrypt(keys: keys) }
+
     func insert(_ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO entry (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: arguments)
+        try db.cachedStatement(sql: Self.sealed.insertSQL).execute(arguments: StatementArguments(values))
     }
 
     /// Replaces the stored row with the same id.
     func update(_ db: Database) throws {
-        try db.cachedStatement(sql: """
-            UPDATE entry SET created_at = ?2, modified_at = ?3, utc_offset = ?4, local_day = ?5, version = ?6,
-            starred = ?7, enc_meta = ?8, content = ?9, tags = ?10 WHERE id = ?1
-            """).execute(arguments: arguments)
+        try db.cachedStatement(sql: Self.sealed.updateSQL).execute(arguments: Self.sealed.updateArguments(values))
     }
 
     /// Inserts the row under a row key chosen by the caller (who digests it before it is stored).
     func insert(_ db: Database, seq: Int64) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO entry (seq, \(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments([seq.databaseValue] + values))
+        try db.cachedStatement(sql: Self.insertWithSeqSQL).execute(arguments: StatementArguments(manifestValues(seq: seq)))
     }
 
     /// The row as the manifest digests it (FORMAT.md §11.1): `seq`, then every column as stored.
@@ -122,19 +148,32 @@ struct EncryptedEntryRow: Sendable {
         [seq.databaseValue] + values
     }
 
-    private var arguments: StatementArguments { StatementArguments(values) }
+    /// The generic form of the row, for the code that reads every table alike.
+    var row: SealedRow { SealedRow(Self.sealed, id: id, values: values) }
 
     /// The columns of ``selection``, as SQLite stores them.
-    private var values: [DatabaseValue] {
-        [id.storageText.databaseValue, createdAt.databaseValue, modifiedAt.databaseValue, utcOffset.databaseValue,
-         localDay.databaseValue, version.databaseValue, starred.databaseValue, encMeta.databaseValue, content.databaseValue,
-         tags.databaseValue]
+    private var values: [DatabaseValue] { Self.sealed.columns.indices.map { value(at: $0) } }
+
+    /// The column at `position` of ``selection``, as SQLite stores it.
+    private func value(at position: Int) -> DatabaseValue {
+        switch position {
+        case Position.id: id.storageText.databaseValue
+        case Position.createdAt: createdAt.databaseValue
+        case Position.modifiedAt: modifiedAt.databaseValue
+        case Position.utcOffset: utcOffset.databaseValue
+        case Position.localDay: localDay.databaseValue
+        case Position.version: version.databaseValue
+        case Position.starred: starred.databaseValue
+        case Position.encMeta: encMeta.databaseValue
+        case Position.content: content.databaseValue
+        case Position.tags: tags.databaseValue
+        default: preconditionFailure("entry has no column \(position)")
+        }
     }
 
-    /// The plaintext columns bound into every field's associated data, in FORMAT.md's order:
-    /// created_at, modified_at, utc_offset, version, starred.
-    private var boundColumns: [RecordBinding.Value] {
-        [.integer(createdAt), .integer(modifiedAt), .integer(Int64(utcOffset)), .integer(Int64(version)), .integer(starred ? 1 : 0)]
+    /// What every field's associated data binds: the description's bound columns, read in place.
+    func binding(meta: RecordMeta) throws -> RecordBinding {
+        RecordBinding(table: Self.table, id: id, meta: meta, columns: try Self.sealed.boundColumns(id: id) { value(at: $0) })
     }
 
     private func tampered(_ detail: String) -> VaultError {

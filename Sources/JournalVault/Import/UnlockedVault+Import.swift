@@ -227,7 +227,7 @@ private protocol WholeRecordRow {
     associatedtype Record: Equatable & Identifiable<UUID>
     static var table: String { get }
     static var selection: String { get }
-    var encMeta: Data { get }
+    var encMeta: Data? { get }
     init(row: Row) throws
     init(_ record: Record, meta: RecordMeta, keys: VaultKeys) throws
     func decrypt(keys: VaultKeys) throws -> Record

@@ -2,34 +2,6 @@
 import Foundation
 import GRDB
 
-extension VaultKeys {
-    /// Seals the fields of one row of `table` (FORMAT.md §4) under `meta`, binding the row's
-    /// plaintext `columns`.
-    func seal(_ fields: [(name: String, plaintext: [UInt8])], table: String, id: UUID, meta: RecordMeta,
-              columns: [RecordBinding.Value]) throws -> [Data] {
-        try records.seal(fields, binding: RecordBinding(table: table, id: id, meta: meta, columns: columns))
-    }
-
-    /// Opens the fields of one stored row; any failure is ``VaultError/tamperedRecord(table:id:detail:)``.
-    func open(_ fields: [(name: String, box: Data)], table: String, id: UUID, encMeta: Data,
-              columns: [RecordBinding.Value]) throws -> [[UInt8]] {
-        try records.open(fields, binding: binding(table: table, id: id, encMeta: encMeta, columns: columns))
-    }
-
-    /// The same, handing each plaintext to `use` in place (see ``RecordCipher/open(_:binding:_:)``).
-    func open(_ fields: [(name: String, box: Data)], table: String, id: UUID, encMeta: Data,
-              columns: [RecordBinding.Value], _ use: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-        try records.open(fields, binding: binding(table: table, id: id, encMeta: encMeta, columns: columns), use)
-    }
-
-    private func binding(table: String, id: UUID, encMeta: Data, columns: [RecordBinding.Value]) throws -> RecordBinding {
-        guard let meta = RecordMeta(encoded: encMeta) else {
-            throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "enc_meta is malformed")
-        }
-        return RecordBinding(table: table, id: id, meta: meta, columns: columns)
-    }
-}
-
 extension RecordID {
     /// The UUID in a stored `id` column; anything else is reported as tampering.
     static func parse(_ text: String, table: String) throws -> UUID {
@@ -93,8 +65,14 @@ extension Row {
     }
 
     private func wrongType(_ index: Int, table: String) -> VaultError {
-        let id = (try? decode(String.self, atIndex: 0)) ?? "?"
-        return VaultError.tamperedRecord(table: table, id: id, detail: "column \(Array(columnNames)[index]) holds a value of the wrong type")
+        .wrongType(table: table, id: (try? decode(String.self, atIndex: 0)) ?? "?", column: Array(columnNames)[index])
+    }
+}
+
+extension VaultError {
+    /// A stored value whose type is not its column's: the file was edited.
+    static func wrongType(table: String, id: String, column: String) -> VaultError {
+        .tamperedRecord(table: table, id: id, detail: "column \(column) holds a value of the wrong type")
     }
 }
 

@@ -4,8 +4,8 @@ import GRDB
 import VaultCrypto
 
 /// One stored row of any sealed table, read through its ``SealedTable`` description: the
-/// generic form the whole-vault walks use (check, manifest, rekey). The feature code reads its
-/// own typed rows instead, which are faster to turn into records.
+/// generic form the whole-vault walks use (check, manifest, rekey), and what the typed row of
+/// each table (``SealedRecordRow``) is built on.
 struct SealedRow: Sendable {
     let table: SealedTable
     let id: UUID
@@ -22,6 +22,14 @@ struct SealedRow: Sendable {
         id = try RecordID.parse(text, table: table.name)
     }
 
+    /// A row about to be written: `values` in `table.columns` order (fields and enc_meta filled by ``seal(_:meta:keys:)``).
+    init(_ table: SealedTable, id: UUID, values: [DatabaseValue]) {
+        precondition(values.count == table.columns.count)
+        self.table = table
+        self.id = id
+        self.values = values
+    }
+
     var encMeta: Data? { Data.fromDatabaseValue(values[table.encMetaIndex]) }
 
     func meta() throws -> RecordMeta {
@@ -31,16 +39,8 @@ struct SealedRow: Sendable {
 
     /// The associated-data binding of this row's fields (FORMAT.md §4.4).
     func binding(meta: RecordMeta) throws -> RecordBinding {
-        RecordBinding(table: table.name, id: id, meta: meta, columns: try table.boundIndices.map { index, kind in
-            let value = values[index]
-            if value.isNull { return .null }
-            switch (kind, value.storage) {
-            case (.integer, .int64(let integer)): return .integer(integer)
-            case (.text, .string(let text)): return .text(text)
-            case (.hexText, .blob(let data)): return .text(data.lowerHex)
-            default: throw tampered("column \(table.columns[index]) holds a value of the wrong type")
-            }
-        })
+        RecordBinding(table: table.name, id: id, meta: meta,
+                      columns: try table.boundColumns(id: id) { values[$0] })
     }
 
     /// Authenticates and decrypts every field; each plaintext is handed to `use` in temporary
@@ -77,19 +77,60 @@ struct SealedRow: Sendable {
 
     subscript(column: String) -> DatabaseValue { values[table.index(of: column)] }
 
+    // Typed columns: a stored value of another type (the file was edited) is tampering, never a trap.
+
+    func integer(_ column: String) throws -> Int64 {
+        try typed(column) { if case .int64(let integer) = $0 { integer } else { nil } }
+    }
+
+    func text(_ column: String) throws -> String {
+        try typed(column) { if case .string(let text) = $0 { text } else { nil } }
+    }
+
+    func blob(_ column: String) throws -> Data {
+        try typed(column) { if case .blob(let data) = $0 { data } else { nil } }
+    }
+
+    /// An id column; text that is not a UUID is tampering too.
+    func uuid(_ column: String) throws -> UUID {
+        try RecordID.parse(try text(column), table: table.name)
+    }
+
+    /// A column that may be NULL, read by `read` (one of the typed readers above) otherwise.
+    func optional<Value>(_ column: String, _ read: (String) throws -> Value) throws -> Value? {
+        self[column].isNull ? nil : try read(column)
+    }
+
+    /// A moment stored as milliseconds and, where given, the UTC offset in seconds of another
+    /// column, checked to be in range before any arithmetic on it.
+    func instant(_ millis: String, offset: String? = nil) throws -> Instant {
+        try Instant.stored(millis: try integer(millis), utcOffsetSeconds: try offset.map { Int(try integer($0)) } ?? 0,
+                           table: table.name, id: id)
+    }
+
+    private func typed<Value>(_ column: String, _ read: (DatabaseValue.Storage) -> Value?) throws -> Value {
+        guard let value = read(self[column].storage) else { throw table.wrongType(column, id: id) }
+        return value
+    }
+
     /// Rewrites the stored row with the same id — or, given `previousID`, the row stored under
     /// that id, which takes this row's id (a knowledge node's or relation's id is derived from
     /// columns that can change: FORMAT.md §1.6, §1.7).
     func update(_ db: Database, previousID: UUID? = nil) throws {
         if let previousID, previousID != id {
-            let assignments = table.columns.map { "\($0) = ?" }.joined(separator: ", ")
-            try db.cachedStatement(sql: "UPDATE \(table.name) SET \(assignments) WHERE id = ?")
+            try db.cachedStatement(sql: Self.updateUnderNewIDSQL[table.name] ?? Self.updateUnderNewID(table))
                 .execute(arguments: StatementArguments(values + [previousID.storageText.databaseValue]))
             return
         }
-        let assignments = table.columns.filter { $0 != "id" }.map { "\($0) = ?" }.joined(separator: ", ")
-        let arguments = table.columns.indices.filter { $0 != table.idIndex }.map { values[$0] } + [values[table.idIndex]]
-        try db.cachedStatement(sql: "UPDATE \(table.name) SET \(assignments) WHERE id = ?").execute(arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: table.updateSQL).execute(arguments: table.updateArguments(values))
+    }
+
+    /// `UPDATE` of every column of the row stored under another id, arguments in
+    /// ``SealedTable/columns`` order and then that id; computed once per table.
+    private static let updateUnderNewIDSQL = Dictionary(uniqueKeysWithValues: SealedTable.all.map { ($0.name, updateUnderNewID($0)) })
+
+    private static func updateUnderNewID(_ table: SealedTable) -> String {
+        "UPDATE \(table.name) SET \(table.columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
     }
 
     /// Every row of `table`, a batch at a time in rowid order, each with its rowid: for the walks
@@ -113,5 +154,76 @@ struct SealedRow: Sendable {
 
     func tampered(_ detail: String) -> VaultError {
         VaultError.tamperedRecord(table: table.name, id: id.storageText, detail: detail)
+    }
+}
+
+/// A typed row of one sealed table: its ``SealedRow`` and what the table's records mean — how a
+/// record is sealed into a row (each type's own initialiser) and read back (`decrypt`). What
+/// every such row shares, reading, writing and typed columns, is written once, below and in
+/// ``SealedRow``.
+protocol SealedRecordRow: Sendable {
+    /// The description of the table the rows are of.
+    static var sealed: SealedTable { get }
+    var row: SealedRow { get }
+    /// A stored row; a column of the wrong type, or a moment out of range, is tampering.
+    init(_ row: SealedRow) throws
+    /// Decrypts the row and checks what its record must be (a role that exists, a strength in
+    /// 0…1, …): what `jv check` holds every row to.
+    func verify(keys: VaultKeys) throws
+}
+
+extension SealedRecordRow {
+    static var table: String { sealed.name }
+    static var selection: String { sealed.selection }
+
+    /// Reads a row selected with ``selection``.
+    init(row: Row) throws {
+        try self.init(SealedRow(Self.sealed, row: row))
+    }
+
+    /// The rows where `condition` holds, in `order`.
+    static func fetchAll(_ db: Database, where condition: String = "1", arguments: StatementArguments = [],
+                         orderedBy order: String = "id") throws -> [Self] {
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(selection) FROM \(table) WHERE \(condition) ORDER BY \(order)",
+                                       arguments: arguments)
+        var result: [Self] = []
+        while let row = try rows.next() { result.append(try Self(row: row)) }
+        return result
+    }
+
+    static func fetchOne(id: UUID, _ db: Database) throws -> Self? {
+        try Row.fetchOne(db, sql: "SELECT \(selection) FROM \(table) WHERE id = ?", arguments: [id.storageText]).map(Self.init(row:))
+    }
+
+    var id: UUID { row.id }
+    var encMeta: Data? { row.encMeta }
+
+    func insert(_ db: Database) throws { try row.insert(db) }
+    func update(_ db: Database) throws { try row.update(db) }
+}
+
+extension SealedTable {
+    /// The plaintext columns bound into a row's associated data (FORMAT.md §4.4), the column at
+    /// each position of ``columns`` being `value(position)`; one of the wrong type is tampering.
+    func boundColumns(id: UUID, _ value: (Int) -> DatabaseValue) throws -> [RecordBinding.Value] {
+        try boundIndices.map { index, kind in
+            let stored = value(index)
+            if stored.isNull { return .null }
+            switch (kind, stored.storage) {
+            case (.integer, .int64(let integer)): return .integer(integer)
+            case (.text, .string(let text)): return .text(text)
+            case (.hexText, .blob(let data)): return .text(data.lowerHex)
+            default: throw wrongType(columns[index], id: id)
+            }
+        }
+    }
+
+    func wrongType(_ column: String, id: UUID) -> VaultError {
+        .wrongType(table: name, id: id.storageText, column: column)
+    }
+
+    /// The arguments of ``updateSQL`` for a row whose columns are `values`.
+    func updateArguments(_ values: [DatabaseValue]) -> StatementArguments {
+        StatementArguments(values.indices.lazy.filter { $0 != idIndex }.map { values[$0] } + [values[idIndex]])
     }
 }

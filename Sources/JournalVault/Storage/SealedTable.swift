@@ -102,6 +102,8 @@ struct SealedTable: Sendable, Hashable {
     let deviceLocal: [(column: String, valueOnInsert: Int64)]
     let derived: [Derived]
     let conflictCopy: ConflictCopyPolicy
+    /// The typed row of the table.
+    let rowType: any SealedRecordRow.Type
 
     // Computed once: the hot paths (listing, search, check, import) read them per row.
     /// ``schema``'s names.
@@ -121,7 +123,7 @@ struct SealedTable: Sendable, Hashable {
     init(name: String, wireID: UInt8, label: String, rowKey: String? = nil, schema: [Column],
          bound: [(column: String, kind: BoundKind)], fields: [String], parents: [Parent] = [], identity: [String] = [],
          deviceLocal: [(column: String, valueOnInsert: Int64)] = [], derived: [Derived] = [],
-         conflictCopy: ConflictCopyPolicy = .lastWriterWins) {
+         conflictCopy: ConflictCopyPolicy = .lastWriterWins, rowType: any SealedRecordRow.Type) {
         self.name = name
         self.wireID = wireID
         self.label = label
@@ -134,6 +136,7 @@ struct SealedTable: Sendable, Hashable {
         self.deviceLocal = deviceLocal
         self.derived = derived
         self.conflictCopy = conflictCopy
+        self.rowType = rowType
         columns = schema.map(\.name)
         let positions = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
         self.positions = positions
@@ -171,7 +174,8 @@ struct SealedTable: Sendable, Hashable {
         bound: [("created_at", .integer), ("modified_at", .integer), ("utc_offset", .integer), ("version", .integer), ("starred", .integer)],
         fields: ["content", "tags"],
         derived: [.tagIndex(table: "entry_tag")],
-        conflictCopy: .keepLosingText(field: "content", noun: "entry"))
+        conflictCopy: .keepLosingText(field: "content", noun: "entry"),
+        rowType: EncryptedEntryRow.self)
 
     static let analysis = SealedTable(
         name: "analysis", wireID: 1, label: "analyses",
@@ -179,7 +183,8 @@ struct SealedTable: Sendable, Hashable {
                  .blob("enc_meta"), .blob("payload")],
         bound: [("entry_id", .text), ("model", .text), ("processed_at", .integer), ("utc_offset", .integer), ("version", .integer)],
         fields: ["payload"],
-        parents: [Parent(column: "entry_id", tableName: "entry", onDelete: .cascade)])
+        parents: [Parent(column: "entry_id", tableName: "entry", onDelete: .cascade)],
+        rowType: AnalysisRow.self)
 
     static let knowledgeNode = SealedTable(
         name: "knowledge_node", wireID: 2, label: "nodes",
@@ -187,7 +192,8 @@ struct SealedTable: Sendable, Hashable {
         bound: [("type", .text), ("created_at", .integer), ("node_key", .hexText)],
         fields: ["name", "metadata"],
         identity: ["node_key"],
-        derived: [.nodeKey(column: "node_key")])
+        derived: [.nodeKey(column: "node_key")],
+        rowType: NodeRow.self)
 
     static let knowledgeRelation = SealedTable(
         name: "knowledge_relation", wireID: 3, label: "relations",
@@ -199,7 +205,8 @@ struct SealedTable: Sendable, Hashable {
                   Parent(column: "to_node", tableName: "knowledge_node", onDelete: .cascade),
                   Parent(column: "entry_id", tableName: "entry", onDelete: .cascade)],
         identity: ["from_node", "to_node", "relation_key", "entry_id"],
-        derived: [.relationKey(column: "relation_key")])
+        derived: [.relationKey(column: "relation_key")],
+        rowType: RelationRow.self)
 
     static let chatThread = SealedTable(
         name: "chat_thread", wireID: 4, label: "threads",
@@ -207,7 +214,8 @@ struct SealedTable: Sendable, Hashable {
                  .integer("last_message_at", nullable: true), .blob("enc_meta"), .blob("title"), .blob("metadata")],
         bound: [("created_at", .integer), ("utc_offset", .integer), ("updated_at", .integer), ("last_message_at", .integer)],
         fields: ["title", "metadata"],
-        deviceLocal: [("is_active", 0)])
+        deviceLocal: [("is_active", 0)],
+        rowType: ThreadRow.self)
 
     static let chatMessage = SealedTable(
         name: "chat_message", wireID: 5, label: "messages",
@@ -217,7 +225,8 @@ struct SealedTable: Sendable, Hashable {
         fields: ["content", "metadata"],
         parents: [Parent(column: "thread_id", tableName: "chat_thread", onDelete: .cascade),
                   Parent(column: "entry_id", tableName: "entry", onDelete: .setNull)],
-        conflictCopy: .keepLosingText(field: "content", noun: "message"))
+        conflictCopy: .keepLosingText(field: "content", noun: "message"),
+        rowType: MessageRow.self)
 
     /// Every sealed table, parents before children (the order rows are walked, restored and
     /// digested in: FORMAT.md §11).
