@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 @testable import JournalVault
 
 /// The typed rows built on ``SealedRow`` (``SealedRecordRow``): each seals, stores, reads back and
@@ -19,7 +20,7 @@ import Testing
 
     /// Random entries, written between 1900 and 2200 in any time zone, text in several scripts.
     static func randomEntries(count: Int, seed: UInt64) -> [Entry] {
-        var generator = SeededGenerator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         let words = ["Morgen", "été", "冬", "🌧", "tag", "#walk", "", "\n", "ok"]
         return (0..<count).map { _ in
             let created = Int64.random(in: -2_208_988_800_000...7_258_118_400_000, using: &generator)

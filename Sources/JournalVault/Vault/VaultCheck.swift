@@ -41,20 +41,12 @@ extension UnlockedVault {
             }
             var found = Manifest(keyVersion: keys.keyVersion, counter: 0, tables: [:])
             try checkEntries(db, into: &report, manifest: &found)
-            try checkRows(.analysis, db, into: &report, manifest: &found) { row in
-                _ = try AnalysisRow(row: row).decrypt(keys: keys)
-            }
-            try checkRows(.knowledgeNode, db, into: &report, manifest: &found) { row in
-                _ = try NodeRow(row: row).decrypt(keys: keys)
-            }
-            try checkRows(.knowledgeRelation, db, into: &report, manifest: &found) { row in
-                _ = try RelationRow(row: row).decrypt(keys: keys)
-            }
-            try checkRows(.chatThread, db, into: &report, manifest: &found) { row in
-                _ = try ThreadRow(row: row).decrypt(keys: keys, db: db)
-            }
-            try checkRows(.chatMessage, db, into: &report, manifest: &found) { row in
-                _ = try MessageRow(row: row).decrypt(keys: keys)
+            // Entries, the hot path, go through their own pipeline above; every other table
+            // through its typed row's checks.
+            for table in SealedTable.all where table.rowKey == nil {
+                try checkRows(table, db, into: &report, manifest: &found) { row in
+                    try table.rowType.init(SealedRow(table, row: row)).verify(keys: keys)
+                }
             }
             let activeThreads = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_thread WHERE is_active = 1") ?? 0
             if activeThreads > 1 { report.problems.append("\(activeThreads) chat threads are marked active; at most one may be.") }
