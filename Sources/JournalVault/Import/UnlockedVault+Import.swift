@@ -118,7 +118,8 @@ extension UnlockedVault {
         // only a star or tags differ, and nothing of the text would be lost.
         guard entry.modifiedAt == current.modifiedAt, entry.content != current.content else { return .skipped }
         return try keepImportedCopy(of: entry.id, in: .entry, text: entry.content, db) { copyID in
-            try ConflictCopy.store(of: entry, as: copyID, why: "an imported file held this other text, changed at the same moment as the entry's.", in: self, db)
+            try keepCopy(of: EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).row, as: copyID,
+                         why: "an imported file held this other text, changed at the same moment as the entry's.", db)
         }
     }
 
@@ -131,6 +132,11 @@ extension UnlockedVault {
         if try Int.fetchOne(db, sql: "SELECT 1 FROM \(table.name) WHERE id = ?", arguments: [copyID.storageText]) != nil { return .unchanged }
         try store(copyID)
         return .conflictCopy
+    }
+
+    /// Stores the file's version `record`, sealed as it would be stored, as the conflict copy `copyID`.
+    private func keepCopy(of record: SealedRow, as copyID: UUID, why: String, _ db: Database) throws {
+        _ = try ConflictCopy.keep(record, against: nil, as: copyID, why: why, keys: keys, rows: SyncRows(db: db))
     }
 
     /// ``ConflictCopy/id(domain:table:id:syncKey:version:)`` of `"JVLT-import-conflict"` and
@@ -192,7 +198,8 @@ extension UnlockedVault {
             if overwrite { return nil }
             guard message.content != stored.content else { return .skipped }
             return try keepImportedCopy(of: message.id, in: .chatMessage, text: message.content, db) { copyID in
-                try ConflictCopy.store(of: message, as: copyID, why: "an imported file held this other text under the message's id.", in: self, db)
+                try keepCopy(of: MessageRow(message, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).row, as: copyID,
+                             why: "an imported file held this other text under the message's id.", db)
             }
         }
     }

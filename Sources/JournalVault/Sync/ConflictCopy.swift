@@ -7,25 +7,6 @@ import VaultCrypto
 /// same record, kept as a new record beside it (FORMAT.md §14.7). Sync makes them of concurrent
 /// edits, import of a file's version that cannot be ordered after the stored one (§9).
 enum ConflictCopy {
-    /// Stores `entry` in `vault` as the new entry `copyID`, its text preceded by a line naming
-    /// `entry` and saying `why` it is a copy; its times, star, explicit tags and version are the loser's.
-    static func store(of entry: Entry, as copyID: UUID, why: String, in vault: UnlockedVault, _ db: Database) throws {
-        let copy = Entry(id: copyID, content: text(of: .entry, entry.id, why: why, text: entry.content),
-                         created: entry.created, modifiedAt: entry.modifiedAt, starred: entry.starred,
-                         explicitTags: entry.explicitTags, version: entry.version)
-        try vault.store(copy, replacing: nil, db)
-    }
-
-    /// Stores `message` in `vault` as the new message `copyID` of its thread, likewise.
-    static func store(of message: ChatMessage, as copyID: UUID, why: String, in vault: UnlockedVault, _ db: Database) throws {
-        let copy = ChatMessage(id: copyID, threadID: message.threadID, role: message.role,
-                               content: text(of: .chatMessage, message.id, why: why, text: message.content),
-                               timestamp: message.timestamp, model: message.model, language: message.language,
-                               entryID: message.entryID, usage: message.usage)
-        let keys = vault.keys
-        try MessageRow(copy, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
-    }
-
     /// Keeps `loser`, a version of a record that lost to `winner` (the record as it now stands,
     /// nil when it was deleted), as the new record `copyID` beside it — when its table keeps the
     /// losing text (``SealedTable/conflictCopy``) and that text differs from the winner's (the
@@ -60,12 +41,7 @@ enum ConflictCopy {
         return true
     }
 
-    /// `Conflict copy of entry ID: <why>`, a blank line, then the losing text.
-    private static func text(of table: SealedTable, _ id: UUID, why: String, text: String) -> String {
-        guard case .keepLosingText(_, let noun) = table.conflictCopy else { preconditionFailure("\(table.name) keeps no conflict copies") }
-        return heading(noun: noun, id, why: why) + text
-    }
-
+    /// `Conflict copy of <noun> ID: <why>` and a blank line, which the losing text follows.
     private static func heading(noun: String, _ id: UUID, why: String) -> String {
         "Conflict copy of \(noun) \(id.storageText): \(why)\n\n"
     }
