@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test("through rclone to a WebDAV server on 127.0.0.1; with the server gone, sync says so and changes nothing",
-          .tags(.externalTools, .slow), .notInQuickRun)
+          .tags(.externalTools, .network, .slow), .notInQuickRun)
     func throughWebDAV() throws {
         let rclone = try #require(JV.tool("rclone"), "rclone is not installed (make test installs it)")
         let served = try TemporaryFolder()

@@ -15,6 +15,9 @@ extension Tag {
     /// shell, rclone, groff, bash-completion, zsh, fish or jrnl 4.6 (or age, which the interop
     /// tests install themselves as root).
     @Tag static var externalTools: Self
+    /// Opens network connections (to a server the test starts on 127.0.0.1): never to the
+    /// internet, but a sandbox without a loopback interface fails it.
+    @Tag static var network: Self
     /// Takes more than about 5 s: `make test-fast` leaves it out.
     @Tag static var slow: Self
 }
