@@ -48,6 +48,7 @@ extension UnlockedVault {
                     try table.rowType.init(SealedRow(table, row: row)).verify(keys: keys)
                 }
             }
+            try checkAttachmentChunks(db, into: &report, manifest: &found)
             let activeThreads = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_thread WHERE is_active = 1") ?? 0
             if activeThreads > 1 { report.problems.append("\(activeThreads) chat threads are marked active; at most one may be.") }
             let triggers = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
