@@ -61,9 +61,9 @@ struct ConfigFileTests {
     @Test("An unknown key names jv's keys, and the nearest one when it is a typo")
     func unknownKey() {
         #expect(refusal("colour = true\n") == "/home/me/.config/jv/config.toml:1: unknown key (did you mean 'color'?); "
-                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order and a [journals] table.")
+                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order and tables [journals] and [attachments].")
         #expect(refusal("# first\nbackground = 'dark'\n") == "/home/me/.config/jv/config.toml:2: unknown key; "
-                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order and a [journals] table.")
+                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order and tables [journals] and [attachments].")
         #expect(refusal("[themes]\n") == "/home/me/.config/jv/config.toml:1: unknown table; the tables are [journals] and [attachments].")
     }
 

@@ -32,7 +32,8 @@ struct Config: Sendable {
 
     /// The tables a config file may have.
     fileprivate static let tables = ["journals", "attachments"]
-    fileprivate static let tablesText = "the tables are [journals] and [attachments]"
+    fileprivate static let tablesList = "[journals] and [attachments]"
+    fileprivate static let tablesText = "the tables are " + tablesList
 
     /// The user's settings, read once per process on first use (``VaultCommand`` reads them
     /// before a command runs, so that a fault in the file stops it before it does anything).
@@ -131,7 +132,7 @@ extension Config {
         return config
     }
 
-    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format", "date_order", "max_size"]
+    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format", "date_order"]
 
     /// A key of the `[attachments]` table.
     private mutating func setAttachments(_ key: String, to value: Value) throws {
@@ -191,7 +192,7 @@ extension Config {
         default:
             let nearest = Self.keys.min { UnknownCommand.distance(key, $0) < UnknownCommand.distance(key, $1) }
             let guess = nearest.map { UnknownCommand.distance(key, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
-            throw Problem("unknown key\(guess); jv reads \(Self.keys.joined(separator: ", ")) and a [journals] table")
+            throw Problem("unknown key\(guess); jv reads \(Self.keys.joined(separator: ", ")) and tables \(Self.tablesList)")
         }
     }
 

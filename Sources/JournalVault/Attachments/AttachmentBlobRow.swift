@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import VaultCrypto
 
-/// The stored form of one distinct content (FORMAT.md §1.9): in plaintext its keyed content tag,
+/// The stored form of one distinct content (FORMAT.md §1.11): in plaintext its keyed content tag,
 /// the name of its chunk stream, when it was first stored, its padded size and chunk count; sealed
 /// and bound to those, the stream's key and header, its details and its thumbnail.
 struct AttachmentBlobRow: SealedRecordRow {

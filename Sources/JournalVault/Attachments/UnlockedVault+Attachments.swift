@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import VaultCrypto
 
-/// Attachments (FORMAT.md §1.8–§1.10, §15): files kept with an entry, each content stored once,
+/// Attachments (FORMAT.md §1.11–§1.13, §15): files kept with an entry, each content stored once,
 /// streamed in and out a chunk at a time, every chunk authenticated before a byte of it is given.
 extension UnlockedVault {
     /// The default limit of one attachment's size: 2 GiB.
