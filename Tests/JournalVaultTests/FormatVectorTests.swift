@@ -112,7 +112,7 @@ import VaultCrypto
         #expect(AttachmentBlobRow.derivedID(contentTag: tag) == Self.attachmentBlobID)
         #expect(AttachmentStream.layout(size: Int64(content.count)) == (storedSize: 10, chunkCount: 1))
         #expect(AttachmentStream.associatedData(streamID: Self.attachmentStreamID, index: 0).hex == Self.attachmentChunkAD)
-        let expected = AttachmentStream.Expected(
+        let expected = AttachmentStream.Stored(
             streamID: Self.attachmentStreamID,
             secret: AttachmentStream.Secret(key: try SecureBytes(copying: Array(UInt8(0x40)...UInt8(0x5f))), header: Array(UInt8(0x60)...UInt8(0x77))),
             size: Int64(content.count), digest: Blake2b.hash(content), storedSize: 10, chunkCount: 1)

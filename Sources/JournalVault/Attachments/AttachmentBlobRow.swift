@@ -20,7 +20,7 @@ struct AttachmentBlobRow: SealedRecordRow {
     }
 
     /// Seals a stored stream's key, details and thumbnail under `meta`.
-    init(id: UUID, contentTag: Data, written: AttachmentStream.Written, createdAt: Int64, details: AttachmentDetails,
+    init(id: UUID, contentTag: Data, written: AttachmentStream.Stored, createdAt: Int64, details: AttachmentDetails,
          thumbnail: [UInt8], meta: RecordMeta, keys: VaultKeys) throws {
         row = SealedRow(Self.sealed, id: id, values: [
             id.storageText.databaseValue, contentTag.databaseValue, written.streamID.storageText.databaseValue, createdAt.databaseValue,

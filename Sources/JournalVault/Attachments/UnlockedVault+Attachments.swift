@@ -203,7 +203,7 @@ extension UnlockedVault {
         let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk WHERE stream_id = ?", arguments: [streamID.storageText]) ?? 0
         guard found == chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(chunkCount)") }
         let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
-        let expected = AttachmentStream.Expected(streamID: streamID, secret: opened.stream, size: opened.details.size,
+        let expected = AttachmentStream.Stored(streamID: streamID, secret: opened.stream, size: opened.details.size,
                                                  digest: opened.details.digest, storedSize: try blob.storedSize, chunkCount: chunkCount)
         try AttachmentStream.read(expected, chunk: { index in try Data.fetchOne(statement, arguments: [streamID.storageText, index]) },
                                   emit: emit, tampered: { blob.row.tampered($0) })
