@@ -57,6 +57,20 @@ struct AttachmentCommandTests {
         try sandbox.ok(["check"])
     }
 
+    /// A backup carries the attachments; the restored vault gives them back and checks clean.
+    @Test func aBackupCarriesTheAttachments() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let entry = try sandbox.add("Kept.")
+        let id = try sandbox.ok(["attach", entry, try sandbox.folder.write("a.bin", Self.first)]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let backup = sandbox.folder.file("kept.jvbak")
+        try sandbox.ok(["backup", backup])
+        let target = sandbox.folder.file("restored/journal.vault")
+        try sandbox.ok(["restore", backup, "--to", target])
+        #expect(try sandbox.ok(["attachment", "get", id, "--vault", target]).stdout == Self.first)
+        try sandbox.ok(["check", "--vault", target])
+    }
+
     @Test func anEntryAndItsFilesAreAddedTogetherOrNotAtAll() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
