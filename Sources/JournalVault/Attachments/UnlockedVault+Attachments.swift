@@ -5,6 +5,13 @@ import VaultCrypto
 
 /// Attachments (FORMAT.md §1.11–§1.13, §15): files kept with an entry, each content stored once,
 /// streamed in and out a chunk at a time, every chunk authenticated before a byte of it is given.
+///
+/// ```swift
+/// let photo = try journal.attach([.file("/home/me/ridge.jpg")], to: entry.id)[0]
+/// for attachment in try journal.attachments(AttachmentQuery(entryID: entry.id, kind: .image)) { print(attachment.name) }
+/// try journal.readAttachment(id: photo.id, to: FileHandle.standardOutput)
+/// try journal.deleteAttachment(id: photo.id)
+/// ```
 extension UnlockedVault {
     /// The default limit of one attachment's size: 2 GiB.
     public static let defaultAttachmentLimit: Int64 = 2 << 30
