@@ -25,6 +25,11 @@ struct TerminalImageRenderingTests {
         #expect(ImageFit(width: 1000, height: 10, maxColumns: 40) == ImageFit(columns: 40, rows: 1))
         #expect(ImageFit(width: 10, height: 1000, maxColumns: 40) == ImageFit(columns: 1, rows: 20))
         #expect(ImageFit(width: 320, height: 240, maxColumns: 0) == ImageFit(columns: 1, rows: 1))
+        // Cells of another shape: rows for them, and the square box as many rows as columns.
+        #expect(ImageFit(width: 320, height: 240, maxColumns: 40, cell: CellSize(width: 8, height: 8)) == ImageFit(columns: 40, rows: 30))
+        #expect(ImageFit(width: 320, height: 320, maxColumns: 40, cell: CellSize(width: 9, height: 20)) == ImageFit(columns: 40, rows: 18))
+        // Sizes no image has, and none at all, neither overflow nor divide by zero.
+        #expect(ImageFit(width: Int.max, height: 0, maxColumns: Int.max, cell: CellSize(width: 0, height: Int.max)) == ImageFit(columns: 4096, rows: 1))
     }
 
     @Test("Pixels that are not width × height × 3 bytes are no image; shrinking averages, growing repeats")
@@ -153,7 +158,7 @@ struct TerminalImageRenderingTests {
     func drawing() throws {
         let image = try Self.image(2, 2, [Self.red, Self.green, Self.blue, Self.white])
         let jpeg = Self.jpegHeader(width: 2, height: 2)
-        func images(_ drawing: ImageProtocol) -> TerminalImages { TerminalImages(drawing: drawing, maxColumns: 40, cell: CellSize(width: 3, height: 6)) }
+        func images(_ drawing: ImageProtocol) -> TerminalImages { TerminalImages(drawing: drawing, maxColumns: 40, terminalColumns: 80, cell: CellSize(width: 3, height: 6)) }
         let fit = ImageFit(columns: 2, rows: 1)
         #expect(images(.iterm2).rendered(rgb: image, jpeg: jpeg) == ITermImage.render(jpeg: jpeg, fit: fit))
         #expect(images(.iterm2).rendered(rgb: image, jpeg: nil) == HalfBlocks.render(image, fit: fit, depth: .trueColor))

@@ -3,6 +3,9 @@
 /// pixel and whose background the lower one, so a cell shows two square pixels. For any
 /// terminal with colour; the fallback when it has no graphics protocol.
 enum HalfBlocks {
+    /// A cell as half blocks make it: one pixel wide, two high, each pixel square.
+    static let cell = CellSize(width: 1, height: 2)
+
     /// The image fitted to `fit` (`fit.columns` × 2·`fit.rows` pixels), one line of cells per
     /// line after `indent` spaces, each line ending with the colours reset and a line break.
     static func render(_ image: RGBImage, fit: ImageFit, depth: ColorDepth, indent: Int = 0) -> [UInt8] {

@@ -7,9 +7,14 @@ enum Sixel {
     /// The image fitted to `fit`'s cells of `cell` pixels, after `indent` spaces, then a line
     /// break.
     static func render(_ image: RGBImage, fit: ImageFit, cell: CellSize, indent: Int = 0) -> [UInt8] {
-        let width = max(1, fit.columns * cell.width)
-        let height = max(1, min(fit.rows * cell.height, (width * image.height + image.width / 2) / image.width))
-        return Array(repeating: UInt8(ascii: " "), count: indent) + encode(image.resized(width: width, height: height)) + [UInt8(ascii: "\n")]
+        let resized = image.resized(width: fit.columns * cell.width, height: pixelHeight(of: fit, cell: cell, width: image.width, height: image.height))
+        return Array(repeating: UInt8(ascii: " "), count: indent) + encode(resized) + [UInt8(ascii: "\n")]
+    }
+
+    /// How many pixels high an image of `width` × `height` is drawn `fit.columns` cells of
+    /// `cell` wide: its shape kept, within its rows.
+    static func pixelHeight(of fit: ImageFit, cell: CellSize, width: Int, height: Int) -> Int {
+        max(1, min(fit.rows * cell.height, (fit.columns * cell.width * height + width / 2) / width))
     }
 
     /// The sixel sequence that draws `image` at its size in pixels: `DCS q`, the raster

@@ -19,9 +19,11 @@ import Foundation
 /// through a pager: `less` would show the escape sequences as text.
 struct TerminalImages: Sendable {
     let drawing: ImageProtocol
-    /// The widest an image is drawn, in columns: the config file's `image_columns` (else
-    /// ``ImageFit/defaultColumns``), at most the terminal's width.
+    /// The widest an image is drawn, in columns: the config file's `image_columns`, else
+    /// ``ImageFit/defaultColumns``.
     let maxColumns: Int
+    /// The terminal's width, which an image and its indent stay within.
+    let terminalColumns: Int
     let cell: CellSize
 
     /// How images are drawn on standard output, or nil when they are not: `--no-images`,
@@ -37,7 +39,7 @@ struct TerminalImages: Sendable {
         let columns = known ? Int(size.ws_col) : environment["COLUMNS"].flatMap(Int.init) ?? 80
         let cell = known && size.ws_xpixel > 0 && size.ws_ypixel > 0 && size.ws_row > 0
             ? CellSize(width: Int(size.ws_xpixel) / Int(size.ws_col), height: Int(size.ws_ypixel) / Int(size.ws_row)) : .assumed
-        return TerminalImages(drawing: drawing, maxColumns: max(1, min(config?.imageColumns ?? ImageFit.defaultColumns, columns)),
+        return TerminalImages(drawing: drawing, maxColumns: config?.imageColumns ?? ImageFit.defaultColumns, terminalColumns: columns,
                               cell: cell.width > 0 && cell.height > 0 ? cell : .assumed)
     }
 
@@ -82,14 +84,16 @@ struct TerminalImages: Sendable {
         case pixels(width: Int, height: Int)
     }
 
-    func input(forWidth width: Int, height: Int, columns: Int? = nil) -> Input {
-        let fit = self.fit(width: width, height: height, columns: columns)
+    func input(forWidth width: Int, height: Int, columns: Int? = nil, indent: Int = 0) -> Input {
         switch drawing {
-        case .iterm2: return .jpeg
-        case .blocks: return .pixels(width: fit.columns, height: 2 * fit.rows)
+        case .iterm2:
+            return .jpeg
+        case .blocks:
+            let fit = fit(width: width, height: height, columns: columns, indent: indent, cell: HalfBlocks.cell)
+            return .pixels(width: fit.columns, height: 2 * fit.rows)
         case .kitty, .sixel:
-            let pixelWidth = fit.columns * cell.width
-            return .pixels(width: pixelWidth, height: max(1, min(fit.rows * cell.height, (pixelWidth * height + width / 2) / width)))
+            let fit = fit(width: width, height: height, columns: columns, indent: indent, cell: cell)
+            return .pixels(width: fit.columns * cell.width, height: Sixel.pixelHeight(of: fit, cell: cell, width: width, height: height))
         }
     }
 
@@ -98,22 +102,16 @@ struct TerminalImages: Sendable {
     /// terminal shows 24-bit colour, so half blocks stand in there for a missing or unreadable
     /// JPEG).
     func rendered(rgb: RGBImage?, jpeg: [UInt8]?, columns: Int? = nil, indent: Int = 0) -> [UInt8]? {
+        if drawing == .iterm2, let jpeg, let size = ITermImage.size(ofJPEG: jpeg) {
+            return ITermImage.render(jpeg: jpeg, fit: fit(width: size.width, height: size.height, columns: columns, indent: indent, cell: cell), indent: indent)
+        }
+        guard let rgb else { return nil }
+        func fitted(_ cell: CellSize) -> ImageFit { fit(width: rgb.width, height: rgb.height, columns: columns, indent: indent, cell: cell) }
         switch drawing {
-        case .iterm2:
-            if let jpeg, let size = ITermImage.size(ofJPEG: jpeg) {
-                return ITermImage.render(jpeg: jpeg, fit: fit(width: size.width, height: size.height, columns: columns), indent: indent)
-            }
-            guard let rgb else { return nil }
-            return HalfBlocks.render(rgb, fit: fit(width: rgb.width, height: rgb.height, columns: columns), depth: .trueColor, indent: indent)
-        case .kitty:
-            guard let rgb else { return nil }
-            return KittyGraphics.render(rgb, fit: fit(width: rgb.width, height: rgb.height, columns: columns), indent: indent)
-        case .sixel:
-            guard let rgb else { return nil }
-            return Sixel.render(rgb, fit: fit(width: rgb.width, height: rgb.height, columns: columns), cell: cell, indent: indent)
-        case .blocks(let depth):
-            guard let rgb else { return nil }
-            return HalfBlocks.render(rgb, fit: fit(width: rgb.width, height: rgb.height, columns: columns), depth: depth, indent: indent)
+        case .iterm2: return HalfBlocks.render(rgb, fit: fitted(HalfBlocks.cell), depth: .trueColor, indent: indent)
+        case .kitty: return KittyGraphics.render(rgb, fit: fitted(cell), indent: indent)
+        case .sixel: return Sixel.render(rgb, fit: fitted(cell), cell: cell, indent: indent)
+        case .blocks(let depth): return HalfBlocks.render(rgb, fit: fitted(HalfBlocks.cell), depth: depth, indent: indent)
         }
     }
 
@@ -124,8 +122,9 @@ struct TerminalImages: Sendable {
         try output.write(bytes)
     }
 
-    private func fit(width: Int, height: Int, columns: Int?) -> ImageFit {
-        ImageFit(width: width, height: height, maxColumns: min(columns ?? maxColumns, maxColumns))
+    /// The cells of `cell` pixels an image of `width` × `height` takes, after `indent` columns.
+    private func fit(width: Int, height: Int, columns: Int?, indent: Int, cell: CellSize) -> ImageFit {
+        ImageFit(width: width, height: height, maxColumns: min(columns ?? maxColumns, maxColumns, terminalColumns - indent), cell: cell)
     }
 }
 
