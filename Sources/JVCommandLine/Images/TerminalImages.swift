@@ -14,9 +14,11 @@ import Foundation
 /// }
 /// ```
 ///
-/// Choose it only when there is an image to draw: `auto` asks the terminal (up to
-/// ``TerminalProbe/timeout``). Draw to an output that goes to the terminal itself, not
-/// through a pager: `less` would show the escape sequences as text.
+/// Choose it only when there is an image to draw, and not for `--json`: `auto` asks the
+/// terminal (up to ``TerminalProbe/timeout``). Draw to an output that goes to the terminal
+/// itself (`StandardOutput.with(pager: nil)`, or ``rendered(rgb:jpeg:columns:indent:)``'s bytes
+/// written to standard output), never through a pager: `less` would show the escape sequences
+/// as text.
 struct TerminalImages: Sendable {
     let drawing: ImageProtocol
     /// The widest an image is drawn, in columns: the config file's `image_columns`, else
@@ -115,9 +117,9 @@ struct TerminalImages: Sendable {
         }
     }
 
-    /// Draws the image (see ``rendered(rgb:jpeg:columns:indent:)``) on `output`; nothing when
-    /// the input it needs is missing.
-    func draw(rgb: RGBImage? = nil, jpeg: [UInt8]? = nil, columns: Int? = nil, indent: Int = 0, to output: some ImageSink) throws {
+    /// Draws the image (see ``rendered(rgb:jpeg:columns:indent:)``) on `output`, which must not
+    /// be paging; nothing when the input it needs is missing.
+    func draw(rgb: RGBImage? = nil, jpeg: [UInt8]? = nil, columns: Int? = nil, indent: Int = 0, to output: StandardOutput) throws {
         guard let bytes = rendered(rgb: rgb, jpeg: jpeg, columns: columns, indent: indent) else { return }
         try output.write(bytes)
     }
@@ -126,15 +128,4 @@ struct TerminalImages: Sendable {
     private func fit(width: Int, height: Int, columns: Int?, indent: Int, cell: CellSize) -> ImageFit {
         ImageFit(width: width, height: height, maxColumns: min(columns ?? maxColumns, maxColumns, terminalColumns - indent), cell: cell)
     }
-}
-
-/// Where ``TerminalImages`` draws: ``StandardOutput``, or `FileHandle.standardOutput`.
-protocol ImageSink {
-    func write(_ bytes: [UInt8]) throws
-}
-
-extension StandardOutput: ImageSink {}
-
-extension FileHandle: ImageSink {
-    func write(_ bytes: [UInt8]) throws { try write(contentsOf: bytes) }
 }
