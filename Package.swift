@@ -32,6 +32,7 @@ let package = Package(
                 .embedInCode("0005_manifest.sql"),
                 .embedInCode("0006_sync.sql"),
                 .embedInCode("0007_graph_ids.sql"),
+                .embedInCode("0008_attachments.sql"),
             ]
         ),
         .target(

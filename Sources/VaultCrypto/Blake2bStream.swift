@@ -25,9 +25,14 @@ public struct Blake2bStream: ~Copyable {
         state = try key.withUnsafeBytes { try Self.startedState(key: $0) }
     }
 
+    /// Unkeyed BLAKE2b-256: a plain digest of content.
+    public init() throws {
+        state = try Self.startedState(key: UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+
     private static func startedState(key: UnsafeRawBufferPointer) throws -> UnsafeMutableRawPointer {
         Sodium.ready()
-        guard key.count >= Int(crypto_generichash_KEYBYTES_MIN), key.count <= Int(crypto_generichash_KEYBYTES_MAX) else {
+        guard key.count == 0 || (key.count >= Int(crypto_generichash_KEYBYTES_MIN) && key.count <= Int(crypto_generichash_KEYBYTES_MAX)) else {
             throw CryptoError.invalidKeyLength
         }
         let state = UnsafeMutableRawPointer.allocate(byteCount: crypto_generichash_statebytes(), alignment: 64)

@@ -21,6 +21,8 @@ import VaultCrypto
         "knowledge_relation": { journal, _ in _ = try journal.allRelations() },
         "chat_thread": { _ = try $0.thread(id: $1) },
         "chat_message": { journal, _ in _ = try journal.messages() },
+        "attachment_blob": { journal, _ in _ = try journal.attachments() },
+        "attachment": { _ = try $0.attachment(id: $1) },
     ]
 
     /// A vault with two records or more of every sealed table, and the raw edits of the rounds.
@@ -45,6 +47,11 @@ import VaultCrypto
             try journal.addMessage(ChatMessageDraft(role: .assistant, content: "Sunny."))
             try journal.createThread(title: "Plans", entryID: second.id)
             try journal.addMessage(ChatMessageDraft(role: .user, content: "What next?"))
+            for (name, entry, content) in [("ridge.jpg", first, "the view from the ridge"), ("memo.ogg", second, "a voice memo")] {
+                let path = vault.folder.file(name)
+                try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+                try journal.attach([.file(path)], to: entry.id)
+            }
             for table in SealedTable.all {
                 #expect(try vault.count(table.name) >= 2, "\(table.name) needs two records for its swaps")
             }
@@ -237,7 +244,7 @@ import VaultCrypto
                 rounds += 1
             }
         }
-        #expect(rounds == 3, "the tag index, the node key and the relation key")
+        #expect(rounds == 4, "the tag index, the node key, the relation key and the content tag")
         try fixture.expectClean()
     }
 }

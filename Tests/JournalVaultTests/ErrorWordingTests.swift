@@ -44,6 +44,8 @@ extension VaultError {
         .syncUnavailable("rclone is not installed"), .syncNotSetUp, .syncAlreadySetUp(location: "/media/usb/journal"),
         .severalVaultsAtLocation(location: "/media/usb/journal", vaults: ["1a2b3c4d", "5e6f7a8b"]), .rotationNeedsPassphrase,
         .sessionSaltUnrecognised(file: "/run/user/1000/jv/salt"), .syncNotDelivered("the remote does not answer"),
+        .attachmentTooLarge(name: "holiday.mov", limit: 2_147_483_648), .attachmentUnreadable(path: "/home/me/a.jpg", detail: "Permission denied"),
+        .invalidAttachmentName("a/b"),
     ]
 
     /// Each case without its facts. `init` switches over every case without a `default`, so a new
@@ -55,6 +57,7 @@ extension VaultError {
         case contentTooLarge, contentBlank, invalidUTF8, invalidTag, invalidGraph, backupCorrupt, readOnly, storage, diskFull
         case sessionUnavailable, sessionSaltUnrecognised, syncPackRefused, syncUnavailable, syncNotSetUp, syncAlreadySetUp
         case severalVaultsAtLocation, rotationNeedsPassphrase, syncNotDelivered
+        case attachmentTooLarge, attachmentUnreadable, invalidAttachmentName
 
         init(_ error: VaultError) {
             self = switch error {
@@ -98,6 +101,9 @@ extension VaultError {
             case .severalVaultsAtLocation: .severalVaultsAtLocation
             case .rotationNeedsPassphrase: .rotationNeedsPassphrase
             case .syncNotDelivered: .syncNotDelivered
+            case .attachmentTooLarge: .attachmentTooLarge
+            case .attachmentUnreadable: .attachmentUnreadable
+            case .invalidAttachmentName: .invalidAttachmentName
             }
         }
     }

@@ -94,7 +94,12 @@ import TestSupport
             try ThreadRow(thread, meta: meta(), keys: keys).insert(db)
             try MessageRow(message, meta: meta(), keys: keys).insert(db)
         }
+        let photo = vault.folder.file("river.jpg")
+        try Data("river".utf8).write(to: URL(fileURLWithPath: photo))
+        let attachment = try vault.journal.attach([.file(photo)], to: entry.id)[0]
         try vault.journal.database.read { db in
+            #expect(try AttachmentRow.fetchOne(id: attachment.id, db)?.decryptName(keys: keys) == "river.jpg")
+            #expect(try AttachmentBlobRow.fetchOne(id: attachment.blobID, db)?.decrypt(keys: keys).details.size == 5)
             #expect(try AnalysisRow.fetchOne(id: analysis.id, db)?.decrypt(keys: keys) == analysis)
             #expect(try NodeRow.fetchAll(db).map { try $0.decrypt(keys: keys) }.sorted { $0.name < $1.name } == [anna, river])
             #expect(try RelationRow.fetchOne(id: relation.id, db)?.decrypt(keys: keys) == relation)

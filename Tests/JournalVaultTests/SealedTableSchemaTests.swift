@@ -29,15 +29,20 @@ import Testing
 
     @Test func wireIDsAndManifestOrderAreTheFormats() {
         // FORMAT.md §14.3 names tables by these bytes, §11 digests tables in this order.
-        #expect(SealedTable.all.map(\.wireID) == [0, 1, 2, 3, 4, 5])
-        #expect(SealedTable.all.map(\.name) == ["entry", "analysis", "knowledge_node", "knowledge_relation", "chat_thread", "chat_message"])
-        #expect(ManifestedTable.all.map(\.name) == SealedTable.all.map(\.name) + ["entry_tag"])
+        #expect(SealedTable.all.map(\.wireID) == [0, 1, 2, 3, 4, 5, 7, 6])
+        #expect(SealedTable.all.map(\.name) == ["entry", "analysis", "knowledge_node", "knowledge_relation", "chat_thread", "chat_message",
+                                                "attachment_blob", "attachment"])
+        // Schema 8 appended the attachments' tables after the tag index, so that a manifest of the
+        // tables before them is a prefix (FORMAT.md §11.2).
+        #expect(ManifestedTable.all.map(\.name) == ["entry", "analysis", "knowledge_node", "knowledge_relation", "chat_thread", "chat_message",
+                                                    "entry_tag", "attachment_blob", "attachment", "attachment_chunk"])
+        #expect(ManifestedTable.beforeAttachments.count == 7)
         #expect(ManifestedTable.entry.columns.first == "seq")
         for table in SealedTable.all {
             #expect(SealedTable.wire(table.wireID) == table)
             #expect(SealedTable.named(table.name) == table)
         }
-        #expect(SealedTable.wire(6) == nil)
+        #expect(SealedTable.wire(8) == nil)
     }
 
     @Test func columnsAndTypesAreTheSchemas() throws {
@@ -75,7 +80,9 @@ import Testing
                             identities.append(columns)
                         }
                     }
-                    #expect(identities == (table.identity.isEmpty ? [] : [table.identity]), "\(vault): \(table.name)")
+                    // A blob's `stream_id` is unique for its chunks' foreign key, and random: no identity.
+                    let streamKey: [[String]] = table == .attachmentBlob ? [["stream_id"]] : []
+                    #expect(Set(identities) == Set((table.identity.isEmpty ? [] : [table.identity]) + streamKey), "\(vault): \(table.name)")
                 }
             }
         }
@@ -123,7 +130,8 @@ import Testing
             let tables = try queue.read { db in
                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
             }
-            let described = Set(SealedTable.all.map(\.name)).union(derived)
+            // The attachments' chunks are neither sealed nor derived: covered by the manifest.
+            let described = Set(SealedTable.all.map(\.name)).union(derived).union([ManifestedTable.attachmentChunk.name])
             #expect(Set(tables).subtracting(Self.infrastructure) == described, "\(vault): a table without its description")
             #expect(derived == [ManifestedTable.entryTag.name])
         }
@@ -131,10 +139,11 @@ import Testing
 
     @Test func childrenFollowFromParents() {
         func children(_ table: SealedTable) -> [String] { table.children.map { "\($0.table.name).\($0.column)" } }
-        #expect(children(.entry) == ["analysis.entry_id", "knowledge_relation.entry_id", "chat_message.entry_id"])
+        #expect(children(.entry) == ["analysis.entry_id", "knowledge_relation.entry_id", "chat_message.entry_id", "attachment.entry_id"])
+        #expect(children(.attachmentBlob) == ["attachment.blob_id"])
         #expect(children(.knowledgeNode) == ["knowledge_relation.from_node", "knowledge_relation.to_node"])
         #expect(children(.chatThread) == ["chat_message.thread_id"])
-        #expect(children(.analysis).isEmpty && children(.knowledgeRelation).isEmpty && children(.chatMessage).isEmpty)
+        #expect(children(.analysis).isEmpty && children(.knowledgeRelation).isEmpty && children(.chatMessage).isEmpty && children(.attachment).isEmpty)
     }
 
     /// The `NEW.x` / `OLD.x` arguments of a trigger's body, in order.

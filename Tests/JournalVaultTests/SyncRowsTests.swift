@@ -33,7 +33,9 @@ import Testing
 
     @Test func aRecordRemovedParksTheRowsOfItsChildTables() {
         func children(_ table: SealedTable) -> [String] { SyncRows.children(of: table).map { "\($0.table.name).\($0.column)" } }
-        #expect(children(.entry) == ["analysis.entry_id", "knowledge_relation.entry_id", "chat_message.entry_id"])
+        #expect(children(.entry) == ["analysis.entry_id", "knowledge_relation.entry_id", "chat_message.entry_id", "attachment.entry_id"])
+        #expect(children(.attachmentBlob) == ["attachment.blob_id"])
+        #expect(children(.attachment) == [])
         #expect(children(.analysis) == [])
         #expect(children(.knowledgeNode) == ["knowledge_relation.from_node", "knowledge_relation.to_node"])
         #expect(children(.knowledgeRelation) == [])
@@ -72,9 +74,11 @@ import Testing
             }
             // The tables without an identity have no rivals, even of a row just like one there.
             #expect(try rivals(.entry, of: entry.storageText).others == [])
-            for table in SealedTable.all where table != .knowledgeNode && table != .knowledgeRelation {
+            for table in SealedTable.all where ![.knowledgeNode, .knowledgeRelation, .attachmentBlob].contains(table) {
                 #expect(table.identity.isEmpty && SyncRows.rivalsQuery(table) == nil, "\(table.name)")
             }
+            // The same content stored under another id (its content tag) is the same blob.
+            #expect(SyncRows.rivalsQuery(.attachmentBlob) != nil)
         }
     }
 

@@ -32,10 +32,13 @@ extension Failure {
                 + "(not the recovery key, and not through a session: add --no-agent)."
         case .sessionSaltUnrecognised(let file):
             "No session: \(unrecognisedSalt(file))."
+        case .attachmentTooLarge(let name, let limit):
+            "\(name) is larger than the limit of \(limit) bytes for an attachment (the config key attachments.max_size); nothing was written."
         case .backupNotFound, .vaultExists, .notAVault, .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey, .emptyPassphrase,
              .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .corruptDatabase, .notFound, .ambiguousID, .invalidID,
              .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidTag, .invalidGraph, .backupCorrupt, .readOnly, .storage,
-             .diskFull, .sessionUnavailable, .syncPackRefused, .syncUnavailable, .syncAlreadySetUp, .severalVaultsAtLocation:
+             .diskFull, .sessionUnavailable, .syncPackRefused, .syncUnavailable, .syncAlreadySetUp, .severalVaultsAtLocation,
+             .attachmentUnreadable, .invalidAttachmentName:
             error.description
         }
     }

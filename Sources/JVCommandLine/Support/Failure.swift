@@ -79,8 +79,10 @@ enum Failure {
             case .vaultExists: .cannotCreate
             case .wrongPassphrase, .wrongRecoveryKey, .malformedRecoveryKey: .wrongSecret
             case .notAVault, .newerSchema, .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .manifestDamaged,
-                 .corruptDatabase, .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused: .badData
-            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys: .usage
+                 .corruptDatabase, .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidGraph, .backupCorrupt, .syncPackRefused,
+                 .attachmentTooLarge: .badData
+            case .attachmentUnreadable: .notFound
+            case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys, .invalidAttachmentName: .usage
             case .storage, .readOnly, .diskFull, .sessionUnavailable, .sessionSaltUnrecognised, .syncUnavailable, .syncNotSetUp, .syncAlreadySetUp,
                  .severalVaultsAtLocation, .rotationNeedsPassphrase, .syncNotDelivered: .failure
             case .keyRotatedMeanwhile: .failure

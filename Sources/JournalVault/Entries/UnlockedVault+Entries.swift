@@ -13,11 +13,16 @@ extension UnlockedVault {
     /// ```
     @discardableResult
     public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = []) throws -> Entry {
-        let now = Instant.now()
-        let entry = Entry(content: try ContentRules.validated(content), created: at ?? now, modifiedAt: now.millis,
-                          starred: starred, explicitTags: try ContentRules.tags(tags))
+        let entry = try newEntry(content, at: at, starred: starred, tags: tags)
         try write { db in try store(entry, replacing: nil, db) }
         return entry
+    }
+
+    /// A new entry of `content` (validated), not yet stored.
+    func newEntry(_ content: String, at: Instant?, starred: Bool, tags: [String]) throws -> Entry {
+        let now = Instant.now()
+        return Entry(content: try ContentRules.validated(content), created: at ?? now, modifiedAt: now.millis,
+                     starred: starred, explicitTags: try ContentRules.tags(tags))
     }
 
     /// Adds many entries in one transaction (imports, benchmarks); they are stored as given.

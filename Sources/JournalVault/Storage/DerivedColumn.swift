@@ -23,6 +23,7 @@ extension SealedTable.Derived {
         case .tagIndex: "its tag index does not match its tags"
         case .nodeKey: "its name index does not match its name"
         case .relationKey: "its type index does not match its type"
+        case .contentTag: "its content tag does not match its content's digest"
         }
     }
 
@@ -44,6 +45,9 @@ extension SealedTable.Derived {
                 throw row.tampered("the sealed relation has no type")
             }
             return .column(column, UnlockedVault.relationKey(type, keys: keys))
+        case .contentTag(let column):
+            let details = try AttachmentDetails(decrypted: field("details"), table: row.table.name, id: row.id)
+            return .column(column, AttachmentBlobRow.contentTag(digest: details.digest, keys: keys))
         }
     }
 
@@ -66,6 +70,7 @@ extension SealedTable {
 
     /// What `jv check` and the manifest call the rows of the table `name`, sealed or derived.
     static func rowsLabel(of name: String) -> String {
-        derivedTables.first { $0.name == name }?.label ?? "\(name) records"
+        if name == ManifestedTable.attachmentChunk.name { return "attachment chunks" }
+        return derivedTables.first { $0.name == name }?.label ?? "\(name) records"
     }
 }

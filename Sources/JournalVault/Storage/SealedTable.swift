@@ -68,6 +68,9 @@ struct SealedTable: Sendable, Hashable {
         case nodeKey(column: String)
         /// The blind index of a relation's type (FORMAT.md §1.7).
         case relationKey(column: String)
+        /// The keyed tag of an attachment's content, from the digest in its sealed details
+        /// (FORMAT.md §15.4): never from the content itself, so a rekey reads no chunk.
+        case contentTag(column: String)
     }
 
     /// What sync and import keep of a version of a record that lost to another (FORMAT.md §14.7).
@@ -228,9 +231,31 @@ struct SealedTable: Sendable, Hashable {
         conflictCopy: .keepLosingText(field: "content", noun: "message"),
         rowType: MessageRow.self)
 
+    static let attachmentBlob = SealedTable(
+        name: "attachment_blob", wireID: 7, label: "attachment contents",
+        schema: [.text("id"), .blob("content_tag"), .text("stream_id"), .integer("created_at"), .integer("stored_size"),
+                 .integer("chunk_count"), .blob("enc_meta"), .blob("key"), .blob("details"), .blob("thumbnail")],
+        bound: [("stream_id", .text), ("created_at", .integer), ("stored_size", .integer), ("chunk_count", .integer),
+                ("content_tag", .hexText)],
+        fields: ["key", "details", "thumbnail"],
+        identity: ["content_tag"],
+        derived: [.contentTag(column: "content_tag")],
+        rowType: AttachmentBlobRow.self)
+
+    static let attachment = SealedTable(
+        name: "attachment", wireID: 6, label: "attachments",
+        schema: [.text("id"), .text("entry_id"), .text("blob_id"), .integer("created_at"), .blob("enc_meta"), .blob("name")],
+        bound: [("entry_id", .text), ("blob_id", .text), ("created_at", .integer)],
+        fields: ["name"],
+        parents: [Parent(column: "entry_id", tableName: "entry", onDelete: .cascade),
+                  Parent(column: "blob_id", tableName: "attachment_blob", onDelete: .cascade)],
+        rowType: AttachmentRow.self)
+
     /// Every sealed table, parents before children (the order rows are walked, restored and
-    /// digested in: FORMAT.md §11).
-    static let all: [SealedTable] = [.entry, .analysis, .knowledgeNode, .knowledgeRelation, .chatThread, .chatMessage]
+    /// digested in: FORMAT.md §11). An attachment's blob is its parent, so it comes first
+    /// although its wire id is the greater.
+    static let all: [SealedTable] = [.entry, .analysis, .knowledgeNode, .knowledgeRelation, .chatThread, .chatMessage,
+                                     .attachmentBlob, .attachment]
 
     static func named(_ name: String) -> SealedTable? { all.first { $0.name == name } }
 
@@ -239,7 +264,8 @@ struct SealedTable: Sendable, Hashable {
 }
 
 /// A table the row-set manifest covers (FORMAT.md §11): every sealed table, with the integer row
-/// key where the table has one, and the tag index derived from entries.
+/// key where the table has one, the tag index derived from entries, and the chunks of the
+/// attachments' contents.
 struct ManifestedTable: Sendable, Hashable {
     let name: String
     /// The columns digested, in order: all of them, so no column that carries meaning is left out.
@@ -261,9 +287,18 @@ struct ManifestedTable: Sendable, Hashable {
 
     static let entry = ManifestedTable(.entry)
     static let entryTag = ManifestedTable(name: "entry_tag", columns: ["bidx", "entry_seq"])
+    static let attachmentChunk = ManifestedTable(name: "attachment_chunk", columns: ["stream_id", "idx", "data"])
 
-    /// Every sealed table, then the tag index derived from entries' rows (``SealedTable/Derived/tagIndex(table:)``).
-    static let all: [ManifestedTable] = SealedTable.all.map(ManifestedTable.init) + [entryTag]
+    /// The tables a manifest listed before attachments (schema 8): the sealed tables of then, and
+    /// the tag index derived from entries' rows (``SealedTable/Derived/tagIndex(table:)``). A
+    /// manifest still lists only these while the attachment tables are empty (FORMAT.md §11.2).
+    static let beforeAttachments: [ManifestedTable] =
+        [SealedTable.entry, .analysis, .knowledgeNode, .knowledgeRelation, .chatThread, .chatMessage].map(ManifestedTable.init) + [entryTag]
+    /// The attachments' tables: blobs, attachments, and the blobs' chunks.
+    static let attachments: [ManifestedTable] = [ManifestedTable(.attachmentBlob), ManifestedTable(.attachment), attachmentChunk]
+
+    /// Every covered table, in the manifest's order.
+    static let all: [ManifestedTable] = beforeAttachments + attachments
 
     var selection: String { columns.joined(separator: ", ") }
 }

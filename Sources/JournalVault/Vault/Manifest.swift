@@ -61,16 +61,24 @@ struct Manifest: Equatable, Sendable {
                  instance: instance, syncDevice: instance == nil ? nil : TableState())
     }
 
+    /// The tables the stored form lists: those of before attachments while the attachment tables
+    /// are empty, so that a vault without attachments keeps the bytes it had (FORMAT.md §11.2).
+    private var listedTables: [ManifestedTable] {
+        let empty = TableState()
+        return ManifestedTable.attachments.allSatisfy { (tables[$0.name] ?? empty) == empty } ? ManifestedTable.beforeAttachments : ManifestedTable.all
+    }
+
     /// `format u8 ‖ kv u32 ‖ counter u64 ‖ n u8 ‖ n × (u8 len ‖ table ‖ count u64 ‖ sum[32])`, tables
-    /// in ``ManifestedTable/all`` order, then in format 2 `instance[16] ‖ count u64 ‖ sum[32]` of
+    /// in ``ManifestedTable/all`` order (``listedTables``), then in format 2 `instance[16] ‖ count u64 ‖ sum[32]` of
     /// `sync_device`; the MAC follows these bytes.
     private var body: [UInt8] {
-        var writer = ByteWriter(capacity: 460)
+        let listed = listedTables
+        var writer = ByteWriter(capacity: 620)
         writer.u8(instance == nil ? 1 : Self.format)
         writer.u32(keyVersion)
         writer.u64(counter)
-        writer.u8(UInt8(ManifestedTable.all.count))
-        for table in ManifestedTable.all {
+        writer.u8(UInt8(listed.count))
+        for table in listed {
             let state = tables[table.name] ?? TableState()
             writer.shortString(table.name)
             writer.u64(state.count)
@@ -98,9 +106,10 @@ struct Manifest: Equatable, Sendable {
         guard Sodium.constantTimeEquals(Self.mac(body, key: key, vaultID: vaultID), Array(bytes.suffix(Self.macLength))) else { return nil }
         var reader = ByteReader(body)
         guard let format = reader.u8(), format == 1 || format == Self.format, let keyVersion = reader.u32(), let counter = reader.u64(),
-              let n = reader.u8(), Int(n) == ManifestedTable.all.count else { return nil }
-        var tables: [String: TableState] = [:]
-        for table in ManifestedTable.all {
+              let n = reader.u8(), [ManifestedTable.beforeAttachments.count, ManifestedTable.all.count].contains(Int(n)) else { return nil }
+        // Tables a manifest does not list are empty.
+        var tables = Dictionary(uniqueKeysWithValues: ManifestedTable.all.map { ($0.name, TableState()) })
+        for table in ManifestedTable.all.prefix(Int(n)) {
             guard let length = reader.u8(), let name = reader.raw(Int(length)), name == Array(table.name.utf8),
                   let count = reader.u64(), let sum = reader.raw(32) else { return nil }
             tables[table.name] = TableState(count: count, sum: DigestSum(bytes: sum))
@@ -122,6 +131,14 @@ struct Manifest: Equatable, Sendable {
         self.tables = tables
         self.instance = instance
         self.syncDevice = syncDevice
+    }
+
+    /// A table left out of `tables` is empty, as in the stored form.
+    static func == (lhs: Manifest, rhs: Manifest) -> Bool {
+        let empty = TableState()
+        return lhs.keyVersion == rhs.keyVersion && lhs.counter == rhs.counter && lhs.instance == rhs.instance
+            && lhs.syncDevice == rhs.syncDevice
+            && Set(lhs.tables.keys).union(rhs.tables.keys).allSatisfy { (lhs.tables[$0] ?? empty) == (rhs.tables[$0] ?? empty) }
     }
 
     private static func mac(_ body: [UInt8], key: SecureBytes, vaultID: UUID) -> [UInt8] {

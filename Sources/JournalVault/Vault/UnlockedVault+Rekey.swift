@@ -86,8 +86,9 @@ extension UnlockedVault {
                 // the new manifest is built from them, and would otherwise take in any damage.
                 var found = Manifest(keyVersion: keys.keyVersion, counter: manifest.counter, tables: [:],
                                      instance: manifest.instance, syncDevice: manifest.syncDevice)
-                let derivedTables = Set(SealedTable.derivedTables.map(\.name))
-                found.tables.merge(try Manifest.build(db, keys: keys, counter: 0, only: derivedTables).tables) { _, built in built }
+                // The rows of the tables that are not sealed (derived, and attachment chunks) as found.
+                let unsealedTables = Set(ManifestedTable.all.map(\.name)).subtracting(SealedTable.all.map(\.name))
+                found.tables.merge(try Manifest.build(db, keys: keys, counter: 0, only: unsealedTables).tables) { _, built in built }
                 var derivedRows: [DerivedRows] = []
                 for table in SealedTable.all {
                     let (count, state) = try reseal(table, db, newKeys: newKeys, derivedRows: &derivedRows) { count in

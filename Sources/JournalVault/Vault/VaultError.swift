@@ -99,6 +99,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     /// This device's new pack was made and kept, but could not be copied up to the sync
     /// location; the next sync sends it.
     case syncNotDelivered(String)
+    /// A file to attach is larger than the limit (bytes); nothing was written.
+    case attachmentTooLarge(name: String, limit: Int64)
+    /// A file to attach cannot be opened or read.
+    case attachmentUnreadable(path: String, detail: String)
+    /// An attachment's name is empty, names a folder, or is not a file name.
+    case invalidAttachmentName(String)
 
     public var description: String {
         switch self {
@@ -182,6 +188,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "Another device rotated this vault's master key; following it needs this device's passphrase (not the recovery key, and not a session)."
         case .sessionSaltUnrecognised(let file):
             "No session: \(file) is not a session salt this library made."
+        case .attachmentTooLarge(let name, let limit):
+            "\(name) is larger than the limit of \(limit) bytes for an attachment; nothing was written."
+        case .attachmentUnreadable(let path, let detail):
+            "Cannot read \(path) to attach it: \(detail)."
+        case .invalidAttachmentName(let name):
+            "'\(name)' is not a file name for an attachment (it must be non-empty, without '/', and at most 255 bytes)."
         }
     }
 }

@@ -9,6 +9,7 @@ struct VaultKeys: Sendable {
     static let blindIndexSubkey: (id: UInt64, context: String) = (2, "JVLTBIDX")
     static let manifestSubkey: (id: UInt64, context: String) = (3, "JVLTMANI")
     static let syncSubkey: (id: UInt64, context: String) = (6, "JVLTSYNC")
+    static let attachmentSubkey: (id: UInt64, context: String) = (7, "JVLTATTC")
 
     let vaultID: UUID
     let keyVersion: UInt32
@@ -19,6 +20,8 @@ struct VaultKeys: Sendable {
     let manifestKey: SecureBytes
     /// `K_sync`: wraps the key of every sync pack, MACs the keys files, derives conflict-copy ids (FORMAT.md §14).
     let syncKey: SecureBytes
+    /// `K_att`: the content tags that recognise an attachment's content again (FORMAT.md §15.4).
+    let attachmentKey: SecureBytes
 
     init(vaultID: UUID, keyVersion: UInt32, masterKey: SecureBytes) throws {
         self.vaultID = vaultID
@@ -31,5 +34,6 @@ struct VaultKeys: Sendable {
             key: try SubkeyDerivation.derive(from: masterKey, id: Self.blindIndexSubkey.id, context: Self.blindIndexSubkey.context))
         manifestKey = try SubkeyDerivation.derive(from: masterKey, id: Self.manifestSubkey.id, context: Self.manifestSubkey.context)
         syncKey = try SubkeyDerivation.derive(from: masterKey, id: Self.syncSubkey.id, context: Self.syncSubkey.context)
+        attachmentKey = try SubkeyDerivation.derive(from: masterKey, id: Self.attachmentSubkey.id, context: Self.attachmentSubkey.context)
     }
 }

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// Attachments (FORMAT.md §1.11–§1.13, §15): files kept with an entry, each content stored once,
+/// streamed in and out a chunk at a time, every chunk authenticated before a byte of it is given.
+///
+/// ```swift
+/// let photo = try journal.attach([.file("/home/me/ridge.jpg")], to: entry.id)[0]
+/// for attachment in try journal.attachments(AttachmentQuery(entryID: entry.id, kind: .image)) { print(attachment.name) }
+/// try journal.readAttachment(id: photo.id, to: FileHandle.standardOutput)
+/// try journal.deleteAttachment(id: photo.id)
+/// ```
+extension UnlockedVault {
+    /// The default limit of one attachment's size: 2 GiB.
+    public static let defaultAttachmentLimit: Int64 = 2 << 30
+
+    /// Attaches `inputs` to the entry `entryID`, in one transaction: all of them or, if any fails
+    /// (a file missing, over `limit` bytes, unreadable), none. A regular file over the limit is
+    /// refused before anything is written; a stream (standard input) as soon as it passes it.
+    /// Content already in the vault is stored once (recognised by its keyed content tag).
+    ///
+    /// ```swift
+    /// let attached = try journal.attach([.file("/home/me/ridge.jpg")], to: entry.id)
+    /// print(attached[0].id, attached[0].mediaType)   // … image/jpeg
+    /// ```
+    @discardableResult
+    public func attach(_ inputs: [AttachmentInput], to entryID: UUID, limit: Int64 = defaultAttachmentLimit) throws -> [Attachment] {
+        let sources = try inputs.map { try $0.opened(limit: limit) }
+        return try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [entryID.storageText]) != nil else {
+                throw VaultError.notFound(kind: "entry", id: entryID.storageText)
+            }
+            return try sources.map { try storeAttachment($0, entryID: entryID, limit: limit, db) }
+        }
+    }
+
+    /// Adds an entry as ``addEntry(_:at:starred:tags:)`` does, with `attachments`, in one
+    /// transaction: the entry is not added if any of its files cannot be.
+    ///
+    /// ```swift
+    /// let (entry, files) = try journal.addEntry("The view from the ridge.", attaching: [.file("ridge.jpg")])
+    /// ```
+    public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = [],
+                         attaching attachments: [AttachmentInput], limit: Int64 = defaultAttachmentLimit) throws -> (Entry, [Attachment]) {
+        let entry = try newEntry(content, at: at, starred: starred, tags: tags)
+        let sources = try attachments.map { try $0.opened(limit: limit) }
+        let attached = try write { db in
+            try store(entry, replacing: nil, db)
+            return try sources.map { try storeAttachment($0, entryID: entry.id, limit: limit, db) }
+        }
+        return (entry, attached)
+    }
+
+    /// The attachment `text` names: a full id or a unique prefix of at least 4 characters.
+    public func resolveAttachmentID(_ text: String) throws -> UUID {
+        try database.read { db in try RecordID.resolve(text, table: AttachmentRow.table, kind: "attachment", db: db) }
+    }
+
+    /// The attachment with this id, its row and its blob's authenticated.
+    public func attachment(id: UUID) throws -> Attachment {
+        try database.read { db in
+            guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
+            var blobs: [UUID: (AttachmentBlobRow.Opened, Bool)] = [:]
+            return try opened(row, blobs: &blobs, db)
+        }
+    }
+
+    /// The attachments `query` selects, by the time their entries were written, then in the order
+    /// they were attached; each authenticated.
+    public func attachments(_ query: AttachmentQuery = AttachmentQuery()) throws -> [Attachment] {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let entryID = query.entryID {
+            conditions.append("a.entry_id = ?")
+            arguments.append(entryID.storageText)
+        }
+        if let from = query.from {
+            conditions.append("e.local_day >= ?")
+            arguments.append(from.description)
+        }
+        if let to = query.to {
+            conditions.append("e.local_day <= ?")
+            arguments.append(to.description)
+        }
+        let selection = SealedTable.attachment.columns.map { "a.\($0)" }.joined(separator: ", ")
+        return try database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(selection) FROM attachment a JOIN entry e ON e.id = a.entry_id
+                WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")) ORDER BY e.created_at, e.id, a.created_at, a.id
+                """, arguments: StatementArguments(arguments))
+            var blobs: [UUID: (AttachmentBlobRow.Opened, Bool)] = [:]
+            return try rows.map { try opened(AttachmentRow(row: $0), blobs: &blobs, db) }.filter { query.kind == nil || $0.kind == query.kind }
+        }
+    }
+
+    /// How many attachments each entry that has some has: a count of plaintext columns, opening nothing.
+    public func attachmentCounts() throws -> [UUID: Int] {
+        try database.read { db in
+            var counts: [UUID: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT entry_id, count(*) FROM attachment GROUP BY entry_id") {
+                counts[try RecordID.parse(try row.stored(0, table: AttachmentRow.table), table: AttachmentRow.table)] = try row.stored(1, table: AttachmentRow.table)
+            }
+            return counts
+        }
+    }
+
+    /// The attachment's thumbnail (a JPEG), or empty where none was made.
+    public func attachmentThumbnail(id: UUID) throws -> [UInt8] {
+        try database.read { db in
+            guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
+            _ = try row.decryptName(keys: keys)
+            return try blob(of: row, db).decrypt(keys: keys).thumbnail
+        }
+    }
+
+    /// Hands `emit` the attachment's content a chunk at a time (at most 1 MiB), each only once it
+    /// has authenticated. A chunk missing, altered, moved or swapped stops it with
+    /// ``VaultError/tamperedRecord(table:id:detail:)`` after the chunks before it were given; a
+    /// caller that must not keep part of a damaged file writes to a temporary one and keeps it
+    /// only when this returns.
+    ///
+    /// ```swift
+    /// try journal.readAttachment(id: id) { bytes in try output.write(contentsOf: bytes) }
+    /// ```
+    public func readAttachment(id: UUID, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try database.read { db in
+            guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
+            _ = try row.decryptName(keys: keys)
+            let blob = try blob(of: row, db)
+            try readContent(of: blob, opened: try blob.decrypt(keys: keys), db, emit)
+        }
+    }
+
+    /// ``readAttachment(id:_:)`` into `handle`.
+    public func readAttachment(id: UUID, to handle: FileHandle) throws {
+        try readAttachment(id: id) { bytes in try handle.write(contentsOf: bytes) }
+    }
+
+    /// Deletes the attachment; its content goes with it when no other attachment has the same
+    /// (the `attachment_release` trigger, in the same transaction).
+    public func deleteAttachment(id: UUID) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id.storageText])
+            guard db.changesCount > 0 else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
+        }
+    }
+
+    // MARK: Inside a transaction
+
+    /// Streams one opened input into chunks, then stores its blob (unless the same content is
+    /// stored already, whose chunks the new ones give way to) and the attachment row.
+    private func storeAttachment(_ source: AttachmentInput.OpenedSource, entryID: UUID, limit: Int64, _ db: Database) throws -> Attachment {
+        let input = source.input
+        let streamID = UUID()
+        let insertChunk = try db.cachedStatement(sql: "INSERT INTO attachment_chunk (stream_id, idx, data) VALUES (?, ?, ?)")
+        let written = try AttachmentStream.write(streamID: streamID, name: input.name, limit: limit, read: source.read(into:)) { index, sealed in
+            try insertChunk.execute(arguments: [streamID.storageText, index, Data(sealed)])
+        }
+        let tag = AttachmentBlobRow.contentTag(digest: written.digest, keys: keys)
+        let now = Instant.now().millis
+        let blobID: UUID
+        let media: AttachmentMedia
+        if let existing = try Row.fetchOne(db, sql: "SELECT \(AttachmentBlobRow.selection) FROM attachment_blob WHERE content_tag = ?", arguments: [tag]) {
+            // Deleted rather than rolled back to a savepoint: the manifest's triggers must see them go.
+            try db.execute(sql: "DELETE FROM attachment_chunk WHERE stream_id = ?", arguments: [streamID.storageText])
+            let blob = try AttachmentBlobRow(row: existing)
+            blobID = blob.id
+            media = try blob.decrypt(keys: keys).details.media
+        } else {
+            blobID = AttachmentBlobRow.derivedID(contentTag: tag)
+            media = input.media ?? .guessed(fromName: input.name)
+            let details = AttachmentDetails(media: media, size: written.size, digest: written.digest)
+            try AttachmentBlobRow(id: blobID, contentTag: tag, written: written, createdAt: now, details: details, thumbnail: input.thumbnail,
+                                  meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+        }
+        let id = UUID()
+        try AttachmentRow(id: id, entryID: entryID, blobID: blobID, createdAt: now, name: input.name, meta: .fresh(keyVersion: keys.keyVersion),
+                          keys: keys).insert(db)
+        return Attachment(id: id, entryID: entryID, blobID: blobID, name: input.name, created: Instant(millis: now, utcOffsetSeconds: 0),
+                          size: written.size, media: media, stored: true)
+    }
+
+    /// The blob an attachment row names; missing, it is the attachment that is damaged.
+    private func blob(of row: AttachmentRow, _ db: Database) throws -> AttachmentBlobRow {
+        guard let blob = try AttachmentBlobRow.fetchOne(id: try row.blobID, db) else { throw row.row.tampered("its content is missing") }
+        return blob
+    }
+
+    /// An attachment row opened with its blob (each blob opened once per call, through `blobs`).
+    private func opened(_ row: AttachmentRow, blobs: inout [UUID: (AttachmentBlobRow.Opened, Bool)], _ db: Database) throws -> Attachment {
+        let name = try row.decryptName(keys: keys)
+        let blobID = try row.blobID
+        if blobs[blobID] == nil {
+            let blob = try blob(of: row, db)
+            let stored = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment_chunk WHERE stream_id = ?)",
+                                           arguments: [try blob.streamID.storageText]) ?? false
+            blobs[blobID] = (try blob.decrypt(keys: keys), stored)
+        }
+        guard let (blob, stored) = blobs[blobID] else { preconditionFailure("the blob was just opened") }
+        return Attachment(id: row.id, entryID: try row.entryID, blobID: blobID, name: name, created: try row.created,
+                          size: blob.details.size, media: blob.details.media, stored: stored)
+    }
+
+    /// Reads a blob's chunk stream (FORMAT.md §15.3): exactly its chunk count of chunks, in order.
+    func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database,
+                     _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let streamID = try blob.streamID, chunkCount = try blob.chunkCount
+        let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk WHERE stream_id = ?", arguments: [streamID.storageText]) ?? 0
+        guard found == chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(chunkCount)") }
+        let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
+        let expected = AttachmentStream.Stored(streamID: streamID, secret: opened.stream, size: opened.details.size,
+                                                 digest: opened.details.digest, storedSize: try blob.storedSize, chunkCount: chunkCount)
+        try AttachmentStream.read(expected, chunk: { index in try Data.fetchOne(statement, arguments: [streamID.storageText, index]) },
+                                  emit: emit, tampered: { blob.row.tampered($0) })
+    }
+}
