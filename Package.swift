@@ -20,6 +20,13 @@ let package = Package(
             providers: [.apt(["libsodium-dev"])]
         ),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        // libvips, for jv-thumbnail alone: jv and the library never link it (a decoder's attack
+        // surface, and GLib's start-up cost, stay in the thumbnailer's own process).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         .target(name: "CProcessHygiene"),
         .target(
             name: "Migrations",
@@ -57,6 +64,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "jv", dependencies: ["JVCommandLine", "CProcessHygiene"]),
+        .executableTarget(name: "jv-thumbnail", dependencies: ["CVips", "CProcessHygiene"], path: "Sources/jv-thumbnail"),
         .executableTarget(
             name: "jv-bench",
             dependencies: [
