@@ -114,6 +114,12 @@ struct ThumbnailerTests {
         #expect(try runProgram(["describe"], input: bomb).status == 1)
     }
 
+    @Test func aRealPNGOfMoreThanTheLargestPixelCountIsNotDecoded() throws {
+        // 16,100 × 16,100 black pixels: 259 million, in a 250 KB file that would decode.
+        let large = try ImageMaker(folder).blackPNG(width: 16_100, height: 16_100)
+        #expect(describe(large) == MediaDetails(mediaType: "image/png", kind: .image))
+    }
+
     @Test func audioVideoAndPDFAreRecognisedByTheirFirstBytes() throws {
         let samples: [(String, [UInt8], MediaDetails.Kind)] = [
             ("audio/mpeg", Array("ID3\u{4}\0\0\0\0\0\0".utf8), .audio),
@@ -326,6 +332,13 @@ struct ImageMaker {
         }
         let target = folder.file(name)
         try vips(["copy", white ? folder.file(name + ".w.v") : pixels, target + (name.hasSuffix(".jpg") ? "[strip]" : "")])
+        return target
+    }
+
+    /// A one-band black PNG, drawn straight into the file (no pixels held anywhere).
+    func blackPNG(width: Int, height: Int) throws -> String {
+        let target = folder.file("black\(width)x\(height).png")
+        try vips(["black", target, String(width), String(height), "--bands", "1"])
         return target
     }
 

@@ -13,7 +13,7 @@
 /// details?.kind            // .image
 /// details?.thumbnail       // JPEG bytes, ≤ 320 px on the long side; nil if none
 /// ```
-public struct MediaDetails: Sendable, Equatable {
+public struct MediaDetails: Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
         case image, video, audio, other
     }
@@ -76,6 +76,15 @@ public struct MediaDetails: Sendable, Equatable {
         guard declared == thumbnail.count, thumbnail.isEmpty || thumbnail.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
         self.init(mediaType: mediaType, kind: kind, width: width, height: height, takenAt: takenAt, location: location,
                   thumbnail: thumbnail.isEmpty ? nil : thumbnail)
+    }
+
+    /// The members, the thumbnail by its size (its bytes say nothing to a reader).
+    public var description: String {
+        let members: [String?] = [
+            mediaType, kind.rawValue, width.flatMap { width in height.map { "\(width)×\($0)" } }, takenAt,
+            location.map { "\($0.latitude),\($0.longitude)" }, thumbnail.map { "thumbnail of \($0.count) bytes" },
+        ]
+        return "MediaDetails(" + members.compactMap { $0 }.joined(separator: ", ") + ")"
     }
 
     private static func integer(_ value: JSONValue) -> Int? {
