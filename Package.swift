@@ -64,7 +64,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "jv", dependencies: ["JVCommandLine", "CProcessHygiene"]),
-        .executableTarget(name: "jv-thumbnail", dependencies: ["CVips", "CProcessHygiene"], path: "Sources/jv-thumbnail"),
+        // The seccomp filter jv-thumbnail confines itself with (C: the filter is built from macros).
+        .target(name: "CThumbnailSandbox"),
+        .executableTarget(name: "jv-thumbnail", dependencies: ["CVips", "CProcessHygiene", "CThumbnailSandbox"], path: "Sources/jv-thumbnail"),
         .executableTarget(
             name: "jv-bench",
             dependencies: [

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #ifndef JOURNALVAULT_CVIPS_SHIM_H
 #define JOURNALVAULT_CVIPS_SHIM_H
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdio.h>
-#include <string.h>
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 // libvips' operations take their optional arguments as a NULL-terminated variadic list, which
 // Swift cannot call: these fixed-argument wrappers name the options jv-thumbnail uses.
@@ -72,16 +70,12 @@ static inline int jv_vips_letterbox(VipsImage *in, VipsImage **out, int width, i
 /// vips_init (VIPS_INIT is a macro Swift cannot call).
 static inline int jv_vips_init(const char *argv0) { return VIPS_INIT(argv0); }
 
-/// Loads the one libvips module named `name` (such as "vips-heif") from libvips' own module
-/// folder, `<folder of libvips.so>/vips-modules-MAJOR.MINOR/`. Returns 0, or -1 when it is not there.
-static inline int jv_vips_load_module(const char *name) {
-    Dl_info info;
-    if (!dladdr((void *)vips_init, &info) || !info.dli_fname) return -1;
-    const char *slash = strrchr(info.dli_fname, '/');
-    if (!slash) return -1;
+/// Loads the one libvips module named `name` (such as "vips-heif") from libvips' module folder
+/// `folder/vips-modules-MAJOR.MINOR/`, where `folder` holds libvips itself. Returns 0, or -1
+/// when it is not there.
+static inline int jv_vips_load_module(const char *folder, const char *name) {
     char path[4096];
-    int length = snprintf(path, sizeof path, "%.*s/vips-modules-%d.%d/%s.so", (int)(slash - info.dli_fname),
-                          info.dli_fname, vips_version(0), vips_version(1), name);
+    int length = snprintf(path, sizeof path, "%s/vips-modules-%d.%d/%s.so", folder, vips_version(0), vips_version(1), name);
     if (length < 0 || (size_t)length >= sizeof path) return -1;
     return g_module_open(path, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL) ? 0 : -1;
 }

@@ -23,7 +23,10 @@ enum Vips {
         // the other decoders are not even in the process.
         setenv("VIPSHOME", "/dev/null", 1)
         guard jv_vips_init("jv-thumbnail") == 0 else { ExitStatus.fail("jv-thumbnail: libvips could not start.") }
-        _ = jv_vips_load_module("vips-heif")
+        if let folder = libraryFolder() { _ = jv_vips_load_module(folder, "vips-heif") }
+        // ORC, libvips' code generator, writes its machine code to a file it maps executable:
+        // none here (the sandbox would refuse the file anyway), plain C loops instead.
+        vips_vector_set_enabled(0)
         vips_concurrency_set(1)
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
@@ -31,6 +34,23 @@ enum Vips {
         vips_block_untrusted_set(1)
         vips_operation_block_set("VipsForeignLoad", 1)
         for loader in allowedLoaders { vips_operation_block_set(loader, 0) }
+    }
+
+    /// The folder libvips was loaded from, as the process's memory map names it.
+    private static func libraryFolder() -> String? {
+        guard let file = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), file) != nil {
+            var text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasSuffix("\n") { text.removeLast() }
+            guard let slash = text.firstIndex(of: "/") else { continue }
+            let path = text[slash...]
+            if let name = path.split(separator: "/").last, name.hasPrefix("libvips.so") {
+                return path.lastIndex(of: "/").map { String(path[..<$0]) }
+            }
+        }
+        return nil
     }
 
     /// Standard input as a libvips source: the file itself when it is one (read in place,

@@ -136,6 +136,35 @@ struct ThumbnailerTests {
         }
     }
 
+    @Test func theProgramConfinesItselfBeforeReadingAByte() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: thumbnailer.executable)
+        process.arguments = ["describe"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        // It waits for its first bytes, which never come while the pipe stays open.
+        let procfs = "/proc/\(process.processIdentifier)/"
+        var status = ""
+        for _ in 0..<500 where !status.contains("Seccomp:\t2") {
+            usleep(10_000)
+            status = (try? String(contentsOfFile: procfs + "status", encoding: .utf8)) ?? ""
+        }
+        #expect(status.contains("Seccomp:\t2"), "a seccomp filter")
+        #expect(status.contains("NoNewPrivs:\t1"))
+        let limits = try String(contentsOfFile: procfs + "limits", encoding: .utf8).split(separator: "\n")
+            .map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        for expected in ["Max cpu time 10 11 seconds", "Max file size 50331648 50331648 bytes", "Max core file size 0 0 bytes",
+                         "Max open files 64 64 files", "Max address space 1073741824 1073741824 bytes"] {
+            #expect(limits.contains(expected), "\(expected)")
+        }
+    }
+
     // MARK: decode
 
     @Test func decodeFillsExactlyTheRectangleLetterboxed() throws {

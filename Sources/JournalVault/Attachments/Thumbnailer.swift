@@ -5,8 +5,8 @@ import Foundation
 /// attaches (`describe`: media type, pixel size, EXIF time and place, a JPEG thumbnail) or a
 /// thumbnail to draw (`decode`: RGB pixels). Image decoders are a classic attack surface, so
 /// they run there and never in jv, which does not link libvips: the child limits itself
-/// (address space, processor time, no core, file size; libvips on one thread with six loaders
-/// allowed), and jv gives it an empty environment, no descriptor but its input and output
+/// (address space, processor time, no core, file size; a seccomp filter: no socket, no file
+/// written, no program run; libvips on one thread with six loaders allowed), and jv gives it an empty environment, no descriptor but its input and output
 /// (standard error is /dev/null), a process group killed after its ``timeout``, and reads at most
 /// the JSON line and ``maximumThumbnail`` bytes of its answer.
 ///
