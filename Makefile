@@ -1,12 +1,12 @@
 # JournalVault — `make demo` and `make test` are all a fresh Debian machine with Swift needs.
 SWIFT ?= swift
 PREFIX ?= /usr/local
-# Build needs: libsodium and SQLite headers, pkg-config to find libsodium.
-APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config
+# Build needs: libsodium and SQLite headers, pkg-config to find libsodium, libvips for jv-thumbnail.
+APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config libvips-dev
 # Tests also use the sqlite3 shell to tamper with vault files, rclone for `jv sync` to remotes,
-# groff to check that the man pages render without warnings, and bash-completion, zsh and fish
-# to try the completion scripts in each shell.
-TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish
+# groff to check that the man pages render without warnings, bash-completion, zsh and fish
+# to try the completion scripts in each shell, and libvips' vips command to draw test images.
+TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish libvips-tools
 # `make deb` takes the package's Depends from dpkg-shlibdeps.
 DEB_APT_PACKAGES := dpkg-dev
 
@@ -72,27 +72,32 @@ export SOURCE_DATE_EPOCH
 MAN_PAGES := $(wildcard man/*.[1-8])
 # The documents (README links to those in docs/).
 DOCS := README.md FORMAT.md SECURITY.md docs/performance.md docs/packaging.md
+# The thumbnailer jv runs to look at an attached file (Sources/jv-thumbnail), where jv finds it.
+THUMBNAILER := lib/jv/jv-thumbnail
 # What `make install` puts under $(DESTDIR)$(PREFIX), and so what `make uninstall` removes.
-INSTALLED := bin/jv \
+INSTALLED := bin/jv $(THUMBNAILER) \
 	$(foreach page,$(MAN_PAGES),share/man/man$(subst .,,$(suffix $(page)))/$(notdir $(page)).gz) \
 	share/bash-completion/completions/jv share/zsh/site-functions/_jv \
 	share/fish/vendor_completions.d/jv.fish \
 	$(DOCS:%=share/doc/jv/%.gz) share/doc/jv/examples/analyser.py
 # Those of them that run: the example analyser too, so that `jv analyze --command` takes it.
-EXECUTABLES := bin/jv share/doc/jv/examples/analyser.py
+EXECUTABLES := bin/jv $(THUMBNAILER) share/doc/jv/examples/analyser.py
 # The folders that hold only jv's files, deepest first: uninstall removes them once empty.
-INSTALLED_FOLDERS := share/doc/jv/examples share/doc/jv/docs share/doc/jv
+INSTALLED_FOLDERS := share/doc/jv/examples share/doc/jv/docs share/doc/jv lib/jv
 
-# The static jv (stripped as dh_strip strips), its man pages, its completion scripts (bash's
+# The static jv (stripped as dh_strip strips), the thumbnailer (its Swift runtime linked in as
+# jv's, libvips linked dynamically: jv itself never links libvips), its man pages, its completion scripts (bash's
 # without the hashbang argument-parser writes: bash-completion sources it) and its documents,
 # in STAGE. Pages and documents are compressed as Debian keeps them (gzip -9n: no name, no date).
 static: deps
 	$(SWIFT) build -c release --product jv $(STATIC_OPTIONS)
+	$(SWIFT) build -c release --product jv-thumbnail $(STATIC_OPTIONS)
 	@rm -rf $(STAGE)
-	@install -d $(STAGE)/bin $(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions \
+	@install -d $(STAGE)/bin $(STAGE)/lib/jv $(STAGE)/share/bash-completion/completions $(STAGE)/share/zsh/site-functions \
 	    $(STAGE)/share/fish/vendor_completions.d $(STAGE)/share/doc/jv/examples $(STAGE)/share/doc/jv/docs
 	@cp $(STATIC_JV) $(STAGE)/bin/jv
-	@strip --remove-section=.comment --remove-section=.note $(STAGE)/bin/jv
+	@cp $(STATIC_SCRATCH)/release/jv-thumbnail $(STAGE)/$(THUMBNAILER)
+	@strip --remove-section=.comment --remove-section=.note $(STAGE)/bin/jv $(STAGE)/$(THUMBNAILER)
 	@for page in $(MAN_PAGES); do section=$${page##*.}; install -d $(STAGE)/share/man/man$$section; \
 	    gzip -9n < $$page > $(STAGE)/share/man/man$$section/$${page##*/}.gz || exit 1; done
 	@$(STAGE)/bin/jv --generate-completion-script bash | sed '1{/^#!/d}' > $(STAGE)/share/bash-completion/completions/jv

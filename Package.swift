@@ -20,6 +20,13 @@ let package = Package(
             providers: [.apt(["libsodium-dev"])]
         ),
         .target(name: "VaultCrypto", dependencies: ["CSodium"]),
+        // libvips, for jv-thumbnail alone: jv and the library never link it (a decoder's attack
+        // surface, and GLib's start-up cost, stay in the thumbnailer's own process).
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
         .target(name: "CProcessHygiene"),
         .target(
             name: "Migrations",
@@ -58,6 +65,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "jv", dependencies: ["JVCommandLine", "CProcessHygiene"]),
+        // The seccomp filter jv-thumbnail confines itself with (C: the filter is built from macros).
+        .target(name: "CThumbnailSandbox"),
+        .executableTarget(name: "jv-thumbnail", dependencies: ["CVips", "CProcessHygiene", "CThumbnailSandbox"], path: "Sources/jv-thumbnail"),
         .executableTarget(
             name: "jv-bench",
             dependencies: [

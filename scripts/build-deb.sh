@@ -11,6 +11,7 @@ output=${2:?usage: scripts/build-deb.sh ROOT OUTPUT_DIR}
 sources=$(cd "$(dirname "$0")/.." && pwd)
 root=$(cd "$root" && pwd)
 binary="$root/usr/bin/jv"
+thumbnailer="$root/usr/lib/jv/jv-thumbnail"
 fail() { echo "build-deb: $*" >&2; exit 1; }
 
 version=$("$binary" --version)
@@ -19,17 +20,22 @@ changelog_version=$(dpkg-parsechangelog --file "$sources/debian/changelog" --sho
 [ "$changelog_version" = "$version" ] ||
     fail "debian/changelog's latest entry is for $changelog_version, but jv is $version: add an entry for $version."
 
-# The Swift runtime is linked into jv (-static-stdlib); a package depending on the toolchain's
-# libraries would install but not run.
-if readelf -d "$binary" | grep -E '\(NEEDED\).*\[(libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime)'; then
-    fail "jv needs the Swift libraries above; was it built with -static-stdlib?"
-fi
-# Depends, with the versions the binary needs, from the shlibs files of the libraries it links.
+# The Swift runtime is linked into jv and the thumbnailer (-static-stdlib); a package depending
+# on the toolchain's libraries would install but not run.
+for program in "$binary" "$thumbnailer"; do
+    if readelf -d "$program" | grep -E '\(NEEDED\).*\[(libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime)'; then
+        fail "${program##*/} needs the Swift libraries above; was it built with -static-stdlib?"
+    fi
+done
+# jv itself never links libvips: image decoders run only in the thumbnailer's process.
+if readelf -d "$binary" | grep -E '\(NEEDED\).*\[libvips'; then fail "jv links libvips"; fi
+# Depends, with the versions the programs need, from the shlibs files of the libraries they link
+# (the thumbnailer's give libvips42).
 shlibdeps=$(mktemp -d)
 trap 'rm -rf "$shlibdeps"' EXIT
 mkdir "$shlibdeps/debian"
 printf 'Source: jv\n\nPackage: jv\nArchitecture: any\n' > "$shlibdeps/debian/control"
-depends=$(cd "$shlibdeps" && dpkg-shlibdeps -O -e"$binary" 2>"$shlibdeps/errors" | sed -n 's/^shlibs:Depends=//p') ||
+depends=$(cd "$shlibdeps" && dpkg-shlibdeps -O -e"$binary" -e"$thumbnailer" 2>"$shlibdeps/errors" | sed -n 's/^shlibs:Depends=//p') ||
     fail "dpkg-shlibdeps failed: $(cat "$shlibdeps/errors")"
 [ -n "$depends" ] || fail "dpkg-shlibdeps found no dependencies of $binary: $(cat "$shlibdeps/errors")"
 

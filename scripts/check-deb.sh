@@ -57,6 +57,7 @@ make_quietly uninstall DESTDIR="$work/tree" PREFIX=/usr/local SWIFT="$work/swift
 left=$(cd "$tree" && find . ! -type d)
 [ "$left" = ./bin/other-program ] || fail "make uninstall left or took other files than it installed: $left"
 [ ! -e "$tree/share/doc/jv" ] || fail "make uninstall left the folder share/doc/jv"
+[ ! -e "$tree/lib/jv" ] || fail "make uninstall left the folder lib/jv"
 if message=$(make_quietly install DESTDIR="$work/unbuilt" STAGE="$work/nothing-built" SWIFT="$work/swift" 2>&1); then
     fail "make install without build products succeeded"
 fi
@@ -85,6 +86,13 @@ version=$(run jv --version) || fail "jv --version failed once installed"
 if ldd /usr/bin/jv | grep -E 'libswift|libFoundation|libdispatch|not found'; then
     fail "/usr/bin/jv needs the libraries above, which the package does not provide"
 fi
+if ldd /usr/lib/jv/jv-thumbnail | grep -E 'libswift|libFoundation|libdispatch|not found'; then
+    fail "/usr/lib/jv/jv-thumbnail needs the libraries above, which the package does not provide"
+fi
+# The thumbnailer, installed, decodes an image (a 1 × 1 PNG) with the libvips the package depends on.
+described=$(base64 -d <<<'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' |
+    run /usr/lib/jv/jv-thumbnail describe | sed -n 1p) || fail "jv-thumbnail describe failed once installed"
+grep -q '"width":1,"height":1' <<<"$described" || fail "jv-thumbnail describes a 1 × 1 PNG as: $described"
 if ! man -w jv >/dev/null 2>&1; then
     # Slim Debian images tell dpkg to leave manual pages out; then the package must still hold it.
     grep -qs '^path-exclude=/usr/share/man' /etc/dpkg/dpkg.cfg.d/* || fail "man -w jv finds no manual page"

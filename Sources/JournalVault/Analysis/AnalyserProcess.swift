@@ -43,19 +43,16 @@ enum AnalyserProcess {
 
         var output: [UInt8] = []
         let deadline = ContinuousClock.now + timeout
-        var failure = pump(input: input, to: stdinPair[0], from: stdoutPipe[0], into: &output, deadline: deadline, timeout: timeout)
+        let failure = pump(input: input, to: stdinPair[0], from: stdoutPipe[0], into: &output, deadline: deadline, timeout: timeout)
         close(stdinPair[0])
         // An analyser may close its output and go on running: the deadline covers its exit too.
-        var status: Int32 = 0
-        if failure == nil, !waitForExit(pid, status: &status, deadline: deadline) {
-            failure = .timedOut(seconds: Double(timeout.components.seconds))
-        }
-        if let failure {
+        let termination = failure == nil ? Termination(waitingFor: pid, until: deadline) : nil
+        guard let termination else {
             kill(-pid, SIGKILL)
             _ = Termination(waitingFor: pid)
-            throw failure
+            throw failure ?? .timedOut(seconds: Double(timeout.components.seconds))
         }
-        switch Termination(waitStatus: status) {
+        switch termination {
         case .signalled(let signal): throw .killedBySignal(signal)
         case .exited(let code) where code != 0: throw .exited(code)
         case .exited: return output
@@ -64,16 +61,6 @@ enum AnalyserProcess {
 
     /// Writes `input` and reads the answer until end of output, without blocking on either, so a
     /// large entry cannot deadlock against a large answer. Returns the failure, if any.
-    /// Whether the child exited before `deadline` (polling, since waitpid has no timeout).
-    private static func waitForExit(_ pid: pid_t, status: inout Int32, deadline: ContinuousClock.Instant) -> Bool {
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid || (result < 0 && errno != EINTR) { return true }
-            if ContinuousClock.now >= deadline { return false }
-            usleep(2_000)
-        }
-    }
-
     /// The socket is shut down for writing when the input is written, and closed by the caller.
     private static func pump(input: [UInt8], to inputSocket: Int32, from outputPipe: Int32,
                              into output: inout [UInt8], deadline: ContinuousClock.Instant, timeout: Duration) -> Failure? {

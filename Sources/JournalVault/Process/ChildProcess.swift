@@ -47,8 +47,11 @@ public struct ChildProcess: Sendable {
     }
 
     /// Starts the program; returns its pid, or throws the `strerror` text of why it could not start.
+    /// `environment`, when given, is the child's whole environment (`NAME=value` entries) instead
+    /// of jv's: a program that needs none of the user's settings (the thumbnailer) gets none.
     public func spawn(standardInput: Stream = .inherited, standardOutput: Stream = .inherited, standardError: Stream = .inherited,
-                      ownProcessGroup: Bool = false, setting additions: [String: String] = [:]) throws(ChildProcessError) -> pid_t {
+                      ownProcessGroup: Bool = false, setting additions: [String: String] = [:],
+                      environment: [String]? = nil) throws(ChildProcessError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -81,7 +84,7 @@ public struct ChildProcess: Sendable {
         check(posix_spawnattr_setsigmask(&attributes, &empty))
         guard failure == 0 else { throw ChildProcessError(reason: String(cString: strerror(failure))) }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.entries(setting: additions).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = (environment ?? ChildEnvironment.entries(setting: additions)).map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
@@ -104,6 +107,19 @@ public enum Termination: Sendable, Equatable {
     public init(waitingFor pid: pid_t) {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        self.init(waitStatus: status)
+    }
+
+    /// Waits for the child `pid` to end until `deadline` (polling: waitpid has no timeout) and
+    /// says how it did; nil if it is still running then (the caller kills it).
+    public init?(waitingFor pid: pid_t, until deadline: ContinuousClock.Instant) {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result < 0 && errno != EINTR) { break }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(2_000)
+        }
         self.init(waitStatus: status)
     }
 

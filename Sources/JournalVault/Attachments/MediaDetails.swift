@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+
+/// What the thumbnailer found out about a file: its media type and kind, and for an image it
+/// could decode, the pixel size, when and where it was taken (EXIF) and a small JPEG.
+///
+/// `takenAt` is ISO 8601 as the camera recorded it: `2024-05-01T12:00:00+02:00` when the file
+/// gives its offset (EXIF OffsetTimeOriginal), else `2024-05-01T12:00:00`, a local time of
+/// unknown offset, kept so rather than guessed into an instant. `width` and `height` are the
+/// picture as seen, after its EXIF orientation.
+///
+/// ```swift
+/// let details = Thumbnailer.located()?.describe(fileDescriptor: fd)
+/// details?.kind            // .image
+/// details?.thumbnail       // JPEG bytes, ≤ 320 px on the long side; nil if none
+/// ```
+public struct MediaDetails: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, CaseIterable {
+        case image, video, audio, other
+    }
+
+    /// Signed decimal degrees (north and east positive).
+    public struct Location: Sendable, Equatable {
+        public let latitude: Double
+        public let longitude: Double
+
+        public init?(latitude: Double, longitude: Double) {
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    public let mediaType: String
+    public let kind: Kind
+    public let width: Int?
+    public let height: Int?
+    public let takenAt: String?
+    public let location: Location?
+    public let thumbnail: [UInt8]?
+
+    public init(mediaType: String, kind: Kind, width: Int? = nil, height: Int? = nil, takenAt: String? = nil,
+                location: Location? = nil, thumbnail: [UInt8]? = nil) {
+        self.mediaType = mediaType
+        self.kind = kind
+        self.width = width
+        self.height = height
+        self.takenAt = takenAt
+        self.location = location
+        self.thumbnail = thumbnail
+    }
+
+    /// The largest pixel side believed (libvips' own limit is 10,000,000).
+    static let maximumSide = 10_000_000
+
+    /// The thumbnailer's answer — its JSON line (``describe`` reads the line's members) and the
+    /// thumbnail bytes after it — checked member by member, since the child read a hostile file:
+    /// nil when anything is malformed, out of range or missing.
+    init?(line: JSONValue, thumbnail: [UInt8]) {
+        guard let mediaType = line["media_type"]?.stringValue, MediaDetails.isMediaType(mediaType),
+              let kind = line["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) else { return nil }
+        let width = line["width"].flatMap(MediaDetails.integer), height = line["height"].flatMap(MediaDetails.integer)
+        guard (width == nil) == (line["width"] == nil), (height == nil) == (line["height"] == nil), (width == nil) == (height == nil),
+              (width ?? 1) <= MediaDetails.maximumSide, (height ?? 1) <= MediaDetails.maximumSide else { return nil }
+        var takenAt: String?
+        if let member = line["taken_at"] {
+            guard let text = member.stringValue, MediaDetails.isTakenAt(text) else { return nil }
+            takenAt = text
+        }
+        var location: Location?
+        if let member = line["location"] {
+            guard let latitude = member["latitude"]?.doubleValue, let longitude = member["longitude"]?.doubleValue,
+                  let coordinates = Location(latitude: latitude, longitude: longitude) else { return nil }
+            location = coordinates
+        }
+        let declared = line["thumbnail_bytes"].map { MediaDetails.integer($0) ?? -1 } ?? 0
+        guard declared == thumbnail.count, thumbnail.isEmpty || thumbnail.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
+        self.init(mediaType: mediaType, kind: kind, width: width, height: height, takenAt: takenAt, location: location,
+                  thumbnail: thumbnail.isEmpty ? nil : thumbnail)
+    }
+
+    /// The members, the thumbnail by its size (its bytes say nothing to a reader).
+    public var description: String {
+        let members: [String?] = [
+            mediaType, kind.rawValue, width.flatMap { width in height.map { "\(width)×\($0)" } }, takenAt,
+            location.map { "\($0.latitude),\($0.longitude)" }, thumbnail.map { "thumbnail of \($0.count) bytes" },
+        ]
+        return "MediaDetails(" + members.compactMap { $0 }.joined(separator: ", ") + ")"
+    }
+
+    private static func integer(_ value: JSONValue) -> Int? {
+        guard case .integer(let number) = value, number >= 1, number <= Int64(Int32.max) else { return nil }
+        return Int(number)
+    }
+
+    /// `type/subtype` of RFC 6838's restricted name characters, at most 127 bytes.
+    static func isMediaType(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        return text.utf8.count <= 127 && parts.count == 2 && parts.allSatisfy { part in
+            !part.isEmpty && part.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "!#$&-^_.+".utf8.contains(byte)
+            }
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS`, optionally followed by `+HH:MM` or `-HH:MM`.
+    static func isTakenAt(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let shape = Array("0000-00-00T00:00:00".utf8), offsetShape = Array("+00:00".utf8)
+        func fits(_ bytes: ArraySlice<UInt8>, _ shape: [UInt8]) -> Bool {
+            bytes.count == shape.count && zip(bytes, shape).allSatisfy { byte, expected in
+                expected == UInt8(ascii: "0") ? (0x30...0x39).contains(byte)
+                    : expected == UInt8(ascii: "+") ? byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") : byte == expected
+            }
+        }
+        guard bytes.count >= shape.count, fits(bytes[..<shape.count], shape) else { return false }
+        return bytes.count == shape.count || fits(bytes[shape.count...], offsetShape)
+    }
+}
