@@ -121,7 +121,7 @@ struct ThumbnailerTests {
     }
 
     @Test func audioVideoAndPDFAreRecognisedByTheirFirstBytes() throws {
-        let samples: [(String, [UInt8], MediaDetails.Kind)] = [
+        let samples: [(String, [UInt8], MediaKind)] = [
             ("audio/mpeg", Array("ID3\u{4}\0\0\0\0\0\0".utf8), .audio),
             ("audio/flac", Array("fLaC\0\0\0\u{22}".utf8), .audio),
             ("video/mp4", [0, 0, 0, 0x18] + Array("ftypisom\0\0\u{2}\0".utf8), .video),

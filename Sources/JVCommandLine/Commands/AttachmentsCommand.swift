@@ -10,6 +10,7 @@ struct AttachmentsCommand: VaultCommand {
         discussion: "Dates are read as by 'jv list', and select by the day the entry was written.")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var imageOptions: ImageOptions
 
     @Argument(help: "Only the attachments of this entry (id or id prefix).", completion: Completions.entryID)
     var entry: String?
@@ -36,7 +37,14 @@ struct AttachmentsCommand: VaultCommand {
         } else if attachments.isEmpty {
             Console.note("No attachments match.")
         } else {
-            Console.out(attachments.map { $0.line(output, withEntry: query.entryID == nil) }.joined(separator: "\n"))
+            let previews = try AttachmentPreviews.make(for: attachments, journal: journal, options: imageOptions, output: output)
+            guard let previews else {
+                return Console.out(attachments.map { $0.line(output, withEntry: query.entryID == nil) }.joined(separator: "\n"))
+            }
+            for attachment in attachments {
+                Console.out(attachment.line(output, withEntry: query.entryID == nil))
+                try previews.draw(attachment, indent: 2)
+            }
         }
     }
 }

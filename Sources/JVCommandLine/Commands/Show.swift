@@ -7,6 +7,7 @@ struct Show: VaultCommand {
     static let configuration = CommandConfiguration(abstract: "Show one entry (full id or a unique prefix of 4+ characters).")
 
     @OptionGroup var options: GlobalOptions
+    @OptionGroup var imageOptions: ImageOptions
 
     @Argument(help: "The entry's id or id prefix.", completion: Completions.entryID)
     var id: String
@@ -25,7 +26,16 @@ struct Show: VaultCommand {
             if !tags.isEmpty { lines += ["", output.dim("tags: " + output.shown(tags.joined(separator: ", ")))] }
             if !attachments.isEmpty {
                 lines += ["", output.dim(Output.count(attachments.count, of: "attachments") + ":")]
-                lines += attachments.map { "  " + $0.line(output, withEntry: false) }
+                if let previews = try AttachmentPreviews.make(for: attachments, journal: journal, options: imageOptions, output: output) {
+                    Console.out(lines.joined(separator: "\n"))
+                    lines = []
+                    for attachment in attachments {
+                        Console.out("  " + attachment.line(output, withEntry: false))
+                        try previews.draw(attachment, indent: 4)
+                    }
+                } else {
+                    lines += attachments.map { "  " + $0.line(output, withEntry: false) }
+                }
             }
             lines.append(output.dim("id: \(entry.id.uuidString.lowercased())  written \(entry.created.iso8601)  modified \(entry.modified.iso8601)"))
             Console.out(lines.joined(separator: "\n"))

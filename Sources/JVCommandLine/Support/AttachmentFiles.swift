@@ -6,13 +6,25 @@ import JournalVault
 /// configured limit, and what is printed.
 enum AttachmentFiles {
     /// The inputs for `paths` (`-` is standard input, kept as `stdinName`); a missing file is
-    /// said before the passphrase is asked for.
-    static func inputs(_ paths: [String], stdinName: String?) throws -> [AttachmentInput] {
+    /// said before the passphrase is asked for. Each file is described by the thumbnailer where
+    /// one is installed (media type, pixel size, EXIF time and place, a thumbnail); standard
+    /// input, which can be read only once, and files it cannot describe keep what their name says.
+    static func inputs(_ paths: [String], stdinName: String?, thumbnailer: Thumbnailer? = Thumbnailer.located()) throws -> [AttachmentInput] {
         try paths.map { path in
             if path == "-" { return .stream(STDIN_FILENO, name: stdinName ?? "") }
             guard FileManager.default.fileExists(atPath: path) else { throw CLIError.inputNotFound("No file at \(path) to attach.") }
-            return .file(path)
+            guard let details = thumbnailer.flatMap({ describe(path, with: $0) }) else { return .file(path) }
+            return .file(path, media: details.media, thumbnail: details.thumbnail ?? [])
         }
+    }
+
+    private static func describe(_ path: String, with thumbnailer: Thumbnailer) -> MediaDetails? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return thumbnailer.describe(fileDescriptor: descriptor)
     }
 
     /// `[attachments] max_size` of the config file, else the library's default.

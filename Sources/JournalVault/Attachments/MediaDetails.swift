@@ -14,32 +14,16 @@
 /// details?.thumbnail       // JPEG bytes, ≤ 320 px on the long side; nil if none
 /// ```
 public struct MediaDetails: Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, CaseIterable {
-        case image, video, audio, other
-    }
-
-    /// Signed decimal degrees (north and east positive).
-    public struct Location: Sendable, Equatable {
-        public let latitude: Double
-        public let longitude: Double
-
-        public init?(latitude: Double, longitude: Double) {
-            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
-            self.latitude = latitude
-            self.longitude = longitude
-        }
-    }
-
     public let mediaType: String
-    public let kind: Kind
+    public let kind: MediaKind
     public let width: Int?
     public let height: Int?
     public let takenAt: String?
-    public let location: Location?
+    public let location: GeoLocation?
     public let thumbnail: [UInt8]?
 
-    public init(mediaType: String, kind: Kind, width: Int? = nil, height: Int? = nil, takenAt: String? = nil,
-                location: Location? = nil, thumbnail: [UInt8]? = nil) {
+    public init(mediaType: String, kind: MediaKind, width: Int? = nil, height: Int? = nil, takenAt: String? = nil,
+                location: GeoLocation? = nil, thumbnail: [UInt8]? = nil) {
         self.mediaType = mediaType
         self.kind = kind
         self.width = width
@@ -57,7 +41,7 @@ public struct MediaDetails: Sendable, Equatable, CustomStringConvertible {
     /// nil when anything is malformed, out of range or missing.
     init?(line: JSONValue, thumbnail: [UInt8]) {
         guard let mediaType = line["media_type"]?.stringValue, MediaDetails.isMediaType(mediaType),
-              let kind = line["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) else { return nil }
+              let kind = line["kind"]?.stringValue.flatMap(MediaKind.init(rawValue:)) else { return nil }
         let width = line["width"].flatMap(MediaDetails.integer), height = line["height"].flatMap(MediaDetails.integer)
         guard (width == nil) == (line["width"] == nil), (height == nil) == (line["height"] == nil), (width == nil) == (height == nil),
               (width ?? 1) <= MediaDetails.maximumSide, (height ?? 1) <= MediaDetails.maximumSide else { return nil }
@@ -66,16 +50,21 @@ public struct MediaDetails: Sendable, Equatable, CustomStringConvertible {
             guard let text = member.stringValue, MediaDetails.isTakenAt(text) else { return nil }
             takenAt = text
         }
-        var location: Location?
+        var location: GeoLocation?
         if let member = line["location"] {
             guard let latitude = member["latitude"]?.doubleValue, let longitude = member["longitude"]?.doubleValue,
-                  let coordinates = Location(latitude: latitude, longitude: longitude) else { return nil }
-            location = coordinates
+                  (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+            location = GeoLocation(latitude: latitude, longitude: longitude)
         }
         let declared = line["thumbnail_bytes"].map { MediaDetails.integer($0) ?? -1 } ?? 0
         guard declared == thumbnail.count, thumbnail.isEmpty || thumbnail.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
         self.init(mediaType: mediaType, kind: kind, width: width, height: height, takenAt: takenAt, location: location,
                   thumbnail: thumbnail.isEmpty ? nil : thumbnail)
+    }
+
+    /// What the attachment keeps of it, sealed with its content.
+    public var media: AttachmentMedia {
+        AttachmentMedia(mediaType: mediaType, kind: kind, width: width, height: height, takenAt: takenAt, location: location)
     }
 
     /// The members, the thumbnail by its size (its bytes say nothing to a reader).
