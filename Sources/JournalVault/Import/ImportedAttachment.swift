@@ -41,14 +41,23 @@ public struct ImportFolder: Sendable {
     }
 
     /// The regular file at `relative` inside the folder, or nil when there is none: a path that
-    /// leaves the folder (absolute, or through `..`) names none.
+    /// leaves the folder (absolute, through `..`, or through a symbolic link pointing out of
+    /// it: the file names it gives are untrusted) names none.
     func file(_ relative: String) -> String? {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !relative.hasPrefix("/"), !parts.isEmpty, !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
               !relative.utf8.contains(0) else { return nil }
-        let path = (self.path as NSString).appendingPathComponent(relative)
+        guard let folder = Self.resolved(path), let file = Self.resolved((path as NSString).appendingPathComponent(relative)),
+              file.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else { return nil }
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return path
+        guard stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return file
+    }
+
+    /// The path with every symbolic link resolved; nil when nothing is there.
+    private static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
