@@ -8,17 +8,9 @@ import Testing
 /// vault holds a damaged one; memory stays bounded with a large attachment.
 @Suite("jv backup, verify-backup and restore with attachments", .tags(.e2e))
 struct BackupAttachmentTests {
-    /// A vault with the Day One folder's photos and audio recording as attachments.
-    static func vaultWithAttachments() throws -> Sandbox {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.ok(["import", try DayOneAttachmentTests.exportFolder(in: sandbox), "--format", "dayone-json"])
-        return sandbox
-    }
-
     @Test("a backup restores every attachment byte for byte")
     func restoresAttachments() throws {
-        let sandbox = try Self.vaultWithAttachments()
+        let sandbox = try DayOneAttachmentTests.vaultWithAttachments()
         let backup = sandbox.folder.file("journal.jvbak")
         try sandbox.ok(["backup", backup])
         let verified = try sandbox.ok(["verify-backup", "--json", backup])
@@ -34,7 +26,7 @@ struct BackupAttachmentTests {
 
     @Test("a backup of a vault with a damaged attachment chunk is refused by verify-backup and restore (exit 65), naming the attachment")
     func damagedChunkRefused() throws {
-        let sandbox = try Self.vaultWithAttachments()
+        let sandbox = try DayOneAttachmentTests.vaultWithAttachments()
         let victim = try sandbox.sqlite("SELECT stream_id FROM attachment_chunk ORDER BY rowid LIMIT 1").trimmingCharacters(in: .whitespacesAndNewlines)
         let hex = try sandbox.sqlite("SELECT hex(data) FROM attachment_chunk WHERE stream_id = '\(victim)' AND idx = 0")
         var bytes = try #require(Data(hexString: hex))

@@ -56,6 +56,14 @@ struct DayOneAttachmentTests {
         return sandbox.folder.file("dayone")
     }
 
+    /// A vault with the Day One folder's photos and audio recording as attachments.
+    static func vaultWithAttachments() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        try sandbox.ok(["import", try exportFolder(in: sandbox), "--format", "dayone-json"])
+        return sandbox
+    }
+
     /// The attachments of the vault's entries as `jv export --format json --output DIR/` lists
     /// them, each with the bytes of its file.
     static func exported(_ sandbox: Sandbox, into name: String = "out") throws -> [(attachment: [String: Any], bytes: Data)] {

@@ -31,9 +31,7 @@ struct ExportAttachmentTests {
 
     @Test("markdown to a folder: index.md links each attachment at attachments/<id>-<name>, files 0600, folders 0700; no file replaced without --force")
     func markdownFolder() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.ok(["import", try DayOneAttachmentTests.exportFolder(in: sandbox), "--format", "dayone-json"])
+        let sandbox = try DayOneAttachmentTests.vaultWithAttachments()
         let out = sandbox.folder.file("journal")
         let result = try sandbox.run(["export", "--format", "markdown", "--output", out + "/"])
         #expect(result.status == 0 && result.errorLines.isEmpty, "\(result)")
@@ -60,9 +58,7 @@ struct ExportAttachmentTests {
 
     @Test("json to a folder and back into another vault: the same attachments, ids and bytes; again, nothing is added")
     func jsonRoundTrip() throws {
-        let source = try Sandbox()
-        try source.initVault()
-        try source.ok(["import", try DayOneAttachmentTests.exportFolder(in: source), "--format", "dayone-json"])
+        let source = try DayOneAttachmentTests.vaultWithAttachments()
         let original = try DayOneAttachmentTests.exported(source)
         let target = try Sandbox()
         try target.initVault()
@@ -103,9 +99,7 @@ struct ExportAttachmentTests {
 
     @Test("--no-attachments leaves them out of a folder; an export to one file or standard output says how many it left out")
     func leftOut() throws {
-        let sandbox = try Sandbox()
-        try sandbox.initVault()
-        try sandbox.ok(["import", try DayOneAttachmentTests.exportFolder(in: sandbox), "--format", "dayone-json"])
+        let sandbox = try DayOneAttachmentTests.vaultWithAttachments()
         let out = sandbox.folder.file("bare")
         let bare = try sandbox.run(["export", "--format", "json", "--output", out + "/", "--no-attachments"])
         #expect(bare.status == 0 && bare.errorLines.isEmpty, "\(bare)")

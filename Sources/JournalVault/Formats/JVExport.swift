@@ -68,17 +68,10 @@ extension Attachment {
     /// `{"id", "name", "media_type", "kind", "size", "file", "width"?, "height"?, "taken_at"?,
     /// "location"?}`, `file` the path of its content beside the document.
     var jvExportJSON: JSONValue {
-        var members: [(String, JSONValue)] = [
+        .object([
             ("id", .string(id.storageText)), ("name", .string(name)), ("media_type", .string(mediaType)), ("kind", .string(kind.rawValue)),
             ("size", .integer(size)), ("file", .string(ExportFolder.attachmentPath(id: id, name: name))),
-        ]
-        if let width = media.width { members.append(("width", .integer(Int64(width)))) }
-        if let height = media.height { members.append(("height", .integer(Int64(height)))) }
-        if let takenAt = media.takenAt { members.append(("taken_at", .string(takenAt))) }
-        if let location = media.location {
-            members.append(("location", .object([("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))])))
-        }
-        return .object(members)
+        ] + media.knownJSONMembers)
     }
 }
 
