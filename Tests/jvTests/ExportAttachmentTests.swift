@@ -54,6 +54,11 @@ struct ExportAttachmentTests {
         #expect(!FileManager.default.fileExists(atPath: out + "/index.md"), "the document comes last")
         try sandbox.ok(["export", "--format", "markdown", "--output", out, "--force"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/" + targets[0])) == DayOneAttachmentTests.jpeg)
+
+        let wrong = try sandbox.folder.write("wrong.txt", "not the passphrase\n")
+        let refused = try sandbox.run(["export", "--format", "markdown", "--output", out + "-2/"], env: ["JV_PASSPHRASE_FILE": wrong])
+        #expect(refused.status == 77, "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: out + "-2"), "a refused passphrase makes no folder")
     }
 
     @Test("json to a folder and back into another vault: the same attachments, ids and bytes; again, nothing is added")

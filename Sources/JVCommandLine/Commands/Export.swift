@@ -53,8 +53,14 @@ struct Export: VaultCommand, ReplacingWithForce {
         }
         let folder = try exportFolder(encrypted: !recipients.isEmpty)
         let document = folder.map { ($0 as NSString).appendingPathComponent(ExportFolder.documentName(of: format)) } ?? output
-        if let document { try OutputFile.check(document, replace: force) }
+        if let folder, !FileManager.default.fileExists(atPath: folder) {
+            // Made only once the vault is open: a refused passphrase leaves nothing behind.
+            try OutputFile.check(folder, replace: false)
+        } else if let document {
+            try OutputFile.check(document, replace: force)
+        }
         let journal = try options.unlockedVault(access: .readOnly, onDamage: .warn)
+        if let folder { try makePrivateFolder(folder) }
         // Written as the entries are decrypted: to standard output as it comes, to --output
         // through a temporary file that takes the name only when complete.
         var attachments = ExportedAttachments()
@@ -90,8 +96,8 @@ struct Export: VaultCommand, ReplacingWithForce {
         }
     }
 
-    /// The folder --output names (it is one, or ends in '/'), made 0700 if missing (its parent
-    /// must exist, as a file's folder must); nil for a file or standard output.
+    /// The folder --output names (it is one, or ends in '/'; made 0700 if missing, in a folder
+    /// that exists, as a file's must); nil for a file or standard output.
     private func exportFolder(encrypted: Bool) throws -> String? {
         guard let output else { return nil }
         var isFolder: ObjCBool = false
@@ -102,7 +108,6 @@ struct Export: VaultCommand, ReplacingWithForce {
             throw CLIError.usage("--format \(format.rawValue) writes one file: --output must name a file, not the folder \(output).")
         }
         if exists && !isFolder.boolValue { throw CLIError.cannotCreate("Cannot create the folder \(output): a file has that name.") }
-        if !exists { try makePrivateFolder(output) }
         return output
     }
 
