@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// `jv import --format dayone-json` of what Day One keeps beside the text (README "Exports and
-/// imports"): location and weather as last lines, placeholders for attachments, and a report on
-/// standard error and in `--json` of what was left behind.
+/// imports"): location and weather as last lines, placeholders for attachments whose files are
+/// not in the folder (see ``DayOneAttachmentTests`` for those that are), and a report on standard
+/// error and in `--json` of what was left behind.
 @Suite("jv import --format dayone-json: location, weather and attachments", .tags(.e2e))
 struct DayOneImportTests {
     /// An entry with a location, weather, two photos and an audio recording, then one with text only.
@@ -33,7 +34,8 @@ struct DayOneImportTests {
         Weather: Light Rain, 8 °C, 88 % humidity, wind 22 km/h
         """
 
-    static let attachmentReport = "jv: 2 photos and 1 audio recording in 1 entry were not imported (jv keeps text only); their places are marked in the text."
+    static let attachmentReport = "jv: 2 photos and 1 audio recording in 1 entry were not imported (their files are not in the export folder); "
+        + "their places are marked in the text."
 
     @Test("location and weather are kept as last lines, attachments become placeholders, and jv says what it left behind")
     func importKeepsWhatItCanAndReports() throws {

@@ -15,13 +15,16 @@ struct Import: VaultCommand {
             as sync does. One transaction: a \
             malformed file imports nothing and jv says where it is malformed. jrnl's times carry no \
             time zone; they are read in yours (TZ). An age-encrypted file needs --age-identity. \
-            Day One's location and weather become the entry's last lines; its photos, videos, audio \
-            and PDFs cannot come (jv keeps text): a placeholder marks each, and jv says how many.
+            Day One: FILE is the export folder (or its Journal.json); the photos, videos, audio and \
+            PDFs in it come as attachments of their entries, each marked in the text where it was \
+            linked ([photo: NAME]); one whose file is missing is marked as not imported, and jv says how \
+            many. Location and weather become the entry's last lines. A jv export written to a folder \
+            (export --output DIR/) brings its attachments back the same way.
             """)
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The file to import ('-' for standard input).", completion: .file())
+    @Argument(help: "The file to import ('-' for standard input), or the folder of a Day One or jv export.", completion: .file())
     var file: String
 
     @Option(help: "json, jrnl-json, jrnl-txt or dayone-json.")
@@ -35,13 +38,14 @@ struct Import: VaultCommand {
     var overwrite = false
 
     func execute() throws {
-        var bytes = try readBounded()
+        let (path, folder) = try located()
+        var bytes = try readBounded(path)
         if let ageIdentity {
             guard let identityFile = FileManager.default.contents(atPath: ageIdentity) else { throw CLIError.inputNotFound("No identity file at \(ageIdentity).") }
             let identities = try AgeIdentity.parseFile(String(decoding: identityFile, as: UTF8.self))
             bytes = try AgeFile.decrypt(bytes, with: identities)
         }
-        let snapshot = try format.read(bytes)
+        let snapshot = try format.read(bytes, folder: folder)
         let journal = try options.unlockedVault()
         let progress = Progress("Imported")
         let summary = try journal.importSnapshot(snapshot, overwrite: overwrite) { progress.update($0, of: $1) }
@@ -100,8 +104,10 @@ extension ImportOmissions {
             let parts = attachments.sorted { $0.key < $1.key }.map { Self.count($0.value, $0.key) }
             let list = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
             let one = attachments.values.reduce(0, +) == 1
-            sentences.append("\(list) in \(Self.entries(recordsWithAttachments.count)) \(one ? "was" : "were") not imported (jv keeps text only); "
-                             + "\(one ? "its place is" : "their places are") marked in the text.")
+            let why = attachmentFolderSearched ? "\(one ? "its file is" : "their files are") not in the export folder"
+                : "a file read from standard input brings no attachments"
+            let marked = attachmentsMarkedInText ? "; \(one ? "its place is" : "their places are") marked in the text" : ""
+            sentences.append("\(list) in \(Self.entries(recordsWithAttachments.count)) \(one ? "was" : "were") not imported (\(why))\(marked).")
         }
         if !recordsWithUnreadableLocationOrWeather.isEmpty {
             sentences.append("An unreadable location or weather value was left out of \(Self.entries(recordsWithUnreadableLocationOrWeather.count)) "
@@ -127,9 +133,37 @@ extension ImportOmissions {
 }
 
 extension Import {
+    /// The file to read and the folder where the files it names are: for a folder, the document
+    /// in it (Day One's `Journal.json`, or its only `.json`; jv's `index.json`).
+    private func located() throws -> (path: String, folder: ImportFolder?) {
+        var isFolder: ObjCBool = false
+        guard file != "-", FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else { return (file, nil) }
+        guard isFolder.boolValue else { return (file, ImportFolder(path: URL(fileURLWithPath: file).deletingLastPathComponent().path)) }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: file)) ?? []
+        let document: String
+        switch format {
+        case .dayOneJSON:
+            let journals = names.filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            if names.contains("Journal.json") {
+                document = "Journal.json"
+            } else if journals.count == 1 {
+                document = journals[0]
+            } else if journals.isEmpty {
+                throw CLIError.inputNotFound("No Journal.json in \(file).")
+            } else {
+                throw CLIError.usage("\(file) holds several journals (\(journals.joined(separator: ", "))): name the one to import.")
+            }
+        case .json: document = ExportFolder.documentName(of: .json)
+        case .jrnlJSON, .jrnlText: throw CLIError.usage("\(file) is a folder; --format \(format.rawValue) reads one file.")
+        }
+        let path = (file as NSString).appendingPathComponent(document)
+        guard FileManager.default.fileExists(atPath: path) else { throw CLIError.inputNotFound("No \(document) in \(file).") }
+        return (path, ImportFolder(path: file))
+    }
+
     /// The file (or standard input), refused once it passes ``ImportFormat/maximumFileSize``:
     /// never more than that much is read.
-    private func readBounded() throws -> [UInt8] {
+    private func readBounded(_ file: String) throws -> [UInt8] {
         let input: FileHandle
         if file == "-" {
             input = FileHandle.standardInput

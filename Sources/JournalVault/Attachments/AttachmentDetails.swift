@@ -11,15 +11,8 @@ struct AttachmentDetails: Sendable, Equatable {
 
     /// `{"media_type", "kind", "size", "digest", "width"?, "height"?, "taken_at"?, "location"?}`.
     var json: JSONValue {
-        var members: [(String, JSONValue)] = [("media_type", .string(media.mediaType)), ("kind", .string(media.kind.rawValue)),
-                                              ("size", .integer(size)), ("digest", .string(Data(digest).lowerHex))]
-        if let width = media.width { members.append(("width", .integer(Int64(width)))) }
-        if let height = media.height { members.append(("height", .integer(Int64(height)))) }
-        if let takenAt = media.takenAt { members.append(("taken_at", .string(takenAt))) }
-        if let location = media.location {
-            members.append(("location", .object([("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))])))
-        }
-        return .object(members)
+        .object([("media_type", .string(media.mediaType)), ("kind", .string(media.kind.rawValue)), ("size", .integer(size)),
+                 ("digest", .string(Data(digest).lowerHex))] + media.knownJSONMembers)
     }
 
     init(media: AttachmentMedia, size: Int64, digest: [UInt8]) {
@@ -61,5 +54,19 @@ struct AttachmentDetails: Sendable, Equatable {
                                 takenAt: takenAt, location: location)
         self.size = size
         self.digest = digest
+    }
+}
+
+extension AttachmentMedia {
+    /// `"width"`, `"height"`, `"taken_at"`, `"location"` {`"latitude"`, `"longitude"`}: those known.
+    var knownJSONMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        if let width { members.append(("width", .integer(Int64(width)))) }
+        if let height { members.append(("height", .integer(Int64(height)))) }
+        if let takenAt { members.append(("taken_at", .string(takenAt))) }
+        if let location {
+            members.append(("location", .object([("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))])))
+        }
+        return members
     }
 }

@@ -150,8 +150,9 @@ extension UnlockedVault {
     // MARK: Inside a transaction
 
     /// Streams one opened input into chunks, then stores its blob (unless the same content is
-    /// stored already, whose chunks the new ones give way to) and the attachment row.
-    private func storeAttachment(_ source: AttachmentInput.OpenedSource, entryID: UUID, limit: Int64, _ db: Database) throws -> Attachment {
+    /// stored already, whose chunks the new ones give way to) and the attachment row, under `id`
+    /// (an import keeps the id of its file's attachment).
+    func storeAttachment(_ source: AttachmentInput.OpenedSource, entryID: UUID, id: UUID = UUID(), limit: Int64, _ db: Database) throws -> Attachment {
         let input = source.input
         let streamID = UUID()
         let insertChunk = try db.cachedStatement(sql: "INSERT INTO attachment_chunk (stream_id, idx, data) VALUES (?, ?, ?)")
@@ -175,7 +176,6 @@ extension UnlockedVault {
             try AttachmentBlobRow(id: blobID, contentTag: tag, written: written, createdAt: now, details: details, thumbnail: input.thumbnail,
                                   meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
         }
-        let id = UUID()
         try AttachmentRow(id: id, entryID: entryID, blobID: blobID, createdAt: now, name: input.name, meta: .fresh(keyVersion: keys.keyVersion),
                           keys: keys).insert(db)
         return Attachment(id: id, entryID: entryID, blobID: blobID, name: input.name, created: Instant(millis: now, utcOffsetSeconds: 0),

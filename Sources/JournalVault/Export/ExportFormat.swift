@@ -8,6 +8,17 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case jrnlJSON = "jrnl-json"
 }
 
+/// The attachments of the entries an export wrote: those it links (to be written beside the
+/// document, at ``ExportFolder/attachmentPath(id:name:)``) and how many it left out.
+public struct ExportedAttachments: Sendable {
+    public var linked: [Attachment] = []
+    /// Attachments of exported entries the document does not carry: all of them unless linked
+    /// (a document in one file), and those whose content sync left at the location.
+    public var leftOut = 0
+
+    public init() {}
+}
+
 extension UnlockedVault {
     /// Writes the export of everything, or of `from`…`to` (what ``snapshot(from:to:)`` holds),
     /// a piece at a time as the entries are decrypted: `write` is given the document in order,
@@ -15,22 +26,38 @@ extension UnlockedVault {
     /// many entries there are. The text is the same as ``VaultSnapshot/export(_:exportedAt:)``
     /// of the snapshot. An error thrown by `write` stops the export.
     ///
+    /// With `linkingAttachments`, the Markdown document links each entry's attachments and the
+    /// JSON one lists them (README "JSON"), both at ``ExportFolder/attachmentPath(id:name:)``;
+    /// the caller writes their content there, from what this returns.
+    ///
     /// ```swift
     /// try journal.export(.markdown) { piece in FileHandle.standardOutput.write(Data(piece.utf8)) }
     /// ```
-    public func export(_ format: ExportFormat, from: DateExpression? = nil, to: DateExpression? = nil,
-                       exportedAt: Instant = .now(), _ write: (String) throws -> Void) throws {
+    @discardableResult
+    public func export(_ format: ExportFormat, from: DateExpression? = nil, to: DateExpression? = nil, exportedAt: Instant = .now(),
+                       linkingAttachments: Bool = false, _ write: (String) throws -> Void) throws -> ExportedAttachments {
         let (others, query) = try snapshotWithoutEntries(from: from, to: to)
         var renderer = others.renderer(format, exportedAt: exportedAt)
+        // Only counted (plaintext, nothing opened) unless linked.
+        let counts = try attachmentCounts()
+        let byEntry = linkingAttachments && !counts.isEmpty ? Dictionary(grouping: try attachments().filter(\.stored), by: \.entryID) : [:]
+        var exported = ExportedAttachments()
+        func render(_ entry: Entry) -> String {
+            let linked = byEntry[entry.id] ?? []
+            exported.linked += linked
+            exported.leftOut += (counts[entry.id] ?? 0) - linked.count
+            return renderer.entry(entry, attachments: linked)
+        }
         if renderer.readsEntriesTwice { try forEachEntry(matching: query) { renderer.look(at: $0) } }
         try write(renderer.opening())
         var order = WallClockOrder()
         try forEachEntry(matching: query) { entry in
-            guard renderer.inWallClockOrder else { return try write(renderer.entry(entry)) }
-            for ready in order.add(entry) { try write(renderer.entry(ready)) }
+            guard renderer.inWallClockOrder else { return try write(render(entry)) }
+            for ready in order.add(entry) { try write(render(ready)) }
         }
-        for ready in order.drain() { try write(renderer.entry(ready)) }
+        for ready in order.drain() { try write(render(ready)) }
         try write(renderer.closing())
+        return exported
     }
 }
 
@@ -66,6 +93,9 @@ protocol ExportRenderer {
     mutating func look(at entry: Entry)
     mutating func opening() -> String
     mutating func entry(_ entry: Entry) -> String
+    /// The entry with its attachments, linked at ``ExportFolder/attachmentPath(id:name:)``, in a
+    /// format that can link them.
+    mutating func entry(_ entry: Entry, attachments: [Attachment]) -> String
     mutating func closing() -> String
 }
 
@@ -73,6 +103,7 @@ extension ExportRenderer {
     var inWallClockOrder: Bool { false }
     var readsEntriesTwice: Bool { false }
     mutating func look(at entry: Entry) {}
+    mutating func entry(_ entry: Entry, attachments: [Attachment]) -> String { self.entry(entry) }
 }
 
 /// Entries given in the vault's order (by instant, then id) handed on in jrnl's order (by

@@ -15,6 +15,9 @@ public struct VaultSnapshot: Sendable {
     public var analyses: [Analysis] = []
     public var nodes: [KnowledgeNode] = []
     public var relations: [KnowledgeRelation] = []
+    /// Files an import brings as attachments of its entries (none in an export: the vault's
+    /// attachments are read from it as the export is written).
+    public var attachments: [ImportedAttachment] = []
     /// What an import's reader could not bring over from its file (nothing for an export).
     public var omissions = ImportOmissions()
 
@@ -22,7 +25,7 @@ public struct VaultSnapshot: Sendable {
 
     /// Records of every kind, for progress and summaries.
     public var recordCount: Int {
-        entries.count + threads.count + messages.count + analyses.count + nodes.count + relations.count
+        entries.count + threads.count + messages.count + analyses.count + nodes.count + relations.count + attachments.count
     }
 }
 

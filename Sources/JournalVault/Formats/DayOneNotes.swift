@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// What a Day One entry holds beside its text, turned into text jv can keep: a placeholder for
-/// each attachment (`[photo: photos/<md5>.jpeg, not imported]`) and lines for its location and
+/// What a Day One entry holds beside its text, turned into text jv can keep: a marker for each
+/// attachment where the text linked it (`[photo: <md5>.jpeg]` for one imported from the export
+/// folder, `[photo: photos/<md5>.jpeg, not imported]` for one whose file is not there) and lines for its location and
 /// weather (`Location: Brandenburger Tor, Berlin, Germany (52.51627, 13.37770)`,
 /// `Weather: Mostly Cloudy, 12 °C, 71 % humidity, wind 9 km/h`). All of it is untrusted: a value
 /// of the wrong type, out of range or too long is left out and reported, never fatal.
@@ -23,8 +24,20 @@ extension DayOneReader {
         let identifier: String?
         /// Where Day One's export folder holds it (`photos/<md5>.jpeg`), if the entry says.
         let file: String?
+        /// What Day One says of the file: when and where it was taken, its pixel size.
+        var taken: Instant? = nil
+        var location: GeoLocation? = nil
+        var width: Int? = nil
+        var height: Int? = nil
+        /// Where its file was found, in the export folder.
+        var foundAt: String? = nil
 
-        var placeholder: String { "[\(kind.label)\(file.map { ": " + $0 } ?? ""), not imported]" }
+        /// The name it is attached under, its file's (`<md5>.jpeg`), once the file was found.
+        var keptAs: String? { foundAt == nil ? nil : file?.split(separator: "/").last.map(String.init) }
+
+        var placeholder: String {
+            keptAs.map { "[\(kind.label): \($0)]" } ?? "[\(kind.label)\(file.map { ": " + $0 } ?? ""), not imported]"
+        }
     }
 
     /// The text with its attachment links replaced by placeholders, what was lost, and the
@@ -53,7 +66,20 @@ extension DayOneReader {
                     .flatMap { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? $0.lowercased() : nil }
                 let fileExtension = kind == .audio && declared == "aac" ? "m4a" : declared ?? (kind == .pdf ? "pdf" : nil)
                 let file = md5.flatMap { md5 in fileExtension.map { "\(folder)/\(md5).\($0)" } }
-                return Attachment(kind: kind, identifier: identifier, file: file)
+                var attachment = Attachment(kind: kind, identifier: identifier, file: file)
+                // Untrusted like the rest: a value of the wrong type or out of range is not kept.
+                attachment.taken = try? element.optionalInstant("date") { ImportError(reason: $0) }
+                var place = NoteFields(element["location"])
+                if let latitude = place.number("latitude", in: -90...90), let longitude = place.number("longitude", in: -180...180) {
+                    attachment.location = GeoLocation(latitude: latitude, longitude: longitude)
+                }
+                func pixels(_ key: String) -> Int? {
+                    guard case .integer(let value)? = element[key], (1...1_000_000).contains(value) else { return nil }
+                    return Int(value)
+                }
+                attachment.width = pixels("width")
+                attachment.height = pixels("height")
+                return attachment
             }
         }
     }
@@ -89,7 +115,8 @@ extension DayOneReader {
         }
         marked += rest
         let unlinked = listed.indices.filter { !linked.contains($0) }.map { listed[$0] }
-        return MarkedText(text: marked, lost: listed.map(\.kind) + unknownLinks.values.sorted(), unlinked: unlinked)
+        let lost = listed.filter { $0.keptAs == nil }.map(\.kind) + unknownLinks.values.sorted()
+        return MarkedText(text: marked, lost: lost, unlinked: unlinked)
     }
 
     /// The kind and identifier a link's target names: `//ID` is a photo, `/video/ID` a video.

@@ -3,28 +3,38 @@ import Foundation
 
 /// Day One's JSON export (`Journal.json`): `{"entries": [{uuid, creationDate, timeZone, text,
 /// tags, starred, modifiedDate, location, weather, photos, videos, audios, pdfAttachments}]}`.
-/// Its uuid becomes the entry id, so importing twice adds nothing. What jv cannot keep as such
-/// becomes text (see `DayOneNotes.swift`) and is counted in the snapshot's omissions.
+/// Its uuid becomes the entry id, so importing twice adds nothing. The photos, videos, audio
+/// recordings and PDFs found in `folder` (Day One's export folder: `photos/<md5>.jpeg`, …) come
+/// as attachments of their entries, with the time, place and pixel size Day One gives for them.
+/// What jv cannot keep as such becomes text (see `DayOneNotes.swift`) and is counted in the
+/// snapshot's omissions.
 enum DayOneReader {
-    static func read(_ bytes: [UInt8]) throws -> VaultSnapshot {
+    static func read(_ bytes: [UInt8], folder: ImportFolder? = nil) throws -> VaultSnapshot {
         let document = try ImportError.parsing(bytes)
         guard let items = document["entries"]?.arrayValue else { throw ImportError(reason: "no \"entries\" list: not a Day One JSON export") }
         var snapshot = VaultSnapshot()
+        snapshot.omissions.attachmentFolderSearched = folder != nil
+        snapshot.omissions.attachmentsMarkedInText = true
         snapshot.entries = try items.enumerated().map { index, item in
             let record = index + 1
             func fail(_ reason: String) -> ImportError { ImportError(record: record, reason: reason) }
             guard let uuidText = item["uuid"]?.stringValue, let id = dayOneUUID(uuidText) else { throw fail("uuid is missing or not 32 hexadecimal digits") }
             var created = try item.requiredInstant("creationDate", fail)
-            if let zoneName = item["timeZone"]?.stringValue, let zone = TimeZone(identifier: zoneName) {
-                created.utcOffsetSeconds = zone.secondsFromGMT(for: created.date)
-            }
+            let zone = item["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:))
+            if let zone { created.utcOffsetSeconds = zone.secondsFromGMT(for: created.date) }
             let modified = try item.optionalInstant("modifiedDate", fail)?.millis ?? created.millis
-            let marked = markingAttachments(in: try item.requiredString("text", fail), listed: attachments(of: item))
+            let listed = attachments(of: item).map { attachment in
+                var attachment = attachment
+                attachment.foundAt = attachment.file.flatMap { folder?.file($0) }
+                return attachment
+            }
+            let marked = markingAttachments(in: try item.requiredString("text", fail), listed: listed)
             let text: String
             do { text = try ContentRules.validated(unescapeMarkdown(marked.text)) } catch let error as VaultError { throw fail(error.description) }
             let content = withNotes(text, marked: marked, item: item, record: record, omissions: &snapshot.omissions)
             let inline = Set(Tags.inline(in: content))
             let tags = try item.stringList("tags", fail).compactMap(Tags.normalize).filter { !inline.contains($0) }
+            snapshot.attachments += kept(listed, of: id, zone: zone)
             return Entry(id: id, content: content, created: created, modifiedAt: modified,
                          starred: try item.optionalBool("starred", fail), explicitTags: tags)
         }
@@ -49,6 +59,20 @@ enum DayOneReader {
             return text
         }
         return content
+    }
+
+    /// The attachments of the entry `entryID` whose files were found, a photo's time in the
+    /// entry's time zone; each named apart from the others by its place in the entry's lists and its file.
+    private static func kept(_ listed: [Attachment], of entryID: UUID, zone: TimeZone?) -> [ImportedAttachment] {
+        listed.enumerated().compactMap { index, attachment in
+            guard let name = attachment.keptAs, let file = attachment.file, let path = attachment.foundAt else { return nil }
+            let takenAt = attachment.taken.map { taken in
+                Instant(millis: taken.millis, utcOffsetSeconds: zone?.secondsFromGMT(for: taken.date) ?? taken.utcOffsetSeconds).iso8601
+            }
+            let media = AttachmentMedia(mediaType: MediaTypes.mediaType(forName: name), width: attachment.width, height: attachment.height,
+                                        takenAt: takenAt, location: attachment.location)
+            return ImportedAttachment(entryID: entryID, path: path, name: name, media: media, origin: "\(index) \(file)")
+        }
     }
 
     /// Day One writes uuids as 32 hex digits without dashes.

@@ -52,10 +52,26 @@ struct JVExportRenderer: ExportRenderer {
 
     mutating func entry(_ entry: Entry) -> String { json.value(entry.json) }
 
+    mutating func entry(_ entry: Entry, attachments: [Attachment]) -> String {
+        guard !attachments.isEmpty else { return self.entry(entry) }
+        return json.value(entry.json.adding([("attachments", .array(attachments.map(\.jvExportJSON)))]))
+    }
+
     mutating func closing() -> String {
         var text = json.close()
         for (name, value) in after { text += json.value(value, name) }
         return text + json.close() + "\n"
+    }
+}
+
+extension Attachment {
+    /// `{"id", "name", "media_type", "kind", "size", "file", "width"?, "height"?, "taken_at"?,
+    /// "location"?}`, `file` the path of its content beside the document.
+    var jvExportJSON: JSONValue {
+        .object([
+            ("id", .string(id.storageText)), ("name", .string(name)), ("media_type", .string(mediaType)), ("kind", .string(kind.rawValue)),
+            ("size", .integer(size)), ("file", .string(ExportFolder.attachmentPath(id: id, name: name))),
+        ] + media.knownJSONMembers)
     }
 }
 
@@ -69,7 +85,9 @@ extension JSONValue {
 
 /// Reads the `jv-export` document back into records, ids and timestamps exactly as exported.
 enum JVExportReader {
-    static func read(_ bytes: [UInt8]) throws -> VaultSnapshot {
+    /// The attachments an entry lists come from their files in `folder`; without it, or where a
+    /// file is not there, they are counted as left out.
+    static func read(_ bytes: [UInt8], folder: ImportFolder? = nil) throws -> VaultSnapshot {
         let document = try ImportError.parsing(bytes)
         guard document["format"]?.stringValue == VaultSnapshot.jvExportFormat else {
             throw ImportError(reason: "not a jv export (its \"format\" is not \"jv-export\")")
@@ -78,6 +96,7 @@ enum JVExportReader {
             throw ImportError(reason: "jv export version \(document["version"]?.serialized() ?? "?") is newer than this jv understands")
         }
         var snapshot = VaultSnapshot()
+        snapshot.omissions.attachmentFolderSearched = folder != nil
         var position = 0
         func records(_ key: String) throws -> [JSONValue] {
             guard let value = document[key] else { return [] }
@@ -93,8 +112,23 @@ enum JVExportReader {
             let created = try item.requiredInstant("created_at") { fail("entry", $0) }
             let tags = try item.stringList("tags") { fail("entry", $0) }
             let inline = Set(Tags.inline(in: validated))
+            let id = try item.requiredID("id") { fail("entry", $0) }
+            var missing: [AttachmentKind] = []
+            for listed in item["attachments"]?.arrayValue ?? [] {
+                let attachment = try Self.attachment(listed, of: id) { fail("attachment", $0) }
+                if let path = folder?.file(attachment.path) {
+                    snapshot.attachments.append(ImportedAttachment(id: attachment.id, entryID: id, path: path, name: attachment.name,
+                                                                   media: attachment.media, expectedSize: attachment.expectedSize))
+                } else {
+                    missing.append(AttachmentKind(attachment.media))
+                }
+            }
+            if !missing.isEmpty {
+                for kind in missing { snapshot.omissions.attachments[kind, default: 0] += 1 }
+                snapshot.omissions.recordsWithAttachments.append(position)
+            }
             snapshot.entries.append(Entry(
-                id: try item.requiredID("id") { fail("entry", $0) }, content: validated, created: created,
+                id: id, content: validated, created: created,
                 modifiedAt: try item.optionalInstant("modified_at") { fail("entry", $0) }?.millis ?? created.millis,
                 starred: try item.optionalBool("starred") { fail("entry", $0) },
                 explicitTags: try Self.tags(tags) { fail("entry", $0) }.filter { !inline.contains($0) }))
@@ -143,6 +177,30 @@ enum JVExportReader {
                 strength: strength, entryID: try item.optionalID("entry_id") { fail("relation", $0) }))
         }
         return snapshot
+    }
+
+    /// One of an entry's `attachments`, its `file` as the document gives it (a path inside the
+    /// export's folder, looked for there by the caller).
+    private static func attachment(_ item: JSONValue, of entryID: UUID, _ fail: (String) -> ImportError) throws -> ImportedAttachment {
+        guard case .integer(let size)? = item["size"], size >= 0 else { throw fail("\"size\" is missing or not a count of bytes") }
+        let mediaType = try item.requiredString("media_type", fail)
+        func pixels(_ key: String) throws -> Int? {
+            guard let value = item[key], value != .null else { return nil }
+            guard case .integer(let count) = value, count > 0 else { throw fail("\"\(key)\" is not a count of pixels") }
+            return Int(count)
+        }
+        var location: GeoLocation?
+        if let place = item["location"], place != .null {
+            guard let latitude = place["latitude"]?.doubleValue, let longitude = place["longitude"]?.doubleValue else {
+                throw fail("\"location\" is not a latitude and a longitude")
+            }
+            location = GeoLocation(latitude: latitude, longitude: longitude)
+        }
+        let media = AttachmentMedia(mediaType: mediaType, kind: item["kind"]?.stringValue.flatMap(MediaKind.init(rawValue:)),
+                                    width: try pixels("width"), height: try pixels("height"), takenAt: item["taken_at"]?.stringValue,
+                                    location: location)
+        return ImportedAttachment(id: try item.requiredID("id", fail), entryID: entryID, path: try item.requiredString("file", fail),
+                                  name: try item.requiredString("name", fail), media: media, expectedSize: size)
     }
 
     private static func tags(_ tags: [String], _ fail: (String) -> ImportError) throws -> [String] {

@@ -19,8 +19,11 @@ struct MarkdownRenderer: ExportRenderer {
 
     func opening() -> String { "# Journal\n" }
 
-    /// Each entry's lines, each after a line break (the document's lines are joined by them).
-    mutating func entry(_ entry: Entry) -> String {
+    mutating func entry(_ entry: Entry) -> String { self.entry(entry, attachments: []) }
+
+    /// Each entry's lines, each after a line break (the document's lines are joined by them);
+    /// after its text a link to each attachment (an image shown: `![name](attachments/…)`).
+    mutating func entry(_ entry: Entry, attachments: [Attachment]) -> String {
         var lines: [String] = []
         if entry.localDay != currentDay {
             currentDay = entry.localDay
@@ -28,6 +31,7 @@ struct MarkdownRenderer: ExportRenderer {
         }
         let time = entry.created.timeOfDayText
         lines += ["### \(time) \(entry.title)\(entry.starred ? " ★" : "")", "", entry.content, ""]
+        if !attachments.isEmpty { lines += attachments.map(Self.link) + [""] }
         if !entry.tags.isEmpty { lines += ["*Tags: " + entry.tags.joined(separator: ", ") + "*", ""] }
         for analysis in analysesByEntry[entry.id] ?? [] {
             var facts: [String] = []
@@ -38,6 +42,23 @@ struct MarkdownRenderer: ExportRenderer {
                       + facts.joined(separator: "; "), ""]
         }
         return lines.map { "\n" + $0 }.joined()
+    }
+
+    /// Characters a link's path keeps as they are; the rest is percent-encoded.
+    private static let plainInPath = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
+    /// `![name](attachments/<id>-<name>)`, the name on one line with its brackets and backslashes
+    /// escaped, the path percent-encoded so any name makes one link.
+    private static func link(_ attachment: Attachment) -> String {
+        var text = ""
+        for scalar in attachment.name.unicodeScalars {
+            if scalar.properties.generalCategory == .control { text += " "; continue }
+            if "\\[]".unicodeScalars.contains(scalar) { text += "\\" }
+            text.unicodeScalars.append(scalar)
+        }
+        let path = ExportFolder.attachmentPath(id: attachment.id, name: attachment.name)
+        let target = path.addingPercentEncoding(withAllowedCharacters: plainInPath) ?? path
+        return "\(attachment.kind == .image ? "!" : "")[\(text)](\(target))"
     }
 
     func closing() -> String {

@@ -17,10 +17,12 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     /// Day One's `Journal.json`.
     case dayOneJSON = "dayone-json"
 
-    /// Reads `bytes` in this format; wall-clock times without a zone are read in `zone`.
-    public func read(_ bytes: [UInt8], zone: TimeZone = .current) throws -> VaultSnapshot {
+    /// Reads `bytes` in this format; wall-clock times without a zone are read in `zone`. The
+    /// files a Day One export or jv's own export names are looked for in `folder` (the one
+    /// holding the file), and those found come as attachments; without it, none do.
+    public func read(_ bytes: [UInt8], zone: TimeZone = .current, folder: ImportFolder? = nil) throws -> VaultSnapshot {
         switch self {
-        case .json: return try JVExportReader.read(bytes)
+        case .json: return try JVExportReader.read(bytes, folder: folder)
         case .jrnlJSON:
             var snapshot = VaultSnapshot()
             snapshot.entries = try JrnlFormat.parseJSON(bytes, zone: zone)
@@ -32,7 +34,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             var snapshot = VaultSnapshot()
             snapshot.entries = try JrnlFormat.parseText(text, zone: zone)
             return snapshot
-        case .dayOneJSON: return try DayOneReader.read(bytes)
+        case .dayOneJSON: return try DayOneReader.read(bytes, folder: folder)
         }
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-/// What a reader could not bring over from its file, for the report after an import. Only Day
-/// One's export has anything jv leaves behind (attachments; a location or weather it cannot read).
+/// What a reader could not bring over from its file, for the report after an import: the
+/// attachments whose files are not beside it (Day One's export, jv's own), and a Day One
+/// location or weather it cannot read.
 ///
 /// ```swift
 /// let snapshot = try ImportFormat.dayOneJSON.read(bytes)
@@ -8,9 +9,14 @@
 /// snapshot.omissions.recordsWithAttachments.count // in 9 entries
 /// ```
 public struct ImportOmissions: Sendable, Equatable {
-    /// Attachments left behind (jv keeps text only), by kind; each is marked in its entry's
-    /// text, where the entry linked it or else on a line at the end.
+    /// Attachments left behind because their files were not found, by kind; each of Day One's
+    /// is marked in its entry's text, where the entry linked it or else on a line at the end.
     public var attachments: [AttachmentKind: Int] = [:]
+    /// Whether the files were looked for in the folder of the file imported; not when it was
+    /// read from standard input, which brings no files.
+    public var attachmentFolderSearched = false
+    /// Whether the text of their entries marks where they were (Day One's does).
+    public var attachmentsMarkedInText = false
     /// The 1-based positions in the file of the entries that had attachments.
     public var recordsWithAttachments: [Int] = []
     /// Entries whose location or weather held a value jv could not read (a wrong type, a
@@ -29,18 +35,28 @@ public struct ImportOmissions: Sendable, Equatable {
     }
 }
 
-/// A kind of file a journal entry can carry that jv, which stores text, cannot import.
+/// A kind of file a journal entry can carry, as an import reports those it could not bring.
 public enum AttachmentKind: String, CaseIterable, Sendable, Comparable {
     case photo, video, audio, pdf
     /// A link of a kind jv does not know (`dayone-moment:/sketch/…`).
     case other
 
-    /// The word in an entry's placeholder: `[photo: photos/….jpeg, not imported]`.
+    /// The word in an entry's marker: `[photo: ….jpeg]`, `[photo: photos/….jpeg, not imported]`.
     public var label: String {
         switch self {
         case .photo, .video, .audio: rawValue
         case .pdf: "PDF"
         case .other: "attachment"
+        }
+    }
+
+    /// The kind an attachment of `media` is reported as.
+    init(_ media: AttachmentMedia) {
+        switch media.kind {
+        case .image: self = .photo
+        case .video: self = .video
+        case .audio: self = .audio
+        case .other: self = media.mediaType == "application/pdf" ? .pdf : .other
         }
     }
 

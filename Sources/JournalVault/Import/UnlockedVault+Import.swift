@@ -36,9 +36,13 @@ extension UnlockedVault {
     /// Knowledge nodes and relations are stored under the ids this vault derives for them
     /// (FORMAT.md §1.6, §1.7), not the file's, and relations follow their nodes there.
     /// Importing the same records twice changes nothing.
+    /// An attachment is added to its entry under its id in the file, or one derived from where
+    /// the file lists it (Day One), unless one of that id is there; its file is read a chunk at
+    /// a time, in the same transaction, and one over `attachmentLimit` bytes, unreadable or of
+    /// another size than the file says stops the import.
     /// `progress` is told how many of the snapshot's records are done, after each one.
     @discardableResult
-    public func importSnapshot(_ snapshot: VaultSnapshot, overwrite: Bool = false,
+    public func importSnapshot(_ snapshot: VaultSnapshot, overwrite: Bool = false, attachmentLimit: Int64 = defaultAttachmentLimit,
                                progress: ((Int, Int) -> Void)? = nil) throws -> ImportSummary {
         var summary = ImportSummary()
         var done = 0
@@ -71,6 +75,7 @@ extension UnlockedVault {
             }
             try insertNew(new, db) { count("entries", .added) }
             for entry in known { count("entries", try upsert(entry, overwrite: overwrite, db)) }
+            for attachment in snapshot.attachments { count("attachments", try store(attachment, limit: attachmentLimit, db)) }
             var nodeIDs: [UUID: UUID] = [:]
             for node in snapshot.nodes {
                 let (id, outcome) = try upsert(node, db)
@@ -121,6 +126,26 @@ extension UnlockedVault {
             try keepCopy(of: EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).row, as: copyID,
                          why: "an imported file held this other text, changed at the same moment as the entry's.", db)
         }
+    }
+
+    /// Stores a file's attachment unless its id is taken; an attachment is never changed, so one
+    /// of that id is the same.
+    private func store(_ imported: ImportedAttachment, limit: Int64, _ db: Database) throws -> Outcome {
+        let id = imported.id ?? Self.importedAttachmentID(entryID: imported.entryID, origin: imported.origin, syncKey: keys.syncKey)
+        if try Int.fetchOne(db, sql: "SELECT 1 FROM attachment WHERE id = ?", arguments: [id.storageText]) != nil { return .unchanged }
+        try requireEntry(imported.entryID, db)
+        let source = try AttachmentInput.file(imported.path, name: imported.name, media: imported.media).opened(limit: limit)
+        let stored = try storeAttachment(source, entryID: imported.entryID, id: id, limit: limit, db)
+        if let expected = imported.expectedSize, stored.size != expected {
+            throw ImportError(reason: "the file \(imported.path) holds \(stored.size) bytes, not the \(expected) the export lists (it was changed or cut short)")
+        }
+        return .added
+    }
+
+    /// ``ConflictCopy/id(domain:table:id:syncKey:version:)`` of `"JVLT-import-attachment"`, the
+    /// entry and where the file lists the attachment (FORMAT.md §9): the same on every device.
+    static func importedAttachmentID(entryID: UUID, origin: String, syncKey: SecureBytes) -> UUID {
+        ConflictCopy.id(domain: "JVLT-import-attachment", table: .attachment, id: entryID, syncKey: syncKey) { $0.raw(origin.utf8) }
     }
 
     /// Keeps a file's `text` of the record `id` of `table` as a conflict copy, made by `store`,
