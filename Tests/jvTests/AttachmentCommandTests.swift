@@ -14,8 +14,9 @@ struct AttachmentCommandTests {
         return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    /// Two chunks: 1 MiB, then a small padded last one (FORMAT.md §15).
-    static let first = content((1 << 20) + 100, seed: 1)
+    /// Two chunks: 1 MiB, then a small padded last one (FORMAT.md §15). A real JPEG (the
+    /// thumbnailer looks at content, not names), with bytes after its end as cameras leave them.
+    static let first = ExifImages.jpeg(taken: "2024:05:01 12:00:00", latitude: 46.5, longitude: 7.9) + content((1 << 20) + 100, seed: 1)
     static let second = content((1 << 20) + 100, seed: 2)
 
     @Test func filesGoInAndComeBackOut() throws {
@@ -74,13 +75,33 @@ struct AttachmentCommandTests {
     @Test func anEntryAndItsFilesAreAddedTogetherOrNotAtAll() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
-        let photo = try sandbox.folder.write("a.png", Data("png".utf8))
+        let photo = try sandbox.folder.write("a.png", ExifImages.png(taken: "2024:05:01 12:05:00", latitude: 46.5, longitude: 7.9))
         try sandbox.fails(["add", "Never stored.", "--attach", photo, "--attach", sandbox.folder.file("missing.png")], status: 66)
         #expect(try sandbox.entryCount() == 0)
         let added = try sandbox.ok(["add", "With a file.", "--attach", photo, "--json"]).object()
         #expect((added["attachments"] as? [[String: Any]])?.first?["name"] as? String == "a.png")
         #expect(try sandbox.ok(["attachments", "--type", "image", "--from", "today"]).lines.count == 1)
         #expect(try sandbox.run(["attachments", "--type", "video"]).lines.isEmpty)
+    }
+
+    @Test("a file is described by its content through jv-thumbnail (type, pixel size, EXIF time and place, a thumbnail); without the thumbnailer, by its name alone")
+    func filesAreDescribedByTheirContent() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        let entry = try sandbox.add("Two photos.")
+        let photo = try sandbox.folder.write("ridge.jpg", ExifImages.jpeg(taken: "2024:05:01 12:00:00", latitude: 46.5, longitude: 7.9))
+        let misnamed = try sandbox.folder.write("notes.txt", ExifImages.png(taken: "2024:05:01 12:05:00", latitude: 46.5, longitude: 7.9))
+        try sandbox.ok(["attach", entry, photo, misnamed])
+        let described = try sandbox.ok(["attachments", "--json"]).array()
+        #expect(described[0]["media_type"] as? String == "image/jpeg" && described[0]["width"] as? Int == 8 && described[0]["height"] as? Int == 8)
+        #expect(described[0]["taken_at"] as? String == "2024-05-01T12:00:00")
+        let location = described[0]["location"] as? [String: Any]
+        #expect(abs((location?["latitude"] as? Double ?? 0) - 46.5) < 0.001 && abs((location?["longitude"] as? Double ?? 0) - 7.9) < 0.001)
+        #expect(described[1]["media_type"] as? String == "image/png" && described[1]["kind"] as? String == "image")
+        // Without a thumbnailer the name is all there is to go by.
+        let another = try sandbox.folder.write("other.txt", ExifImages.png(taken: "2024:05:01 12:05:00", latitude: 46.5, longitude: 7.9, seed: 3))
+        let guessed = try sandbox.run(["attach", entry, another, "--json"], env: ["JV_THUMBNAILER": sandbox.folder.file("no-such-program")]).array()
+        #expect(guessed.first?["media_type"] as? String == "text/plain" && guessed.first?["width"] == nil)
     }
 
     @Test func theConfiguredLimitRefusesBeforeWriting() throws {
