@@ -19,6 +19,7 @@ struct JV: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Info.self, Add.self, List.self, Show.self, Edit.self, Delete.self,
+            Attach.self, AttachmentsCommand.self, AttachmentCommand.self,
             Search.self, TagsCommand.self, Stats.self, CalendarCommand.self, Chat.self, AnalysisCommand.self, Analyze.self, Graph.self,
             BackupCommand.self, Restore.self, VerifyBackup.self, Export.self, Import.self,
             Check.self, Passwd.self, RecoveryKeyCommand.self, Rekey.self, Unlock.self, Lock.self, Sync.self,

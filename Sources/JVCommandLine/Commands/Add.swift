@@ -30,6 +30,10 @@ struct Add: VaultCommand, TakesFreeText {
             completion: Completions.template)
     var template: String?
 
+    @Option(name: .customLong("attach"), help: ArgumentHelp("A file to attach (repeatable); the entry and its files are added together or not at all.",
+                                                          valueName: "file"), completion: .file())
+    var attachments: [String] = []
+
     @Argument(help: "The entry text (else standard input, else the editor).")
     var text: [String] = []
 
@@ -40,6 +44,9 @@ struct Add: VaultCommand, TakesFreeText {
         let given = try EntryText.given(arguments: text).map { given in
             try templateText.map { try ContentRules.validated($0 + ($0.hasSuffix("\n") ? "\n" : "\n\n") + given) } ?? given
         }
+        // Standard input may be the entry's text; the files are named ones.
+        let files = try AttachmentFiles.inputs(attachments.map { $0 == "-" ? "./-" : $0 }, stdinName: nil)
+        let limit = try AttachmentFiles.limit()
         let journal = try options.unlockedVault()
         // From a template, the entry is added only if the editor changed it.
         guard var content = try given ?? EntryText.fromEditor(editing: templateText ?? "") else {
@@ -55,7 +62,11 @@ struct Add: VaultCommand, TakesFreeText {
         // jrnl's star marks: '*text' and 'text*' star the entry too.
         let marked = JrnlStar.read(content)
         (content, starred) = (marked.text, starred || marked.starred)
-        let entry = try journal.addEntry(content, at: at, starred: starred, tags: tags)
-        options.output.printRecord(entry.json, id: entry.id)
+        guard !files.isEmpty else {
+            let entry = try journal.addEntry(content, at: at, starred: starred, tags: tags)
+            return options.output.printRecord(entry.json, id: entry.id)
+        }
+        let (entry, attached) = try journal.addEntry(content, at: at, starred: starred, tags: tags, attaching: files, limit: limit)
+        options.output.printRecord(entry.json.adding(attachments: attached), id: entry.id)
     }
 }

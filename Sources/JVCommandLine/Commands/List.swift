@@ -92,10 +92,14 @@ struct List: VaultCommand {
         var printed = 0
         // Printed as they are decrypted, in order: --reverse walks the vault newest first.
         let style = RecordStyle(json: format == .json, separator: format.separator)
+        // A plaintext count per entry, read once (nothing when the vault has no attachments).
+        let attachmentCounts = try journal.attachmentCounts()
         try StandardOutput.with(pager: format == .json ? nil : paging.pager) { stream in
             let printer = try RecordPrinter(stream, style: style)
             try journal.forEachEntry(matching: query, order: reverse ? .newestFirst : .oldestFirst, transform: { entry in
-                style.render(entry.json, text: output.text(entry, format: format, withOffset: withOffset))
+                let files = attachmentCounts[entry.id] ?? 0
+                return style.render(entry.json.adding(attachmentCount: files),
+                                    text: output.marked(output.text(entry, format: format, withOffset: withOffset), attachments: files, format: format))
             }, printer.print)
             try printer.finish()
             printed = printer.count

@@ -14,14 +14,19 @@ struct Show: VaultCommand {
     func execute() throws {
         let journal = try options.unlockedVault(access: .readOnly)
         let entry = try journal.entry(id: journal.resolveEntryID(id))
+        let attachments = try journal.attachments(AttachmentQuery(entryID: entry.id))
         if options.json {
-            options.output.printJSON(entry.json)
+            options.output.printJSON(attachments.isEmpty ? entry.json : entry.json.adding(attachments: attachments))
         } else {
             let output = options.output
             var lines = [output.render(entry, full: false), ""]
             lines.append(output.shown(entry.content))
             let tags = entry.tags
             if !tags.isEmpty { lines += ["", output.dim("tags: " + output.shown(tags.joined(separator: ", ")))] }
+            if !attachments.isEmpty {
+                lines += ["", output.dim(Output.count(attachments.count, of: "attachments") + ":")]
+                lines += attachments.map { "  " + $0.line(output, withEntry: false) }
+            }
             lines.append(output.dim("id: \(entry.id.uuidString.lowercased())  written \(entry.created.iso8601)  modified \(entry.modified.iso8601)"))
             Console.out(lines.joined(separator: "\n"))
         }

@@ -27,6 +27,12 @@ struct Config: Sendable {
     var dateOrder: DateOrder?
     /// `[journals]`: vault paths by name, for `--journal NAME`.
     var journals: [String: String] = [:]
+    /// `[attachments] max_size`: the largest file `jv attach` and `jv add --attach` take, in bytes.
+    var attachmentMaxSize: Int64?
+
+    /// The tables a config file may have.
+    fileprivate static let tables = ["journals", "attachments"]
+    fileprivate static let tablesText = "the tables are [journals] and [attachments]"
 
     /// The user's settings, read once per process on first use (``VaultCommand`` reads them
     /// before a command runs, so that a fault in the file stops it before it does anything).
@@ -92,7 +98,8 @@ extension Config {
     static func parse(_ bytes: [UInt8], file: String) throws -> Config {
         var config = Config(file: file)
         var firstLines: [String: Int] = [:]
-        var journalsLine: Int?
+        var tableLines: [String: Int] = [:]
+        var table: String?
         for (index, bytesOfLine) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             do {
@@ -103,17 +110,18 @@ extension Config {
                 case .blank:
                     continue
                 case .table(let name):
-                    guard name == "journals" else { throw Problem("unknown table; the only table is [journals]") }
-                    if let first = journalsLine { throw Problem("[journals] appears twice (first on line \(first))") }
-                    journalsLine = number
+                    guard Self.tables.contains(name) else { throw Problem("unknown table; \(Self.tablesText)") }
+                    if let first = tableLines[name] { throw Problem("[\(name)] appears twice (first on line \(first))") }
+                    tableLines[name] = number
+                    table = name
                 case .pair(let key, let value):
-                    let qualified = journalsLine == nil ? key : "[journals] " + key
+                    let qualified = table.map { "[\($0)] " + key } ?? key
                     if let first = firstLines[qualified] { throw Problem("\(Self.named(key)) is set twice (first on line \(first))") }
                     firstLines[qualified] = number
-                    if journalsLine == nil {
-                        try config.set(key, to: value)
-                    } else {
-                        config.journals[key] = try value.path(key)
+                    switch table {
+                    case nil: try config.set(key, to: value)
+                    case "journals": config.journals[key] = try value.path(key)
+                    default: try config.setAttachments(key, to: value)
                     }
                 }
             } catch let problem as Problem {
@@ -123,7 +131,15 @@ extension Config {
         return config
     }
 
-    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format", "date_order"]
+    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format", "date_order", "max_size"]
+
+    /// A key of the `[attachments]` table.
+    private mutating func setAttachments(_ key: String, to value: Value) throws {
+        guard key == "max_size" else { throw Problem("unknown key in [attachments]; its one key is 'max_size'") }
+        let bytes = try value.integer(key)
+        guard bytes >= 1 else { throw Problem("'max_size' must be a number of bytes, 1 or more") }
+        attachmentMaxSize = Int64(bytes)
+    }
 
     /// How a message names `key`: quoted if it is one of jv's keys, else "the key". A line jv
     /// cannot read may be a passphrase pasted into the wrong file, and any word of it may be
@@ -253,11 +269,11 @@ private struct LineScanner {
         if next == nil || next == "#" { return .blank }
         if next == "[" {
             position += 1
-            if next == "[" { throw Problem("arrays of tables ([[…]]) are not supported; the only table is [journals]") }
+            if next == "[" { throw Problem("arrays of tables ([[…]]) are not supported; \(Config.tablesText)") }
             skipSpaces()
             let name = bareKey()
             skipSpaces()
-            guard !name.isEmpty, next == "]" else { throw Problem("malformed table header; the only table is [journals]") }
+            guard !name.isEmpty, next == "]" else { throw Problem("malformed table header; \(Config.tablesText)") }
             position += 1
             try end(after: "the table header")
             return .table(name)
