@@ -15,7 +15,9 @@ extension UnlockedVault {
     }
 
     /// Fetches the content of the attachment `id` when it is not in this vault file; nothing
-    /// otherwise (one lookup of a plaintext column).
+    /// otherwise (one lookup of a plaintext column). A vault opened read-only (`jv attachment
+    /// get`) is opened again for writing, with the same keys, for the fetch alone: nothing is
+    /// written when the content is here.
     func fetchAttachmentContent(id: UUID) throws {
         let absent = try database.read { db in
             try String.fetchOne(db, sql: """
@@ -24,6 +26,7 @@ extension UnlockedVault {
                 """, arguments: [id.storageText])
         }
         guard let absent, let blobID = UUID(storageText: absent) else { return }
-        try fetchAttachment(blobID: blobID)
+        guard vault.database.access == .readOnly else { return try fetchAttachment(blobID: blobID) }
+        try UnlockedVault(vault: try Vault.open(at: vault.path), keys: keys, unlockedSlot: unlockedSlot).fetchAttachment(blobID: blobID)
     }
 }
