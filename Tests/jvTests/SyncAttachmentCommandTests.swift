@@ -76,6 +76,18 @@ import Testing
         #expect(try Self.stored(machines.second, id) == true)
         #expect(try machines.second.run(["check"]).status == 0)
         #expect(try machines.second.run(["sync", "--attachments", "some"]).status == 64)
+
+        // The config file's [sync] attachments does the same; --attachments overrides it.
+        let other = try Self.attach(machines.first, Self.content(70_000, seed: 27), name: "second.m4a")
+        try Sandbox.requireSuccess(try machines.first.run(["sync"]))
+        try machines.second.folder.write("config/jv/config.toml", "[sync]\nattachments = \"none\"\n")
+        machines.second.environment["XDG_CONFIG_HOME"] = machines.second.folder.file("config")
+        #expect(try machines.second.run(["sync"]).status == 0)
+        #expect(try Self.stored(machines.second, other) == false)
+        #expect(try machines.second.run(["sync", "--attachments", "all"]).out.contains("Fetched 1 attachment's content"))
+        #expect(try Self.stored(machines.second, other) == true)
+        try machines.second.folder.write("config/jv/config.toml", "[sync]\nattachments = \"some\"\n")
+        #expect(try machines.second.run(["sync"]).status == 64)
     }
 
     @Test("a damaged blob file in the location: jv sync applies the records, stores nothing of the content, says so and exits 65")

@@ -32,17 +32,18 @@ struct SyncRun: VaultCommand {
                              discussion: "A machine that never syncs again holds its packs back: all the others' must show them applied."))
     var compact = false
 
-    @Option(help: ArgumentHelp("Which attachments' contents to bring into this vault file: all, thumbnails or none (default: all). The others stay at the location and are fetched when read; thumbnails travel with the records either way.",
+    @Option(help: ArgumentHelp("Which attachments' contents to bring into this vault file: all, thumbnails or none (default: [sync] attachments in the config file, else all). The others stay at the location and are fetched when read; thumbnails travel with the records either way.",
                                valueName: "which"))
-    var attachments: AttachmentSyncPolicy = .all
+    var attachments: AttachmentSyncPolicy?
 
     func validate() throws {
         if dryRun && compact { throw ValidationError("--dry-run and --compact cannot go together: a dry run changes nothing.") }
     }
 
     func execute() throws {
+        let policy = try attachments ?? Config.current.syncAttachments ?? .all
         let engine = SyncEngine(try options.unlockedVault())
-        try options.output.syncing("Syncing", dryRun: dryRun) { try engine.sync(dryRun: dryRun, compact: compact, attachments: attachments, progress: $0) }
+        try options.output.syncing("Syncing", dryRun: dryRun) { try engine.sync(dryRun: dryRun, compact: compact, attachments: policy, progress: $0) }
     }
 }
 

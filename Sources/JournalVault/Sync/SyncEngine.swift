@@ -193,12 +193,13 @@ public struct SyncEngine: Sendable {
         try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         // Following another device's rekey on the way gives a vault under the new key.
         let current = try pull(layout: layout, device: state.device, report: &report, progress: progress)
-        let contents = try current.fetchContents(layout: layout, location: location, policy: attachments)
-        (report.contentsFetched, report.contentsLeft, report.contentsMissing) = (contents.fetched, contents.left, contents.missing)
-        report.refused += contents.refused
         // A node or relation parked as the same as another comes back once that one is gone,
         // which a change made here may have done (applying a pack looks at them too).
         if report.sent != nil { try current.unparkReady() }
+        // Every blob row is where it stays by now (unparked ones too): their contents come in.
+        let contents = try current.fetchContents(layout: layout, location: location, policy: attachments)
+        (report.contentsFetched, report.contentsLeft, report.contentsMissing) = (contents.fetched, contents.left, contents.missing)
+        report.refused += contents.refused
         let changed = try unlessFull("acks file", layout: layout, report: &report) { try current.publishAcks(layout: layout, device: state.device) } ?? false
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
