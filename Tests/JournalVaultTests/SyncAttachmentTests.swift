@@ -130,6 +130,42 @@ import VaultCrypto
         }
     }
 
+    @Test func aKilledUploadsLeftoversAreRemovedAndACutShortFileIsWrittenAgain() throws {
+        let devices = try Devices(count: 2)
+        let (a, b) = (devices.journals[0], devices.journals[1])
+        let content = AttachmentTests.content(Self.length, seed: 11)
+        let attached = try Self.attach(a, content, name: "clip.mp4", in: devices.folder)
+        let stream = try #require(UUID(storageText: try Self.streamID(a, blob: attached.blobID)))
+        let layout = SyncLayout(root: devices.root(0))
+        try FileManager.default.createDirectory(atPath: layout.attachmentsFolder, withIntermediateDirectories: true)
+        // What a sync killed while writing leaves, and a file cut short under the final name (a carrier's doing).
+        let temporary = layout.temporaryBlobFile(stream: stream, device: try devices.device(0))
+        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: temporary))
+        try Data("JVLTBLOB".utf8).write(to: URL(fileURLWithPath: layout.blobFile(stream: stream)))
+        _ = try SyncEngine(a).sync()
+        #expect(!FileManager.default.fileExists(atPath: temporary))
+        devices.deliverAll(to: 1)
+        let report = try SyncEngine(b).sync()
+        #expect(report.contentsFetched == 1 && report.refused.isEmpty, "\(report)")
+        #expect(try Self.read(b, attached.id) == content)
+    }
+
+    @Test func aVaultThatNoLongerSyncsSaysItCannotFetch() throws {
+        let devices = try Devices(count: 2)
+        let (a, b) = (devices.journals[0], devices.journals[1])
+        let attached = try Self.attach(a, AttachmentTests.content(1000), name: "note.txt", in: devices.folder)
+        _ = try SyncEngine(a).sync()
+        devices.deliverAll(to: 1)
+        _ = try SyncEngine(b).sync(attachments: .none)
+        try b.write { db in try db.execute(sql: "DELETE FROM sync_device") }
+        #expect {
+            try Self.read(b, attached.id)
+        } throws: { error in
+            guard case VaultError.attachmentNotStored(_, let reason) = error else { return false }
+            return reason.contains("no longer syncs")
+        }
+    }
+
     enum Damage: String, CaseIterable {
         case flipped, truncated, extended, swapped, chunksOfAnother
     }

@@ -151,7 +151,8 @@ extension SyncEngine {
         }) else { return true }
         guard let file = try location.fetchBlob(vaultID: keys.vaultID, stream: stream) else { return false }
         defer { if file.downloaded { unlink(file.path) } }
-        guard let handle = FileHandle(forReadingAtPath: file.path) else { return false }
+        // Never through a link, never waiting on a FIFO: a blob file is a regular file or refused.
+        let handle = try SyncLocationFile.open(file.path)
         defer { try? handle.close() }
         try vault.write { db in
             // Read again in the transaction: a pack applied meanwhile may have changed it.
