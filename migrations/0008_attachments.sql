@@ -1,4 +1,4 @@
--- 0008 · Attachments (FORMAT.md §1.8–§1.10, §15): files kept with an entry, in the vault file.
+-- 0008 · Attachments (FORMAT.md §1.11–§1.13, §15): files kept with an entry, in the vault file.
 --
 -- `attachment_blob` holds each distinct content once: its sealed key, details and thumbnail,
 -- and, in plaintext, the keyed tag that recognises the same content again (`content_tag`), the

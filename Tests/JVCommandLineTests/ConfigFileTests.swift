@@ -32,6 +32,8 @@ struct ConfigFileTests {
             limit = 20
             time_format = "12h"
             date_order = "dmy"
+            images = "sixel"
+            image_columns = 60
 
             [journals]
             work = '/srv/work.vault'
@@ -46,6 +48,7 @@ struct ConfigFileTests {
         #expect(config.limit == 20)
         #expect(config.timeFormat == .twelveHour)
         #expect(config.dateOrder == .dmy)
+        #expect(config.images == .sixel && config.imageColumns == 60)
         #expect(config.journals == ["work": "/srv/work.vault", "home": Config.home + "/home.vault"])
         #expect(try config.journalPath(named: "work") == "/srv/work.vault")
     }
@@ -61,9 +64,9 @@ struct ConfigFileTests {
     @Test("An unknown key names jv's keys, and the nearest one when it is a typo")
     func unknownKey() {
         #expect(refusal("colour = true\n") == "/home/me/.config/jv/config.toml:1: unknown key (did you mean 'color'?); "
-                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order and a [journals] table.")
+                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals], [attachments] and [sync].")
         #expect(refusal("# first\nbackground = 'dark'\n") == "/home/me/.config/jv/config.toml:2: unknown key; "
-                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order and a [journals] table.")
+                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals], [attachments] and [sync].")
         #expect(refusal("[themes]\n") == "/home/me/.config/jv/config.toml:1: unknown table; the tables are [journals], [attachments] and [sync].")
     }
 
@@ -83,6 +86,8 @@ struct ConfigFileTests {
         #expect(refusal("limit = 99999999999999999999\n")?.hasSuffix(":1: the integer value of 'limit' is too large.") == true)
         #expect(refusal("color = 'yes'\n")?.hasSuffix(":1: 'color' must be true or false, not a string.") == true)
         #expect(refusal("kdf = 'fast'\n")?.hasSuffix(":1: 'kdf' must be \"interactive\", \"moderate\" or \"sensitive\".") == true)
+        #expect(refusal("images = 'iterm'\n")?.hasSuffix(":1: 'images' must be \"auto\", \"kitty\", \"iterm2\", \"sixel\", \"blocks\" or \"none\".") == true)
+        #expect(refusal("image_columns = 0\n")?.hasSuffix(":1: 'image_columns' must be a number of columns, 1 or more.") == true)
         #expect(refusal("time_format = '24'\n")?.hasSuffix(":1: 'time_format' must be \"24h\" or \"12h\".") == true)
         #expect(refusal("session = '9h'\n")?.hasSuffix("'session' must be a length such as \"90s\", \"15m\" or \"1h30m\", at most 8 hours.") == true)
         #expect(refusal("vault = 'journal.vault'\n")?.hasSuffix(":1: 'vault' must be an absolute path or start with ~/.") == true)

@@ -301,6 +301,6 @@ import VaultCrypto
         expectTampered { try journal.readAttachment(id: again.id) { _ in } }
         let report = try journal.check()
         #expect(report.problems.contains { $0.contains(again.blobID.storageText) }, "\(report.problems)")
-        #expect(report.problems.contains { $0.contains("attachment_chunk records are not the ones the manifest lists") }, "\(report.problems)")
+        #expect(report.problems.contains { $0.contains("attachment chunks are not the ones the manifest lists") }, "\(report.problems)")
     }
 }

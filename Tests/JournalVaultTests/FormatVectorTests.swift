@@ -67,6 +67,12 @@ import VaultCrypto
         (.chatMessage, "content", ["thread_id": otherID.databaseValue, "role": "user".databaseValue, "timestamp": createdAt.databaseValue,
                                    "utc_offset": 32400.databaseValue],
          "4a56010c636861745f6d6573736167653f2504e04f8941d39a0c0305e82c330107636f6e74656e74000000010000000204020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031020000000475736572010000019b8e909a40010000000000007e90"),
+        (.attachmentBlob, "key", ["stream_id": "00000000-0000-4000-8000-000000000003".databaseValue, "created_at": createdAt.databaseValue,
+                                  "stored_size": 10.databaseValue, "chunk_count": 1.databaseValue,
+                                  "content_tag": Data(hex: "c75c2cab958143af662e46109f79753a").databaseValue],
+         "4a56010f6174746163686d656e745f626c6f623f2504e04f8941d39a0c0305e82c3301036b6579000000010000000205020000002430303030303030302d303030302d343030302d383030302d303030303030303030303033010000019b8e909a4001000000000000000a01000000000000000102000000206337356332636162393538313433616636363265343631303966373937353361"),
+        (.attachment, "name", ["entry_id": otherID.databaseValue, "blob_id": otherID2.databaseValue, "created_at": createdAt.databaseValue],
+         "4a56010a6174746163686d656e743f2504e04f8941d39a0c0305e82c3301046e616d65000000010000000203020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031020000002430303030303030302d303030302d343030302d383030302d303030303030303030303032010000019b8e909a40"),
     ]
 
     /// The tables' descriptions (which every whole-vault walk and rekey seal through) bind what
@@ -81,6 +87,39 @@ import VaultCrypto
             let row = SealedRow(table, id: Self.entryID, values: table.columns.map { values[$0] ?? .null })
             #expect(try row.binding(meta: meta).associatedData(field: field).hex == expected, "\(table.name)")
         }
+    }
+
+    // MARK: Attachments (§15.5)
+
+    static let attachmentKey = "f7764ec6311406b451a9ef474231149ed61a3005f27918c97d17abc3342f44a5"
+    static let attachmentDigest = "fbb7203011461464dcb3ca3a8659e104e43143d5ae51daa31cb7a424eb195c06"
+    static let attachmentContentTag = "c75c2cab958143af662e46109f79753a"
+    static let attachmentBlobID = UUID(uuidString: "c4181607-b79a-8e26-977f-4c99605066a5")!
+    static let attachmentStreamID = UUID(uuidString: "00000000-0000-4000-8000-000000000003")!
+    static let attachmentChunkAD = "4a564c542d6368756e6b0000000000004000800000000000000300000000"
+    static let attachmentChunk = "7628a63fdce50b3b2237ecda3c279699a4055f602a907a73c2a45c"
+
+    /// `K_att`, the content tag and blob id of "Ridge, 9.", and its one chunk written by PyNaCl
+    /// under the content key `40 41 … 5f` and header `60 61 … 77`: jv derives the same, and reads
+    /// the chunk back to the content (its one padding byte checked to be zero).
+    @Test func attachmentKeysTagsIDsAndChunkMatchTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        #expect(keys.attachmentKey.withUnsafeBytes { Array($0) }.hex == Self.attachmentKey)
+        let content = Array("Ridge, 9.".utf8)
+        #expect(Blake2b.hash(content).hex == Self.attachmentDigest)
+        let tag = AttachmentBlobRow.contentTag(digest: Blake2b.hash(content), keys: keys)
+        #expect(tag.lowerHex == Self.attachmentContentTag)
+        #expect(AttachmentBlobRow.derivedID(contentTag: tag) == Self.attachmentBlobID)
+        #expect(AttachmentStream.layout(size: Int64(content.count)) == (storedSize: 10, chunkCount: 1))
+        #expect(AttachmentStream.associatedData(streamID: Self.attachmentStreamID, index: 0).hex == Self.attachmentChunkAD)
+        let expected = AttachmentStream.Stored(
+            streamID: Self.attachmentStreamID,
+            secret: AttachmentStream.Secret(key: try SecureBytes(copying: Array(UInt8(0x40)...UInt8(0x5f))), header: Array(UInt8(0x60)...UInt8(0x77))),
+            size: Int64(content.count), digest: Blake2b.hash(content), storedSize: 10, chunkCount: 1)
+        var read: [UInt8] = []
+        try AttachmentStream.read(expected, chunk: { $0 == 0 ? Data(hex: Self.attachmentChunk) : nil }, emit: { read += $0 },
+                                  tampered: { VaultError.tamperedRecord(table: "attachment_blob", id: "vector", detail: $0) })
+        #expect(read == content)
     }
 
     @Test func recoveryKeyTextMatchesTheDocument() throws {

@@ -69,6 +69,24 @@ import VaultCrypto
         #expect(formatOne.instance == nil && formatOne.markIdentity(vaultID: Self.vaultID) == Self.vaultID)
     }
 
+    /// FORMAT.md §11.2: the attachment tables are listed (n = 10) once one of them holds a row,
+    /// and not before (n = 7, the bytes of before schema 8); both read back to the same manifest.
+    @Test func theAttachmentTablesAreListedOnceTheyHoldRows() throws {
+        let keys = try Self.vectorKeys()
+        var manifest = Manifest.empty(keyVersion: 1, instance: UUID())
+        manifest.counter = 3
+        let without = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        #expect(without[13] == 7)
+        #expect(try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID) == manifest)
+        manifest.tables["attachment_chunk"]?.add(try RowDigest.of(["s".databaseValue, 0.databaseValue, Data([1]).databaseValue],
+                                                                 in: "attachment_chunk", key: keys.manifestKey))
+        let with = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        #expect(with[13] == 10)
+        let read = try #require(try Manifest(encoded: with, key: keys.manifestKey, vaultID: Self.vaultID))
+        #expect(read == manifest && read.tables["attachment_chunk"]?.count == 1)
+        #expect(read != (try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID)))
+    }
+
     /// A vault whose manifest an earlier jv wrote (format 1, no instance, `sync_device` not
     /// covered) still opens, and its next write upgrades it to format 2, which then covers the
     /// `sync_device` row and keeps its instance through later writes.

@@ -25,6 +25,16 @@ import VaultCrypto
             """))
     }
 
+    /// Unkeyed and fed in pieces (an attachment's content digest, a chunk at a time): Python's
+    /// `hashlib.blake2b(fox, digest_size=32)`.
+    @Test func unkeyedStreamInPiecesIsThePlainDigest() throws {
+        var stream = try Blake2bStream()
+        stream.update(Array(Self.fox[..<10]))
+        stream.update([])
+        stream.update(Array(Self.fox[10...]))
+        #expect(try stream.finalize().hex == "01718cec35cd3d796dd00020e0bfecb473ad23457d063b75eff29c0ffa2e58a9")
+    }
+
     @Test func unkeyedDefaultLengthIs256Bits() {
         let digest = Blake2b.hash(Self.fox)
         #expect(digest == [UInt8](hex: "01718cec35cd3d796dd00020e0bfecb473ad23457d063b75eff29c0ffa2e58a9"))

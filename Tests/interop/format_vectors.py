@@ -232,5 +232,33 @@ out["sync_keys_file_size"] = str(len(keys_file))
 out["sync_keys_file_mac"] = h(keys_file[-32:])
 out["sync_keys_file_sha256"] = hashlib.sha256(keys_file).hexdigest()
 
+# Attachments (§15.5): K_att, a tiny content's digest, content tag and blob id, its one chunk
+# (the stream started from the given header: init_pull gives the state init_push would), and
+# the associated data of the two tables' fields (§4.4).
+def padme(length):
+    if length < 2: return length
+    e = length.bit_length() - 1
+    mask = (1 << (e - e.bit_length())) - 1
+    return (length + mask) & ~mask
+k_att = kdf_subkey(master, 7, "JVLTATTC")
+attachment = b"Ridge, 9."
+attachment_digest = hashlib.blake2b(attachment, digest_size=32).digest()
+content_tag = hashlib.blake2b(b"JVLT-content" + attachment_digest, digest_size=16, key=k_att).digest()
+stream_id = uuid.UUID("00000000-0000-4000-8000-000000000003")
+content_key, chunk_stream_header = bytes(range(0x40, 0x60)), bytes(range(0x60, 0x78))
+stored = attachment + bytes(padme(len(attachment)) - len(attachment))
+chunk_ad = b"JVLT-chunk" + stream_id.bytes + struct.pack(">I", 0)
+chunk_stream = bindings.crypto_secretstream_xchacha20poly1305_state()
+bindings.crypto_secretstream_xchacha20poly1305_init_pull(chunk_stream, chunk_stream_header, content_key)
+out["attachment_key"] = h(k_att)
+out["attachment_digest"] = h(attachment_digest)
+out["attachment_content_tag"] = h(content_tag)
+out["attachment_blob_id"] = str(uuid_v8(hashlib.blake2b(b"JVLT-blob-id" + content_tag, digest_size=32).digest()))
+out["attachment_chunk_ad"] = h(chunk_ad)
+out["attachment_chunk"] = h(bindings.crypto_secretstream_xchacha20poly1305_push(
+    chunk_stream, stored, chunk_ad, bindings.crypto_secretstream_xchacha20poly1305_TAG_FINAL))
+out["attachment_blob_key_ad"] = h(record_ad("attachment_blob", "key", [str(stream_id), created_at, len(stored), 1, h(content_tag)]))
+out["attachment_name_ad"] = h(record_ad("attachment", "name", [other, other2, created_at]))
+
 for key, value in out.items():
     print(f"{key} = {value}")

@@ -10,13 +10,16 @@ import Testing
 /// passphrase still unlocks; and no hidden copy of the vault remains once the next command ran.
 @Suite("crash matrix: kill -9 during every writing command", .tags(.e2e), .serialized)
 struct CrashMatrixTests {
-    /// Two entries, a chat thread with one message; nothing of the AI records yet.
+    /// Two entries, a chat thread with one message, a photo attached to the first (three
+    /// chunks); nothing of the AI records yet.
     static let fixture = Result {
         try Fixture { sandbox in
             let alpha = try sandbox.add("Alpha entry. #one")
             let beta = try sandbox.add("Beta entry.")
             try Sandbox.requireSuccess(try sandbox.run(["chat", "add", "--role", "user", "A first message."]))
-            return ["alpha": alpha, "beta": beta]
+            let photo = try sandbox.run(["attach", alpha, try sandbox.folder.write("photo.jpg", Data(repeating: 7, count: 2_500_000))])
+            try Sandbox.requireSuccess(photo)
+            return ["alpha": alpha, "beta": beta, "photo": photo.out.trimmingCharacters(in: .whitespacesAndNewlines)]
         }
     }
 
@@ -111,6 +114,12 @@ struct CrashMatrixTests {
                      case let other: return "entries, alpha, beta: \(other)"
                      }
                  }),
+        Scenario(name: "attach (12 MB)", arguments: { sandbox, fixture in
+                     ["attach", fixture["alpha"], try sandbox.folder.write("video.mp4", Data((0..<12_000_000).map { UInt8(truncatingIfNeeded: $0 % 251) }))]
+                 },
+                 state: count("attachments", before: 1, after: 2)),
+        Scenario(name: "attachment delete", arguments: { _, fixture in ["attachment", "delete", "--yes", fixture["photo"]] },
+                 state: count("attachments", before: 1, after: 0)),
         Scenario(name: "chat add", arguments: { _, _ in ["chat", "add", "--role", "assistant", "An answer."] },
                  state: count("messages", before: 1, after: 2)),
         Scenario(name: "analysis add", arguments: { _, fixture in ["analysis", "add", fixture["alpha"], "--model", "m", "--sentiment", "calm"] },

@@ -25,6 +25,10 @@ struct Config: Sendable {
     var timeFormat: TimeFormat?
     /// `date_order`: how a date in numbers (`5/11/2026`) is read; else the locale's.
     var dateOrder: DateOrder?
+    /// `images`: how images are drawn on a terminal (``TerminalImages``); else `auto`.
+    var images: ImageMode?
+    /// `image_columns`: the widest an image is drawn; else ``ImageFit/defaultColumns``.
+    var imageColumns: Int?
     /// `[journals]`: vault paths by name, for `--journal NAME`.
     var journals: [String: String] = [:]
     /// `[attachments] max_size`: the largest file `jv attach` and `jv add --attach` take, in bytes.
@@ -34,7 +38,8 @@ struct Config: Sendable {
 
     /// The tables a config file may have.
     fileprivate static let tables = ["journals", "attachments", "sync"]
-    fileprivate static let tablesText = "the tables are [journals], [attachments] and [sync]"
+    fileprivate static let tablesList = "[journals], [attachments] and [sync]"
+    fileprivate static let tablesText = "the tables are " + tablesList
 
     /// The user's settings, read once per process on first use (``VaultCommand`` reads them
     /// before a command runs, so that a fault in the file stops it before it does anything).
@@ -134,7 +139,7 @@ extension Config {
         return config
     }
 
-    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format", "date_order", "max_size"]
+    fileprivate static let keys = ["vault", "kdf", "editor", "session", "color", "limit", "time_format", "date_order", "images", "image_columns"]
 
     /// A key of the `[attachments]` table.
     private mutating func setAttachments(_ key: String, to value: Value) throws {
@@ -200,10 +205,19 @@ extension Config {
                 throw Problem("'date_order' must be \(Self.choices(DateOrder.allCases.map(\.rawValue)))")
             }
             dateOrder = order
+        case "images":
+            guard let mode = ImageMode(rawValue: try value.string(key)) else {
+                throw Problem("'images' must be \(Self.choices(ImageMode.allCases.map(\.rawValue)))")
+            }
+            images = mode
+        case "image_columns":
+            let count = try value.integer(key)
+            guard count >= 1 else { throw Problem("'image_columns' must be a number of columns, 1 or more") }
+            imageColumns = count
         default:
             let nearest = Self.keys.min { UnknownCommand.distance(key, $0) < UnknownCommand.distance(key, $1) }
             let guess = nearest.map { UnknownCommand.distance(key, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
-            throw Problem("unknown key\(guess); jv reads \(Self.keys.joined(separator: ", ")) and a [journals] table")
+            throw Problem("unknown key\(guess); jv reads \(Self.keys.joined(separator: ", ")) and tables \(Self.tablesList)")
         }
     }
 

@@ -38,7 +38,8 @@ struct Output {
     static func count(_ value: Int, of kind: String) -> String {
         let singular = ["entries": "entry", "analyses": "analysis", "messages": "message", "nodes": "node",
                         "relations": "relation", "threads": "thread", "changes": "change", "packs": "pack",
-                        "conflict copies": "conflict copy", "editor files": "editor file", "writes": "write"]
+                        "conflict copies": "conflict copy", "editor files": "editor file", "writes": "write",
+                        "attachments": "attachment", "attachment contents": "attachment content", "attachment chunks": "attachment chunk"]
         return "\(value) \(value == 1 ? singular[kind] ?? kind : kind)"
     }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// A file kept with an entry (FORMAT.md §1.8, §15): what is known of it without reading its
+/// A file kept with an entry (FORMAT.md §1.12, §15): what is known of it without reading its
 /// content. The content is read with ``UnlockedVault/readAttachment(id:_:)``.
 ///
 /// ```swift

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import VaultCrypto
 
-/// The stored form of one distinct content (FORMAT.md §1.9): in plaintext its keyed content tag,
+/// The stored form of one distinct content (FORMAT.md §1.11): in plaintext its keyed content tag,
 /// the name of its chunk stream, when it was first stored, its padded size and chunk count; sealed
 /// and bound to those, the stream's key and header, its details and its thumbnail.
 struct AttachmentBlobRow: SealedRecordRow {
@@ -20,7 +20,7 @@ struct AttachmentBlobRow: SealedRecordRow {
     }
 
     /// Seals a stored stream's key, details and thumbnail under `meta`.
-    init(id: UUID, contentTag: Data, written: AttachmentStream.Written, createdAt: Int64, details: AttachmentDetails,
+    init(id: UUID, contentTag: Data, written: AttachmentStream.Stored, createdAt: Int64, details: AttachmentDetails,
          thumbnail: [UInt8], meta: RecordMeta, keys: VaultKeys) throws {
         row = SealedRow(Self.sealed, id: id, values: [
             id.storageText.databaseValue, contentTag.databaseValue, written.streamID.storageText.databaseValue, createdAt.databaseValue,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// The sealed `details` field of a blob (FORMAT.md §1.9): what the content is, its exact length
+/// The sealed `details` field of a blob (FORMAT.md §1.11): what the content is, its exact length
 /// and its plain BLAKE2b-256 digest, from which the keyed content tag is derived.
 struct AttachmentDetails: Sendable, Equatable {
     var media: AttachmentMedia

@@ -2,7 +2,7 @@
 import Foundation
 import GRDB
 
-/// The stored form of an attachment (FORMAT.md §1.8): the entry it belongs to, the blob holding
+/// The stored form of an attachment (FORMAT.md §1.12): the entry it belongs to, the blob holding
 /// its content and when it was attached, in plaintext; its file name sealed and bound to them.
 struct AttachmentRow: SealedRecordRow {
     static let sealed = SealedTable.attachment

@@ -38,8 +38,8 @@ enum AttachmentStream {
         var sealedForm: [UInt8] { key.withUnsafeBytes { Array($0) } + header }
     }
 
-    /// A stream just written.
-    struct Written: Sendable {
+    /// A stream as stored: what writing it gives, and what reading it holds it to (from its blob row).
+    struct Stored: Sendable {
         let streamID: UUID
         let secret: Secret
         /// The content's length and BLAKE2b-256 digest.
@@ -72,7 +72,7 @@ enum AttachmentStream {
     /// Content longer than `limit` bytes stops it with ``VaultError/attachmentTooLarge(name:limit:)``
     /// naming `name`.
     static func write(streamID: UUID, name: String, limit: Int64, read: (UnsafeMutableRawBufferPointer) throws -> Int,
-                      store: (Int64, [UInt8]) throws -> Void) throws -> Written {
+                      store: (Int64, [UInt8]) throws -> Void) throws -> Stored {
         let key = try SecureBytes.random(count: SecretStream.keyLength)
         let (writer, header) = try SecretStream.Writer.start(key: key)
         var digest = try Blake2bStream()
@@ -113,25 +113,15 @@ enum AttachmentStream {
         }
         try push(final: true)
         guard index == chunkCount else { throw VaultError.storage("an attachment's stream has \(index) chunks instead of \(chunkCount)") }
-        return Written(streamID: streamID, secret: Secret(key: key, header: header), size: size, digest: try digest.finalize(),
+        return Stored(streamID: streamID, secret: Secret(key: key, header: header), size: size, digest: try digest.finalize(),
                        storedSize: storedSize, chunkCount: chunkCount)
-    }
-
-    /// What a stored stream must be, from its blob row.
-    struct Expected {
-        let streamID: UUID
-        let secret: Secret
-        let size: Int64
-        let digest: [UInt8]
-        let storedSize: Int64
-        let chunkCount: Int64
     }
 
     /// Opens the stream chunk by chunk — `chunk` gives the stored chunk of an index, nil where
     /// there is none — and hands `emit` the content of each as soon as it has authenticated,
     /// never a byte of a chunk that did not. The padding must be zeros and the whole content must
     /// have the expected digest; any failure is `tampered(detail)`.
-    static func read(_ expected: Expected, chunk: (Int64) throws -> Data?, emit: (UnsafeRawBufferPointer) throws -> Void,
+    static func read(_ expected: Stored, chunk: (Int64) throws -> Data?, emit: (UnsafeRawBufferPointer) throws -> Void,
                      tampered: (String) -> Error) throws {
         let reader: SecretStream.Reader
         do {

@@ -3,8 +3,15 @@ import Foundation
 import GRDB
 import VaultCrypto
 
-/// Attachments (FORMAT.md §1.8–§1.10, §15): files kept with an entry, each content stored once,
+/// Attachments (FORMAT.md §1.11–§1.13, §15): files kept with an entry, each content stored once,
 /// streamed in and out a chunk at a time, every chunk authenticated before a byte of it is given.
+///
+/// ```swift
+/// let photo = try journal.attach([.file("/home/me/ridge.jpg")], to: entry.id)[0]
+/// for attachment in try journal.attachments(AttachmentQuery(entryID: entry.id, kind: .image)) { print(attachment.name) }
+/// try journal.readAttachment(id: photo.id, to: FileHandle.standardOutput)
+/// try journal.deleteAttachment(id: photo.id)
+/// ```
 extension UnlockedVault {
     /// The default limit of one attachment's size: 2 GiB.
     public static let defaultAttachmentLimit: Int64 = 2 << 30
@@ -206,7 +213,7 @@ extension UnlockedVault {
         if found == 0 { throw VaultError.attachmentNotStored(blobID: blob.id.storageText, reason: "it was left at the sync location") }
         guard found == chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(chunkCount)") }
         let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
-        let expected = AttachmentStream.Expected(streamID: streamID, secret: opened.stream, size: opened.details.size,
+        let expected = AttachmentStream.Stored(streamID: streamID, secret: opened.stream, size: opened.details.size,
                                                  digest: opened.details.digest, storedSize: try blob.storedSize, chunkCount: chunkCount)
         try AttachmentStream.read(expected, chunk: { index in try Data.fetchOne(statement, arguments: [streamID.storageText, index]) },
                                   emit: emit, tampered: { blob.row.tampered($0) })

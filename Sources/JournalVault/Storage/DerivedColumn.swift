@@ -70,6 +70,7 @@ extension SealedTable {
 
     /// What `jv check` and the manifest call the rows of the table `name`, sealed or derived.
     static func rowsLabel(of name: String) -> String {
-        derivedTables.first { $0.name == name }?.label ?? "\(name) records"
+        if name == ManifestedTable.attachmentChunk.name { return "attachment chunks" }
+        return derivedTables.first { $0.name == name }?.label ?? "\(name) records"
     }
 }

@@ -18,8 +18,9 @@ public struct CheckReport: Sendable {
 extension UnlockedVault {
     /// Verifies everything that can be verified with the keys: SQLite's own integrity and
     /// foreign-key checks, every keyslot's form, every record — it must authenticate, its local
-    /// day must match its time of writing, its tag index must match its tags — and, in the same
-    /// pass, the row-set manifest: no record missing, rolled back or added (FORMAT.md §11).
+    /// day must match its time of writing, its tag index must match its tags —, every attachment's
+    /// chunk stream read through (FORMAT.md §15), and, in the same pass, the row-set manifest: no
+    /// record missing, rolled back or added (FORMAT.md §11).
     /// A knowledge node's or relation's id is not held to its derivation (FORMAT.md §1.6): it was
     /// derived under the key of its time, and a rekey keeps it.
     /// Reads only: nothing is written, even to a vault that has no manifest yet.

@@ -48,6 +48,6 @@ extension Vault {
     /// What ``VaultInfo/counts`` calls the records of `table` (`threads` for `chat_thread`), for people to
     /// read; nil for a table of no kind of record.
     public static func recordLabel(ofTable table: String) -> String? {
-        SealedTable.named(table)?.label
+        SealedTable.named(table)?.label ?? (table == ManifestedTable.attachmentChunk.name ? SealedTable.rowsLabel(of: table) : nil)
     }
 }
