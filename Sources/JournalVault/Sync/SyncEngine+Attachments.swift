@@ -162,7 +162,7 @@ extension SyncEngine {
             let opened = try blob.decrypt(keys: keys)
             let count = try blob.chunkCount
             var reader = try SyncBlobFile.Reader(handle, streamID: stream, count: count)
-            let expected = AttachmentStream.Expected(streamID: stream, secret: opened.stream, size: opened.details.size,
+            let expected = AttachmentStream.Stored(streamID: stream, secret: opened.stream, size: opened.details.size,
                                                      digest: opened.details.digest, storedSize: try blob.storedSize, chunkCount: count)
             let insert = try db.cachedStatement(sql: "INSERT INTO attachment_chunk (stream_id, idx, data) VALUES (?, ?, ?)")
             var current: (index: Int64, data: Data)?
