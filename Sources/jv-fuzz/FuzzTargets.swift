@@ -8,7 +8,7 @@ import VaultCrypto
 /// Built normally, it replays the files given as arguments through a target instead.
 enum FuzzTargets {
     static let names = ["date", "json", "jv-export", "jrnl-txt", "jrnl-json", "dayone-json", "backup", "age", "recovery-key",
-                        "sync-pack", "sync-snapshot", "sync-keys", "sync-acks", "sync-rotation"]
+                        "sync-pack", "sync-snapshot", "sync-keys", "sync-acks", "sync-rotation", "sync-blob"]
 
     /// One input through one target. A parser may reject the input; it must never crash, and
     /// what it accepts must survive a round trip where one exists.
@@ -40,6 +40,7 @@ enum FuzzTargets {
         case "sync-keys": syncFile(.keys, bytes)
         case "sync-acks": syncFile(.acks, bytes)
         case "sync-rotation": syncFile(.rotation, bytes)
+        case "sync-blob": syncFile(.blob, bytes)
         default: crash("unknown fuzz target \(target); known: \(names.joined(separator: ", "))")
         }
     }

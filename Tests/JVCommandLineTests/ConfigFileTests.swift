@@ -64,10 +64,18 @@ struct ConfigFileTests {
     @Test("An unknown key names jv's keys, and the nearest one when it is a typo")
     func unknownKey() {
         #expect(refusal("colour = true\n") == "/home/me/.config/jv/config.toml:1: unknown key (did you mean 'color'?); "
-                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals] and [attachments].")
+                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals], [attachments] and [sync].")
         #expect(refusal("# first\nbackground = 'dark'\n") == "/home/me/.config/jv/config.toml:2: unknown key; "
-                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals] and [attachments].")
-        #expect(refusal("[themes]\n") == "/home/me/.config/jv/config.toml:1: unknown table; the tables are [journals] and [attachments].")
+                + "jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals], [attachments] and [sync].")
+        #expect(refusal("[themes]\n") == "/home/me/.config/jv/config.toml:1: unknown table; the tables are [journals], [attachments] and [sync].")
+    }
+
+    @Test("[sync] attachments takes all, thumbnails or none")
+    func syncAttachments() throws {
+        #expect(try parse("[sync]\nattachments = \"none\"\n").syncAttachments == AttachmentSyncPolicy.none)
+        #expect(try parse("").syncAttachments == nil)
+        #expect(refusal("[sync]\nattachments = \"some\"\n") == "/home/me/.config/jv/config.toml:2: 'attachments' must be \"all\", \"thumbnails\" or \"none\".")
+        #expect(refusal("[sync]\nfetch = true\n") == "/home/me/.config/jv/config.toml:2: unknown key in [sync]; its one key is 'attachments'.")
     }
 
     @Test("A value of the wrong kind or out of range is refused with what the key takes")
@@ -114,7 +122,7 @@ struct ConfigFileTests {
         #expect(refusal("editor = '''vi'''\n")?.hasSuffix("is a multi-line string, which jv does not read.") == true)
         #expect(refusal("limit = [1, 2]\n")?.hasSuffix("is an array or an inline table, which jv does not read.") == true)
         #expect(refusal("journals.work = '/x'\n")?.hasSuffix(":1: dotted keys are not supported.") == true)
-        #expect(refusal("[[journals]]\n")?.hasSuffix(":1: arrays of tables ([[…]]) are not supported; the tables are [journals] and [attachments].") == true)
+        #expect(refusal("[[journals]]\n")?.hasSuffix(":1: arrays of tables ([[…]]) are not supported; the tables are [journals], [attachments] and [sync].") == true)
         #expect(refusal("[journals]\n[journals]\n")?.hasSuffix(":2: [journals] appears twice (first on line 1).") == true)
     }
 

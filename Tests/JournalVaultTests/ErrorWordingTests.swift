@@ -45,7 +45,7 @@ extension VaultError {
         .severalVaultsAtLocation(location: "/media/usb/journal", vaults: ["1a2b3c4d", "5e6f7a8b"]), .rotationNeedsPassphrase,
         .sessionSaltUnrecognised(file: "/run/user/1000/jv/salt"), .syncNotDelivered("the remote does not answer"),
         .attachmentTooLarge(name: "holiday.mov", limit: 2_147_483_648), .attachmentUnreadable(path: "/home/me/a.jpg", detail: "Permission denied"),
-        .invalidAttachmentName("a/b"),
+        .invalidAttachmentName("a/b"), .attachmentNotStored(blobID: "3f2a9c1e", reason: "it was left at the sync location"),
     ]
 
     /// Each case without its facts. `init` switches over every case without a `default`, so a new
@@ -57,7 +57,7 @@ extension VaultError {
         case contentTooLarge, contentBlank, invalidUTF8, invalidTag, invalidGraph, backupCorrupt, readOnly, storage, diskFull
         case sessionUnavailable, sessionSaltUnrecognised, syncPackRefused, syncUnavailable, syncNotSetUp, syncAlreadySetUp
         case severalVaultsAtLocation, rotationNeedsPassphrase, syncNotDelivered
-        case attachmentTooLarge, attachmentUnreadable, invalidAttachmentName
+        case attachmentTooLarge, attachmentUnreadable, invalidAttachmentName, attachmentNotStored
 
         init(_ error: VaultError) {
             self = switch error {
@@ -104,6 +104,7 @@ extension VaultError {
             case .attachmentTooLarge: .attachmentTooLarge
             case .attachmentUnreadable: .attachmentUnreadable
             case .invalidAttachmentName: .invalidAttachmentName
+            case .attachmentNotStored: .attachmentNotStored
             }
         }
     }

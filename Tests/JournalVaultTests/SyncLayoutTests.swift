@@ -85,6 +85,9 @@ import Testing
             layout.file(.snapshot, of: device, number: 2),
             layout.acksFile(of: device),
             layout.rotationFile(of: device, to: 2),
+            layout.attachmentsFolder + "/",
+            layout.attachmentsFolder + "/STREAM-ID.jvb",
+            layout.attachmentsFolder + "/.STREAM-ID.jvb." + device.storageText + ".tmp",
         ]
         var documented = try Self.documentedTree().map { "/" + $0 }
         // `.NAME.writing-XXXXXXXX` stands for each of the files written whole beside their name.
@@ -135,7 +138,14 @@ import Testing
         let device = Self.device
         let remote = "REMOTE:PATH/" + SyncLayout.relative(vaultID: Self.vaultID).root
         #expect(try Self.documentedOptions("copy", paths: [remote, "CACHE"]) == SyncLayout.fetchFilters(ownFilesOf: device))
-        #expect(SyncLayout.fetchFilters(ownFilesOf: nil).isEmpty)
+        #expect(SyncLayout.fetchFilters(ownFilesOf: nil) == ["--exclude", "/attachments/**"])
+        // The blob files' copy up, where one is fetched to, and their removal list (FORMAT.md §14.1).
+        let prose = try Self.prose()
+        #expect(prose.contains("`rclone copy \(SyncLayout.blobPublishFilters.joined(separator: " ")) -- CACHE \(remote)`"))
+        let stream = try #require(UUID(storageText: "0f0e0d0c-0b0a-4908-8706-050403020100"))
+        #expect(SyncLayout(root: "CACHE").fetchedBlobFile(stream: stream) == "CACHE/attachments/.\(stream.storageText).jvb.fetched")
+        #expect(prose.contains("CACHE/attachments/.STREAM-ID.jvb.fetched`") && prose.contains("`CACHE/.remove-attachments.txt`"))
+        #expect(SyncLayout(root: "CACHE").blobRemovalList == "CACHE/.remove-attachments.txt")
         #expect(try Self.documentedOptions("copy", paths: ["CACHE", remote]) == SyncLayout.publishFilters(device: device))
         #expect(try Self.documentedOptions("delete", paths: ["REMOTE:PATH/" + SyncLayout.relative(vaultID: Self.vaultID).deviceFolder(of: device)])
                 == ["--include-from", "LIST"])

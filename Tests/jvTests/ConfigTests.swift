@@ -229,7 +229,7 @@ struct ConfigTests {
     }
 
     @Test("a file jv cannot use stops every command with one sentence naming the file and the line, and jv's key (exit 64)", arguments: [
-        Refused("colour = true", "unknown key (did you mean 'color'?); jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals] and [attachments]."),
+        Refused("colour = true", "unknown key (did you mean 'color'?); jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals], [attachments] and [sync]."),
         Refused("# ok\nlimit = \"10\"", line: 2, "'limit' must be an integer, not a string."),
         Refused("color = yes", "'color' has a value jv does not read"),
         Refused("color = \"no\"", "'color' must be true or false, not a string."),
@@ -239,7 +239,7 @@ struct ConfigTests {
         Refused("[journals]\n[journals]", line: 2, "[journals] appears twice (first on line 1)."),
         Refused("limit 10", "malformed line; expected '=' after 'limit'."),
         Refused("= 3", "malformed line; expected key = value"),
-        Refused("[colors]", "unknown table; the tables are [journals] and [attachments]."),
+        Refused("[colors]", "unknown table; the tables are [journals], [attachments] and [sync]."),
         Refused("editor = \"vim\" -n", "unexpected text after the value of 'editor'."),
         Refused("session = \"forever\"", "'session' must be a length"),
         Refused("vault = 'journal.vault'", "'vault' must be an absolute path or start with ~/."),
@@ -288,7 +288,7 @@ struct ConfigTests {
         Refused("Tr0ub4dor correct horse", "malformed line; expected '=' after the key."),
         Refused("Tr0ub4dor = correct horse", "the key has a value jv does not read"),
         Refused("Tr0ub4dor = 'correct horse'", "unknown key; jv reads vault, kdf,"),
-        Refused("[Tr0ub4dor]", "unknown table; the tables are [journals] and [attachments]."),
+        Refused("[Tr0ub4dor]", "unknown table; the tables are [journals], [attachments] and [sync]."),
         Refused("Tr0ub4dor.horse = 1", "dotted keys are not supported."),
         Refused("Tr0ub4dor =", "the key has no value."),
         Refused("Tr0ub4dor = 'horse", "the string value of the key has no closing quote."),

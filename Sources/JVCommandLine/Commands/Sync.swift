@@ -32,13 +32,18 @@ struct SyncRun: VaultCommand {
                              discussion: "A machine that never syncs again holds its packs back: all the others' must show them applied."))
     var compact = false
 
+    @Option(help: ArgumentHelp("Which attachments' contents to bring into this vault file: all, thumbnails or none (default: [sync] attachments in the config file, else all). The others stay at the location and are fetched when read; thumbnails travel with the records either way.",
+                               valueName: "which"))
+    var attachments: AttachmentSyncPolicy?
+
     func validate() throws {
         if dryRun && compact { throw ValidationError("--dry-run and --compact cannot go together: a dry run changes nothing.") }
     }
 
     func execute() throws {
+        let policy = try attachments ?? Config.current.syncAttachments ?? .all
         let engine = SyncEngine(try options.unlockedVault())
-        try options.output.syncing("Syncing", dryRun: dryRun) { try engine.sync(dryRun: dryRun, compact: compact, progress: $0) }
+        try options.output.syncing("Syncing", dryRun: dryRun) { try engine.sync(dryRun: dryRun, compact: compact, attachments: policy, progress: $0) }
     }
 }
 
@@ -132,6 +137,8 @@ struct SyncStatusCommand: VaultCommand {
     }
 }
 
+extension AttachmentSyncPolicy: ExpressibleByArgument {}
+
 extension Progress {
     /// Changes written while sending; KiB of packs read while receiving.
     func update(_ progress: SyncProgress) {
@@ -182,6 +189,10 @@ extension Output {
                 ("unwritten", .array(report.unwritten.map { .object([("file", .string($0.file)), ("reason", .string($0.reason))]) })),
                 ("not_compacted", report.notCompacted.map { .string($0) } ?? .null),
                 ("packs_removed", .integer(Int64(report.packsRemoved))),
+                ("contents_fetched", .integer(Int64(report.contentsFetched))),
+                ("contents_left", .integer(Int64(report.contentsLeft))),
+                ("contents_missing", .integer(Int64(report.contentsMissing))),
+                ("contents_removed", .integer(Int64(report.contentsRemoved))),
             ]))
             return
         }
@@ -204,6 +215,13 @@ extension Output {
         if let version = report.rekeyedTo {
             Console.out("Another machine rotated the master key (jv rekey): this vault is now re-encrypted under key version \(version), "
                         + "and the recovery key shown there opens it.")
+        }
+        func contents(_ count: Int) -> String { "\(count) attachment\(count == 1 ? "'s content" : "s' contents")" }
+        if report.contentsFetched > 0 { Console.out("Fetched \(contents(report.contentsFetched)) from the location.") }
+        if report.contentsLeft > 0 { Console.out("Left \(contents(report.contentsLeft)) at the location; each is fetched when read.") }
+        if report.contentsRemoved > 0 { Console.out("Removed \(report.contentsRemoved) blob file\(report.contentsRemoved == 1 ? "" : "s") no machine needs any more.") }
+        if report.contentsMissing > 0 {
+            Console.error("Waiting: \(contents(report.contentsMissing)) not at the location yet; fetched at the next 'jv sync', or when read.")
         }
         for line in report.waiting { Console.error("Waiting: \(line).") }
         for line in report.refused { Console.error("Refused: \(line).") }

@@ -33,10 +33,12 @@ struct Config: Sendable {
     var journals: [String: String] = [:]
     /// `[attachments] max_size`: the largest file `jv attach` and `jv add --attach` take, in bytes.
     var attachmentMaxSize: Int64?
+    /// `[sync] attachments`: which attachments' contents `jv sync` brings in (`--attachments`).
+    var syncAttachments: AttachmentSyncPolicy?
 
     /// The tables a config file may have.
-    fileprivate static let tables = ["journals", "attachments"]
-    fileprivate static let tablesList = "[journals] and [attachments]"
+    fileprivate static let tables = ["journals", "attachments", "sync"]
+    fileprivate static let tablesList = "[journals], [attachments] and [sync]"
     fileprivate static let tablesText = "the tables are " + tablesList
 
     /// The user's settings, read once per process on first use (``VaultCommand`` reads them
@@ -126,6 +128,7 @@ extension Config {
                     switch table {
                     case nil: try config.set(key, to: value)
                     case "journals": config.journals[key] = try value.path(key)
+                    case "sync": try config.setSync(key, to: value)
                     default: try config.setAttachments(key, to: value)
                     }
                 }
@@ -144,6 +147,15 @@ extension Config {
         let bytes = try value.integer(key)
         guard bytes >= 1 else { throw Problem("'max_size' must be a number of bytes, 1 or more") }
         attachmentMaxSize = Int64(bytes)
+    }
+
+    /// A key of the `[sync]` table.
+    private mutating func setSync(_ key: String, to value: Value) throws {
+        guard key == "attachments" else { throw Problem("unknown key in [sync]; its one key is 'attachments'") }
+        guard let policy = AttachmentSyncPolicy(rawValue: try value.string(key)) else {
+            throw Problem("'attachments' must be \(Self.choices(AttachmentSyncPolicy.allCases.map(\.rawValue)))")
+        }
+        syncAttachments = policy
     }
 
     /// How a message names `key`: quoted if it is one of jv's keys, else "the key". A line jv

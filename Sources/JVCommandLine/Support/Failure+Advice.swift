@@ -38,7 +38,7 @@ extension Failure {
              .kdfParametersRefused, .corruptKeyslot, .keyDataDamaged, .tamperedRecord, .corruptDatabase, .notFound, .ambiguousID, .invalidID,
              .contentTooLong, .contentTooLarge, .contentBlank, .invalidUTF8, .invalidTag, .invalidGraph, .backupCorrupt, .readOnly, .storage,
              .diskFull, .sessionUnavailable, .syncPackRefused, .syncUnavailable, .syncAlreadySetUp, .severalVaultsAtLocation,
-             .attachmentUnreadable, .invalidAttachmentName:
+             .attachmentUnreadable, .invalidAttachmentName, .attachmentNotStored:
             error.description
         }
     }

@@ -84,7 +84,7 @@ enum Failure {
             case .attachmentUnreadable: .notFound
             case .ambiguousID, .invalidID, .invalidTag, .emptyPassphrase, .rekeyNeedsPassphrase, .tooManyRecoveryKeys, .invalidAttachmentName: .usage
             case .storage, .readOnly, .diskFull, .sessionUnavailable, .sessionSaltUnrecognised, .syncUnavailable, .syncNotSetUp, .syncAlreadySetUp,
-                 .severalVaultsAtLocation, .rotationNeedsPassphrase, .syncNotDelivered: .failure
+                 .severalVaultsAtLocation, .rotationNeedsPassphrase, .syncNotDelivered, .attachmentNotStored: .failure
             case .keyRotatedMeanwhile: .failure
             }
         case is DateExpressionError: .usage

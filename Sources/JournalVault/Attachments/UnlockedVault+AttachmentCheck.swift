@@ -23,6 +23,8 @@ extension UnlockedVault {
             guard let blob = try? AttachmentBlobRow(row: row), let opened = try? blob.decrypt(keys: keys) else { continue }
             do {
                 try readContent(of: blob, opened: opened, db) { _ in }
+            } catch VaultError.attachmentNotStored {
+                continue
             } catch let error as VaultError {
                 report.problems.append(error.description)
             }

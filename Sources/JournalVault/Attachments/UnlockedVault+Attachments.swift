@@ -125,6 +125,7 @@ extension UnlockedVault {
     /// try journal.readAttachment(id: id) { bytes in try output.write(contentsOf: bytes) }
     /// ```
     public func readAttachment(id: UUID, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try fetchAttachmentContent(id: id)
         try database.read { db in
             guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
             _ = try row.decryptName(keys: keys)
@@ -208,6 +209,8 @@ extension UnlockedVault {
                      _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         let streamID = try blob.streamID, chunkCount = try blob.chunkCount
         let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk WHERE stream_id = ?", arguments: [streamID.storageText]) ?? 0
+        // None at all: sync left the content at the location (the manifest vouches for the chunk rows).
+        if found == 0 { throw VaultError.attachmentNotStored(blobID: blob.id.storageText, reason: "it was left at the sync location") }
         guard found == chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(chunkCount)") }
         let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
         let expected = AttachmentStream.Stored(streamID: streamID, secret: opened.stream, size: opened.details.size,

@@ -83,7 +83,7 @@ extension SyncEngine {
         }
     }
 
-    typealias Snapshot = (device: UUID, number: UInt64, covers: [UUID: UInt64], path: String)
+    typealias Snapshot = (device: UUID, number: UInt64, covers: [UUID: UInt64], createdAt: Int64, path: String)
 
     /// `device`'s newest snapshot in the location numbered above `after`, authenticated (its
     /// header is what its device wrote): its number, what it holds of each device, its path.
@@ -95,7 +95,7 @@ extension SyncEngine {
             }) else { continue }
             var covers = reader.header.dependencies
             covers[device] = number
-            return (device, number, covers, path)
+            return (device, number, covers, reader.header.createdAt, path)
         }
         return nil
     }
@@ -107,13 +107,7 @@ extension SyncEngine {
     /// removed, relative to its folder.
     func removeCompacted(layout: SyncLayout, device: UUID) throws -> [String] {
         let others = keysFiles(layout: layout).authentic.filter { $0 != device }
-        let acked = others.map { other -> UInt64 in
-            let path = layout.acksFile(of: other)
-            guard let data = SyncLocationFile.contents(path),
-                  let acks = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, layout: layout) }),
-                  acks.vaultID == keys.vaultID, acks.device == other else { return 0 }
-            return acks.applied[device] ?? 0
-        }.min() ?? UInt64.max
+        let acked = others.map { acks(of: $0, layout: layout)?.applied[device] ?? 0 }.min() ?? UInt64.max
         guard let own = newestSnapshot(of: device, layout: layout) else { return [] }
         let limit = min(acked, own.number)
         let folder = try SyncLocation.folder(SyncLayout.folderName(of: device), in: layout, create: false)
@@ -121,6 +115,14 @@ extension SyncEngine {
         let olderSnapshots = layout.numbers(of: .snapshot, device: device).filter { $0 < own.number }.map { SyncLayout.fileName(.snapshot, $0) }
         for name in olderSnapshots + packs { unlink("\(folder)/\(name)") }
         return olderSnapshots + packs
+    }
+
+    /// `other`'s acks file, authenticated and naming this vault and that device; nil when it has none.
+    func acks(of other: UUID, layout: SyncLayout) -> SyncAcks? {
+        guard let data = SyncLocationFile.contents(layout.acksFile(of: other)),
+              let acks = try? SyncAcks(parsing: Array(data), keys: { try self.keys(forPacksOf: $0, layout: layout) }),
+              acks.vaultID == keys.vaultID, acks.device == other else { return nil }
+        return acks
     }
 
     /// The devices of the location's keys files (FORMAT.md §14.5): those whose file authenticates

@@ -10,7 +10,11 @@ extension SyncEngine {
     /// the pack is complete on disk, under a temporary name, before that commits, and takes its
     /// name after — so a process killed at any point leaves either no pack and the changes still
     /// pending, or the pack and its number recorded (``finishInterruptedPush(layout:state:)``).
-    func push(layout: SyncLayout, progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
+    ///
+    /// The blob files of the attachments' contents it names are at the location before it is
+    /// (``uploadBlobs(layout:location:device:)`` wrote them, `uploaded` says which; any added
+    /// since are written here, in its transaction).
+    func push(layout: SyncLayout, uploaded: Set<UUID> = [], progress: ((SyncProgress) -> Void)?) throws -> (pack: UInt64, changes: Int)? {
         var written: (number: UInt64, device: UUID, temporary: String, final: String, changes: Int)?
         do {
             try vault.write { db in
@@ -21,6 +25,8 @@ extension SyncEngine {
                     return (table, id)
                 }.sorted { $0.0 != $1.0 ? $0.0.wireID < $1.0.wireID : $0.1 < $1.1 }
                 guard !pending.isEmpty else { return }
+                var present = uploaded.union(layout.blobStreams())
+                try ensureBlobFiles(db, layout: layout, device: state.device, present: &present)
                 let number = state.lastPack + 1
                 try SyncLocation.folder(SyncLayout.folderName(of: state.device), in: layout)
                 let temporary = layout.temporaryPackFile(of: state.device, number: number)

@@ -35,6 +35,16 @@ public struct SyncReport: Sendable {
     public var notCompacted: String?
     /// This device's packs removed by `compact`.
     public var packsRemoved = 0
+    /// Attachments' contents brought into this vault file from the location (FORMAT.md §14.11).
+    public var contentsFetched = 0
+    /// Attachments' contents left at the location, as asked (``AttachmentSyncPolicy``): fetched
+    /// when read.
+    public var contentsLeft = 0
+    /// Blob files of attachments' contents removed by `compact`: no device needs them any more.
+    public var contentsRemoved = 0
+    /// Attachments' contents whose blob file is not at the location (not arrived yet, or
+    /// removed): their records are here; each is fetched at a later sync, or when read.
+    public var contentsMissing = 0
     /// The key version this vault moved to, following a `jv rekey` made on another device. The
     /// vault was re-encrypted: the ``UnlockedVault`` the ``SyncEngine`` was made with is then out of
     /// date; open the vault again.
@@ -134,17 +144,25 @@ public struct SyncEngine: Sendable {
     /// and removes this device's packs that snapshot holds and every other device has applied
     /// (FORMAT.md §14.9).
     ///
+    /// `attachments`: which attachments' contents that this vault file lacks are brought in from
+    /// the location (their records always are). A blob file that is damaged is refused as a pack
+    /// is (``SyncReport/refused``), nothing of it stored.
+    ///
     /// A second sync of the same vault file waits until this one is done (``SyncLock``).
     ///
     /// ```swift
     /// let report = try SyncEngine(journal).sync(compact: true)
     /// if report.rekeyedTo != nil { journal = try Vault.open(at: path).unlock(passphrase: secret) }
     /// ```
-    public func sync(dryRun: Bool = false, compact: Bool = false, progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
-        try SyncLock.holding(vault: database.path) { try syncHoldingLock(dryRun: dryRun, compact: compact, progress: progress) }
+    public func sync(dryRun: Bool = false, compact: Bool = false, attachments: AttachmentSyncPolicy = .all,
+                     progress: ((SyncProgress) -> Void)? = nil) throws -> SyncReport {
+        try SyncLock.holding(vault: database.path) {
+            try syncHoldingLock(dryRun: dryRun, compact: compact, attachments: attachments, progress: progress)
+        }
     }
 
-    private func syncHoldingLock(dryRun: Bool, compact: Bool, progress: ((SyncProgress) -> Void)?) throws -> SyncReport {
+    private func syncHoldingLock(dryRun: Bool, compact: Bool, attachments: AttachmentSyncPolicy = .all,
+                                 progress: ((SyncProgress) -> Void)?) throws -> SyncReport {
         guard var state = try database.read({ db in try SyncState.load(db) }) else {
             throw VaultError.syncNotSetUp
         }
@@ -160,7 +178,9 @@ public struct SyncEngine: Sendable {
         }
         state = try continueAfterRollback(layout: layout, location: location, state: state)
         try finishInterruptedPush(layout: layout, state: state)
-        report.sent = try push(layout: layout, progress: progress)
+        // The contents' files go first: a device never finds a record of a content whose file is not there yet.
+        let uploaded = try uploadBlobs(layout: layout, location: location, device: state.device)
+        report.sent = try push(layout: layout, uploaded: uploaded, progress: progress)
         state = try database.read { db in try SyncState.load(db) } ?? state
         try unlessFull("keys file", layout: layout, report: &report) { try publishKeys(layout: layout, state: state) }
         try unlessFull("key rotation files", layout: layout, report: &report) { try publishRotations(layout: layout, device: state.device) }
@@ -169,12 +189,17 @@ public struct SyncEngine: Sendable {
         }) ?? nil {
             (report.resent, report.snapshot) = (replaced.missing, replaced.snapshot)
         }
+        try Self.delivering { try location.publishBlobs(vaultID: keys.vaultID) }
         try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         // Following another device's rekey on the way gives a vault under the new key.
         let current = try pull(layout: layout, device: state.device, report: &report, progress: progress)
         // A node or relation parked as the same as another comes back once that one is gone,
         // which a change made here may have done (applying a pack looks at them too).
         if report.sent != nil { try current.unparkReady() }
+        // Every blob row is where it stays by now (unparked ones too): their contents come in.
+        let contents = try current.fetchContents(layout: layout, location: location, policy: attachments)
+        (report.contentsFetched, report.contentsLeft, report.contentsMissing) = (contents.fetched, contents.left, contents.missing)
+        report.refused += contents.refused
         let changed = try unlessFull("acks file", layout: layout, report: &report) { try current.publishAcks(layout: layout, device: state.device) } ?? false
         if compact {
             // Conflict copies made while applying are sent first: a snapshot holds only what was sent.
@@ -191,8 +216,12 @@ public struct SyncEngine: Sendable {
             let removed = report.notCompacted == nil ? try current.removeCompacted(layout: layout, device: state.device) : []
             report.packsRemoved = removed.filter { SyncLayout.number(.pack, inFileName: $0) != nil }.count
             // The snapshot is up before any pack it holds goes.
+            try Self.delivering { try location.publishBlobs(vaultID: keys.vaultID) }
             try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
             try Self.delivering { try location.remove(vaultID: keys.vaultID, device: state.device, names: removed) }
+            if report.notCompacted == nil {
+                try Self.delivering { report.contentsRemoved = try current.removeUnneededBlobs(layout: layout, location: location, device: state.device) }
+            }
         } else if changed {
             try Self.delivering { try location.publish(vaultID: keys.vaultID, device: state.device) }
         }

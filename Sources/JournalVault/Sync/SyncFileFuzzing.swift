@@ -7,7 +7,7 @@ import VaultCrypto
 /// parses some of them before anything is authenticated. Not for anything but fuzzing.
 public enum SyncFileFuzzing {
     public enum File: String, CaseIterable, Sendable {
-        case pack, snapshot, keys, acks, rotation
+        case pack, snapshot, keys, acks, rotation, blob
     }
 
     /// The keys of the device reading: fixed, of no real vault, so an input authenticates only
@@ -40,6 +40,16 @@ public enum SyncFileFuzzing {
             _ = try? parsed.newKeys(opening: keys)
             _ = try? parsed.oldKeys(opening: keys)
             return parsed.encoded
+        case .blob:
+            // Framed as the header says (the reader holds it to a blob row's), every chunk read to the end.
+            let handle = try SyncLocationFile.open(path)
+            defer { try? handle.close() }
+            var fields = ByteReader(Array(try handle.read(upToCount: SyncBlobFile.headerLength) ?? Data()).dropFirst(SyncBlobFile.magic.count + 1).map { $0 })
+            guard let stream = fields.raw(16).map(UUID.init(bytes:)), let count = fields.u32() else { return nil }
+            try handle.seek(toOffset: 0)
+            var reader = try SyncBlobFile.Reader(handle, streamID: stream, count: Int64(count))
+            while try reader.next() != nil {}
+            return nil
         }
     }
 

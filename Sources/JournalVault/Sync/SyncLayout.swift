@@ -14,6 +14,9 @@ import Foundation
 ///     snap-000000000001.jvp             file(.snapshot, of:number:)
 ///     acks.jva                          acksFile(of:)
 ///     rotation-0000000002.jvr           rotationFile(of:to:)
+///   attachments/                        attachmentsFolder (shared by every device)
+///     STREAM-ID.jvb                     blobFile(stream:)
+///     .STREAM-ID.jvb.DEVICE-ID.tmp      temporaryBlobFile(stream:device:)
 /// ```
 ///
 /// `root` is a local folder laid out as the location is (the location's own, or the cache of
@@ -24,6 +27,9 @@ struct SyncLayout: Sendable, Equatable {
     static let vaultsFolderName = "jv-sync"
     /// The folder of a vault's part that holds each device's keys file.
     static let keysFolderName = "keys"
+    /// The folder of a vault's part that holds the attachments' contents, one blob file each.
+    static let attachmentsFolderName = "attachments"
+    private static let blobExtension = ".jvb"
     private static let acksFileName = "acks.jva"
     private static let packDigits = 12
     private static let packExtension = ".jvp"
@@ -71,6 +77,8 @@ struct SyncLayout: Sendable, Equatable {
 
     var keysFolder: String { root + "/" + Self.keysFolderName }
 
+    var attachmentsFolder: String { root + "/" + Self.attachmentsFolderName }
+
     // MARK: Files
 
     func keysFile(of device: UUID) -> String { keysFolder + "/" + device.storageText }
@@ -91,6 +99,25 @@ struct SyncLayout: Sendable, Equatable {
     func rotationFile(of device: UUID, to version: UInt32) -> String {
         deviceFolder(of: device) + "/" + Self.rotationFileName(to: version)
     }
+
+    /// The content of the chunk stream `stream` (FORMAT.md §14.11).
+    func blobFile(stream: UUID) -> String {
+        attachmentsFolder + "/" + Self.blobFileName(stream: stream)
+    }
+
+    /// Where `device` writes the blob file of `stream` before it takes its name: a name of each
+    /// device's, as every device writes in the one folder (and removes only its own leftovers).
+    func temporaryBlobFile(stream: UUID, device: UUID) -> String {
+        attachmentsFolder + "/." + Self.blobFileName(stream: stream) + "." + device.storageText + Self.temporaryPackExtension
+    }
+
+    /// Where a blob file brought down from a remote is read (and removed once read).
+    func fetchedBlobFile(stream: UUID) -> String {
+        attachmentsFolder + "/." + Self.blobFileName(stream: stream) + ".fetched"
+    }
+
+    /// The rclone filter file naming the blob files to remove from a remote.
+    var blobRemovalList: String { root + "/" + Self.removalListPrefix + Self.attachmentsFolderName + ".txt" }
 
     /// The rclone filter file naming the files of `device`'s folder to remove from a remote.
     func removalList(of device: UUID) -> String {
@@ -131,6 +158,22 @@ struct SyncLayout: Sendable, Equatable {
         name.hasPrefix(".") && name.contains(".\(PrivateFiles.Purpose.writing.rawValue)-")
     }
 
+    /// `STREAM-ID.jvb`.
+    static func blobFileName(stream: UUID) -> String {
+        stream.storageText + blobExtension
+    }
+
+    /// The stream a blob file's name names, or nil for any other name.
+    static func stream(inBlobFileName name: String) -> UUID? {
+        guard name.hasSuffix(blobExtension) else { return nil }
+        return UUID(storageText: String(name.dropLast(blobExtension.count)))
+    }
+
+    /// Whether `name`, in the attachments folder, is a blob file `device` was writing.
+    static func isTemporaryBlobName(_ name: String, of device: UUID) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(blobExtension + "." + device.storageText + temporaryPackExtension)
+    }
+
     /// `rotation-NNNNNNNNNN.jvr`: ten digits.
     static func rotationFileName(to version: UInt32) -> String {
         rotationPrefix + String(format: "%010u", version) + rotationExtension
@@ -152,6 +195,11 @@ struct SyncLayout: Sendable, Equatable {
         ((try? FileManager.default.contentsOfDirectory(atPath: keysFolder)) ?? []).sorted().compactMap(UUID.init(storageText:))
     }
 
+    /// The streams whose blob file is in the attachments folder.
+    func blobStreams() -> Set<UUID> {
+        Set(((try? FileManager.default.contentsOfDirectory(atPath: attachmentsFolder)) ?? []).compactMap(Self.stream(inBlobFileName:)))
+    }
+
     /// The numbers of `device`'s packs or snapshots present.
     func numbers(of kind: SyncPack.Kind, device: UUID) -> [UInt64] {
         ((try? FileManager.default.contentsOfDirectory(atPath: deviceFolder(of: device))) ?? []).compactMap { Self.number(kind, inFileName: $0) }
@@ -164,10 +212,16 @@ struct SyncLayout: Sendable, Equatable {
 
     /// The filters of the copy down from a remote: everything but `device`'s own keys and acks
     /// files, which only this device writes (an older copy on the remote must not come back).
+    /// The attachments' contents are not among them: each comes down when it is fetched
+    /// (``SyncLocation/fetchBlob(vaultID:stream:)``), as a device may leave them at the location.
     static func fetchFilters(ownFilesOf device: UUID?) -> [String] {
-        guard let device else { return [] }
-        return ["--exclude", filterRoot.keysFile(of: device), "--exclude", filterRoot.acksFile(of: device)]
+        let contents = ["--exclude", "/" + attachmentsFolderName + "/**"]
+        guard let device else { return contents }
+        return contents + ["--exclude", filterRoot.keysFile(of: device), "--exclude", filterRoot.acksFile(of: device)]
     }
+
+    /// The filters of the copy up of the blob files written here (under their names only).
+    static let blobPublishFilters = ["--include", "/" + attachmentsFolderName + "/*" + blobExtension]
 
     /// The filters of the copy up to a remote: `device`'s packs, snapshots, rotation files, acks
     /// file and keys file, under their names only (no temporary).

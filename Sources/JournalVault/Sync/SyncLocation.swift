@@ -107,6 +107,87 @@ public struct SyncLocation: Sendable, Equatable {
                             paths: [layout(vaultID: vaultID).root, Self.join(remote, SyncLayout.relative(vaultID: vaultID).root)], allowMissing: false)
     }
 
+    /// The streams whose blob file is at the location (FORMAT.md §14.11): for a remote, there or
+    /// in the cache waiting to go up (``publishBlobs(vaultID:)``).
+    func blobStreams(vaultID: UUID) throws -> Set<UUID> {
+        let local = layout(vaultID: vaultID).blobStreams()
+        guard case .rclone(let remote) = kind else { return local }
+        let listing = try Self.rclone("lsf", options: ["--files-only"],
+                                      paths: [Self.join(remote, SyncLayout.relative(vaultID: vaultID).attachmentsFolder)], allowMissing: true)
+        return local.union(listing.split(separator: "\n").compactMap { SyncLayout.stream(inBlobFileName: String($0)) })
+    }
+
+    /// The blob files at the location, by stream, with when each was last written (ms since the
+    /// epoch, as the location's files say).
+    func blobFiles(vaultID: UUID) throws -> [UUID: Int64] {
+        let local = layout(vaultID: vaultID)
+        guard case .rclone(let remote) = kind else {
+            var files: [UUID: Int64] = [:]
+            for stream in local.blobStreams() {
+                var status = stat()
+                guard lstat(local.blobFile(stream: stream), &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+                files[stream] = Int64(status.st_mtim.tv_sec) * 1000 + Int64(status.st_mtim.tv_nsec) / 1_000_000
+            }
+            return files
+        }
+        let listing = try Self.rclone("lsjson", options: ["--files-only"],
+                                      paths: [Self.join(remote, SyncLayout.relative(vaultID: vaultID).attachmentsFolder)], allowMissing: true)
+        guard case .array(let items)? = try? JSONParser.parse(Array(listing.utf8)) else { return [:] }
+        var files: [UUID: Int64] = [:]
+        for case .object(let fields) in items {
+            let value = { (name: String) in fields.first { $0.0 == name }?.1 }
+            guard case .string(let name)? = value("Name"), let stream = SyncLayout.stream(inBlobFileName: name),
+                  case .string(let time)? = value("ModTime"), let millis = Self.millis(rcloneTime: time) else { continue }
+            files[stream] = millis
+        }
+        return files
+    }
+
+    /// rclone's `2024-05-01T12:00:00.123456789+02:00` (or `Z`), to the second, as ms since the epoch.
+    static func millis(rcloneTime text: String) -> Int64? {
+        let seconds = text.prefix(19)
+        let zone = text.hasSuffix("Z") ? "Z" : String(text.suffix(6))
+        return ISO8601DateFormatter().date(from: seconds + zone).map { Int64($0.timeIntervalSince1970) * 1000 }
+    }
+
+    /// Copies the blob files written here up to a remote, before the packs that name them, and
+    /// then lets the cache forget them: it keeps no second copy of every attachment.
+    func publishBlobs(vaultID: UUID) throws {
+        guard case .rclone(let remote) = kind else { return }
+        let local = layout(vaultID: vaultID)
+        let streams = local.blobStreams()
+        guard !streams.isEmpty else { return }
+        _ = try Self.rclone("copy", options: SyncLayout.blobPublishFilters,
+                            paths: [local.root, Self.join(remote, SyncLayout.relative(vaultID: vaultID).root)], allowMissing: false)
+        for stream in streams { unlink(local.blobFile(stream: stream)) }
+    }
+
+    /// Where the blob file of `stream` can be read here, and whether it is a copy brought down
+    /// from a remote for this read (the caller removes it once read). Nil when it is not at the
+    /// location.
+    func fetchBlob(vaultID: UUID, stream: UUID) throws -> (path: String, downloaded: Bool)? {
+        let local = layout(vaultID: vaultID)
+        let path = local.blobFile(stream: stream)
+        if FileManager.default.fileExists(atPath: path) { return (path, false) }
+        guard case .rclone(let remote) = kind else { return nil }
+        try SyncLocation.folder(SyncLayout.attachmentsFolderName, in: local)
+        let copy = local.fetchedBlobFile(stream: stream)
+        unlink(copy)
+        _ = try Self.rclone("copyto", paths: [Self.join(remote, SyncLayout.relative(vaultID: vaultID).blobFile(stream: stream)), copy],
+                            allowMissing: true)
+        return FileManager.default.fileExists(atPath: copy) ? (copy, true) : nil
+    }
+
+    /// Removes blob files (already removed from ``layout(vaultID:)``) from a remote too.
+    func removeBlobs(vaultID: UUID, streams: [UUID]) throws {
+        guard case .rclone(let remote) = kind, !streams.isEmpty else { return }
+        let folder = Self.join(remote, SyncLayout.relative(vaultID: vaultID).attachmentsFolder)
+        let list = layout(vaultID: vaultID).blobRemovalList
+        try PrivateFiles.writeWhole(Array(SyncLayout.removalRules(names: streams.map(SyncLayout.blobFileName(stream:))).utf8), to: list, replace: true)
+        defer { unlink(list) }
+        _ = try Self.rclone("delete", options: ["--include-from", list], paths: [folder], allowMissing: true)
+    }
+
     /// Removes a keys file of this vault's (of a device id a restored vault no longer uses),
     /// here and on a remote.
     func removeKeysFile(vaultID: UUID, device: UUID) throws {

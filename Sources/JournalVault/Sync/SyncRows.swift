@@ -84,6 +84,7 @@ struct SyncRows {
                 let stored = try Int64.fetchOne(db.cachedStatement(sql: "SELECT \(local.column) FROM \(table.name) WHERE id = ?"), arguments: [id])
                 values[table.index(of: local.column)] = (stored ?? local.valueOnInsert).databaseValue
             }
+            try dropReplacedChunks(table, id, values)
             let arguments = table.columns.indices.filter { $0 != table.idIndex }.map { values[$0] } + [values[table.idIndex]]
             try db.cachedStatement(sql: table.updateSQL).execute(arguments: StatementArguments(arguments))
         } else {
@@ -92,6 +93,17 @@ struct SyncRows {
         }
         try db.cachedStatement(sql: "DELETE FROM sync_parked WHERE tbl = ? AND id = ?").execute(arguments: [table.name, id])
         return true
+    }
+
+    /// When an attachment's content is replaced by another device's version of the same content
+    /// (the same blob under another chunk stream), the chunks of the stream replaced go: they
+    /// would open under no key the blob then holds. The new stream's are fetched after the packs
+    /// are applied (FORMAT.md §14.11).
+    private func dropReplacedChunks(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws {
+        guard table.name == SealedTable.attachmentBlob.name else { return }
+        try db.cachedStatement(sql: """
+            DELETE FROM attachment_chunk WHERE stream_id = (SELECT stream_id FROM attachment_blob WHERE id = ? AND stream_id IS NOT ?)
+            """).execute(arguments: [id, values[table.index(of: "stream_id")]])
     }
 
     /// Removes the record from its table (its children there are parked first, not cascaded

@@ -105,6 +105,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case attachmentUnreadable(path: String, detail: String)
     /// An attachment's name is empty, names a folder, or is not a file name.
     case invalidAttachmentName(String)
+    /// The content of the attachment blob `blobID` is not in this vault file (sync left it at the
+    /// location) and cannot be fetched now, for `reason`.
+    case attachmentNotStored(blobID: String, reason: String)
 
     public var description: String {
         switch self {
@@ -194,6 +197,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             "Cannot read \(path) to attach it: \(detail)."
         case .invalidAttachmentName(let name):
             "'\(name)' is not a file name for an attachment (it must be non-empty, without '/', and at most 255 bytes)."
+        case .attachmentNotStored(let blobID, let reason):
+            "The content \(blobID) is not in this vault file and cannot be fetched: \(reason)."
         }
     }
 }
