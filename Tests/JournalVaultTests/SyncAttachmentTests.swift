@@ -42,6 +42,22 @@ import VaultCrypto
         for item in devices.undelivered(to: index) where !item.contains("|attachments/") { devices.deliver(item, to: index) }
     }
 
+    @Test("a pack sends a blob before the attachments that refer to it (parents first, not by wire id), so none waits for its parent")
+    func aPackSendsBlobsBeforeTheirAttachments() throws {
+        let devices = try Devices(count: 2)
+        let a = devices.journals[0]
+        _ = try Self.attach(a, AttachmentTests.content(100, seed: 3), name: "a.bin", in: devices.folder)
+        _ = try SyncEngine(a).sync()
+        let device = try devices.device(0)
+        let pack = SyncLayout(root: devices.root(0)).file(.pack, of: device, number: 1)
+        let tables = try SyncTests.readPack(pack, key: a.keys.syncKey, expected: (devices.vaultID, device, 1)).map(\.table.name)
+        #expect(tables == ["entry", "attachment_blob", "attachment"])
+        // Received in one pack, nothing is parked on the way.
+        devices.deliverAll(to: 1)
+        let received = try SyncEngine(devices.journals[1]).sync()
+        #expect(try devices.journals[1].database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_parked") } == 0, "\(received)")
+    }
+
     @Test func aContentAttachedOnOneDeviceIsReadOnTheOtherAndItsFileWentFirst() throws {
         let devices = try Devices(count: 2)
         let (a, b) = (devices.journals[0], devices.journals[1])

@@ -48,7 +48,7 @@ struct Import: VaultCommand {
         let snapshot = try format.read(bytes, folder: folder)
         let journal = try options.unlockedVault()
         let progress = Progress("Imported")
-        let summary = try journal.importSnapshot(snapshot, overwrite: overwrite) { progress.update($0, of: $1) }
+        let summary = try journal.importSnapshot(snapshot, overwrite: overwrite, attachmentLimit: try AttachmentFiles.limit()) { progress.update($0, of: $1) }
         progress.finish()
         let output = options.output
         if output.json {

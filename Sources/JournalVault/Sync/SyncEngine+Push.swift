@@ -19,11 +19,12 @@ extension SyncEngine {
         do {
             try vault.write { db in
                 guard var state = try SyncState.load(db) else { return }
-                // In order of the tables' wire ids (parents before children), then of id text (FORMAT.md §14.3).
-                let pending = try Row.fetchAll(db, sql: "SELECT tbl, id FROM sync_pending").compactMap { row -> (SealedTable, String)? in
-                    guard let name = row[0] as String?, let id = row[1] as String?, let table = SealedTable.named(name) else { return nil }
-                    return (table, id)
-                }.sorted { $0.0 != $1.0 ? $0.0.wireID < $1.0.wireID : $0.1 < $1.1 }
+                // Parents before children (SealedTable.all's order), then in order of id text (FORMAT.md §14.3).
+                let pending = try Row.fetchAll(db, sql: "SELECT tbl, id FROM sync_pending").compactMap { row -> (Int, String)? in
+                    guard let name = row[0] as String?, let id = row[1] as String?,
+                          let position = SealedTable.all.firstIndex(where: { $0.name == name }) else { return nil }
+                    return (position, id)
+                }.sorted { $0 < $1 }.map { (SealedTable.all[$0.0], $0.1) }
                 guard !pending.isEmpty else { return }
                 var present = uploaded.union(layout.blobStreams())
                 try ensureBlobFiles(db, layout: layout, device: state.device, present: &present)
