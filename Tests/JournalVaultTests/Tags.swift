@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+import Testing
+import TestSupport
+
+// The tags of JournalVaultTests (each test target declares the ones it uses; see
+// Tests/jvTests/Support/Tags.swift for what they mean and how the quick run uses them).
+extension Tag {
+    /// Takes more than about 5 s and repeats what quicker tests cover (more seeds, every byte):
+    /// `make test-fast` leaves it out, `make test` runs it.
+    @Tag static var slow: Self
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Skips a `.slow` test in a quick run (`JV_TEST_QUICK=1`), reported skipped with the reason.
+    static var notInQuickRun: Self {
+        .enabled(if: !QuickRun.isOn, Comment(rawValue: QuickRun.reason))
+    }
+}
