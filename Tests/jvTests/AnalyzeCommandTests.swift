@@ -203,7 +203,7 @@ fileprivate let analyzeCLIGoodAnswer = """
         try jv.expectNothingStored()
     }
 
-    @Test(arguments: [
+    @Test(.tags(.slow), .notInQuickRun, arguments: [
         #"echo '{"sentiment": "did not listen"}'"#,
         #"head -c 10 >/dev/null; echo '{"sentiment": "read a little"}'"#,
         #"exec 0<&-; sleep 0.3; echo '{"sentiment": "closed stdin"}'"#,

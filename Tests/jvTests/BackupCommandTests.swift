@@ -184,7 +184,7 @@ struct BackupCommandTests {
         for path in [backupA, backupB] { #expect(try sandbox.run(["verify-backup", path]).status == 0) }
     }
 
-    @Test("header bytes flipped (magic, format, slot count, a keyslot, the MAC, the check): 65 before any key work")
+    @Test("header bytes flipped (magic, format, slot count, a keyslot, the MAC, the check): 65 before any key work", .tags(.slow), .notInQuickRun)
     func damagedHeadersAreRefused() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
