@@ -49,7 +49,7 @@ fileprivate extension TemporaryVault {
 
 /// A vault holding two entries, three threads with messages, two analyses and a small graph.
 fileprivate struct AITamperFixture {
-    let vault: TemporaryVault
+    private(set) var vault: TemporaryVault
     let entry: Entry
     let otherEntry: Entry
     let thread: ChatThread        // Alpha: `message` and `sibling`
@@ -63,8 +63,17 @@ fileprivate struct AITamperFixture {
     let anna: KnowledgeNode
     let lisbon: KnowledgeNode
 
+    /// Made once; every test edits a copy of its vault (Argon2 and the writes once, not per test).
+    private static let template = Result { try AITamperFixture(populating: TemporaryVault()) }
+
     init() throws {
-        vault = try TemporaryVault()
+        let template = try Self.template.get()
+        self = template
+        vault = try TemporaryVault(copying: template.vault)
+    }
+
+    private init(populating vault: TemporaryVault) throws {
+        self.vault = vault
         let journal = vault.journal
         let base = Instant.now().millis
         func at(_ minutes: Int64) -> Instant { Instant(millis: base + minutes * 60_000, utcOffsetSeconds: 3600) }

@@ -262,7 +262,10 @@ import VaultCrypto
         #expect(passphrase[36..<60] != recovery[36..<60])
     }
 
-    @Test func flippingAnyByteOfThePassphraseSlotNeverUnlocks() throws {
+    /// About a hundred Argon2 runs: the full run only. The quick run keeps every bit of the
+    /// recovery slot flipped (no Argon2) and the passphrase slot's cost edits below.
+    @Test(.tags(.slow), .notInQuickRun)
+    func flippingAnyByteOfThePassphraseSlotNeverUnlocks() throws {
         // One bit (the lowest) per byte keeps this at about a hundred Argon2 runs: every in-policy
         // edit of ops/mem stays at or near 64 MiB (bit 0 of mem's high bytes leaves the policy).
         let vault = try TemporaryVault()

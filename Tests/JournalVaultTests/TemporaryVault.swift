@@ -31,6 +31,20 @@ final class TemporaryVault: Sendable {
         (journal, recoveryKey) = try Vault.create(at: path, passphrase: secret(passphrase), kdf: Self.kdf)
     }
 
+    /// A copy of `template`'s file in a folder of its own, unlocked with the same master key: no
+    /// Argon2, for suites whose every test starts from one prepared vault. The copy has the
+    /// template's vault id, keys and recovery key, so it is no other vault to the template.
+    init(copying template: TemporaryVault) throws {
+        folder = try TemporaryFolder()
+        let copy = folder.file("journal.vault")
+        try template.journal.database.pool.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [copy])
+        }
+        path = copy
+        journal = try Vault.open(at: copy).unlock(masterKey: template.journal.keys.masterKey)
+        recoveryKey = template.recoveryKey
+    }
+
     /// The locked handle of the same file.
     var vault: Vault { journal.vault }
 

@@ -255,7 +255,7 @@ struct AddTests {
 
     /// Text that starts with '-' (issue 20): argument-parser read "-5 degrees this morning" as
     /// bundled short options, and its 'h' as --help: help was printed, exit 0, nothing stored.
-    @Test("text that starts with '-' is stored exactly, beside add's own options, which stay options")
+    @Test("text that starts with '-' is stored exactly, beside add's own options, which stay options", .tags(.slow), .notInQuickRun)
     func textStartingWithADash() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()

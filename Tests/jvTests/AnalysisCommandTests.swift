@@ -185,7 +185,7 @@ fileprivate let analysisCLIShape = ["id", "entry_id", "model", "processed_at", "
         #expect(checked["knowledge_node"] == .integer(0))
     }
 
-    @Test(.tags(.externalTools), .enabled(if: JV.tool("sqlite3") != nil, "needs the sqlite3 shell to edit the vault behind jv's back"))
+    @Test(.tags(.externalTools, .slow), .notInQuickRun, .enabled(if: JV.tool("sqlite3") != nil, "needs the sqlite3 shell to edit the vault behind jv's back"))
     func readersAndCheckReportEditedChatAndAnalysisRecords() throws {
         let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Anna moved to Lisbon."]).printedID()

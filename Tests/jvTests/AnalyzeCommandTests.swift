@@ -127,7 +127,7 @@ fileprivate let analyzeCLIGoodAnswer = """
         #expect(got["content"] == .string("Lunch with @anna at the Café.\nSecond line with \"quotes\"."))
     }
 
-    @Test(arguments: [
+    @Test(.tags(.slow), .notInQuickRun, arguments: [
         ("exit 3", "status 3"),
         (#"cat >/dev/null; echo '{"sentiment": "calm"}'; exit 1"#, "status 1"),
         ("cat >/dev/null; kill -9 $$", "signal"),
@@ -203,7 +203,7 @@ fileprivate let analyzeCLIGoodAnswer = """
         try jv.expectNothingStored()
     }
 
-    @Test(arguments: [
+    @Test(.tags(.slow), .notInQuickRun, arguments: [
         #"echo '{"sentiment": "did not listen"}'"#,
         #"head -c 10 >/dev/null; echo '{"sentiment": "read a little"}'"#,
         #"exec 0<&-; sleep 0.3; echo '{"sentiment": "closed stdin"}'"#,

@@ -134,7 +134,7 @@ struct BackupCommandTests {
         }
     }
 
-    @Test("damaged backups (body flips, truncations incl. at chunk boundaries, appended byte, swapped or duplicated chunks, spliced header) are refused with 65 and nothing written")
+    @Test("damaged backups (body flips, truncations incl. at chunk boundaries, appended byte, swapped or duplicated chunks, spliced header) are refused with 65 and nothing written", .tags(.slow), .notInQuickRun)
     func damagedBackupsAreRefused() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
@@ -184,7 +184,7 @@ struct BackupCommandTests {
         for path in [backupA, backupB] { #expect(try sandbox.run(["verify-backup", path]).status == 0) }
     }
 
-    @Test("header bytes flipped (magic, format, slot count, a keyslot, the MAC, the check): 65 before any key work")
+    @Test("header bytes flipped (magic, format, slot count, a keyslot, the MAC, the check): 65 before any key work", .tags(.slow), .notInQuickRun)
     func damagedHeadersAreRefused() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()
@@ -246,7 +246,7 @@ struct BackupCommandTests {
         #expect(names.allSatisfy { $0.hasPrefix("journal.vault") }, "no temporary file left: \(names)")
     }
 
-    @Test("a backup taken while 20 jv add processes write is consistent: it verifies, restores and passes check")
+    @Test("a backup taken while 20 jv add processes write is consistent: it verifies, restores and passes check", .tags(.slow), .notInQuickRun)
     func backupDuringConcurrentWrites() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()

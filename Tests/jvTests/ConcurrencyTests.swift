@@ -29,7 +29,7 @@ struct ConcurrencyTests {
         #expect(try sandbox.run(["check"]).status == 0)
     }
 
-    @Test("readers and writers at once: adds, edits, deletes, lists and searches all succeed")
+    @Test("readers and writers at once: adds, edits, deletes, lists and searches all succeed", .tags(.slow), .notInQuickRun)
     func mixedConcurrentCommands() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
@@ -96,7 +96,7 @@ struct ConcurrencyTests {
         #expect(try sandbox.run(["check"], env: ["JV_PASSPHRASE_FILE": winner]).status == 0)
     }
 
-    @Test("an init killed at any moment leaves no half-made vault: the path is empty or holds a working vault")
+    @Test("an init killed at any moment leaves no half-made vault: the path is empty or holds a working vault", .tags(.slow), .notInQuickRun)
     func killedInit() throws {
         let sandbox = try Sandbox()
         var generator = SystemRandomNumberGenerator()
@@ -119,7 +119,7 @@ struct ConcurrencyTests {
         }
     }
 
-    @Test("kill -9 at random moments: the vault passes check and holds every entry whose command finished")
+    @Test("kill -9 at random moments: the vault passes check and holds every entry whose command finished", .tags(.slow), .notInQuickRun)
     func killedMidway() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()

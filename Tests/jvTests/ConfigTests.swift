@@ -228,7 +228,7 @@ struct ConfigTests {
         var description: String { says }
     }
 
-    @Test("a file jv cannot use stops every command with one sentence naming the file and the line, and jv's key (exit 64)", arguments: [
+    @Test("a file jv cannot use stops every command with one sentence naming the file and the line, and jv's key (exit 64)", .tags(.slow), .notInQuickRun, arguments: [
         Refused("colour = true", "unknown key (did you mean 'color'?); jv reads vault, kdf, editor, session, color, limit, time_format, date_order, images, image_columns and tables [journals], [attachments] and [sync]."),
         Refused("# ok\nlimit = \"10\"", line: 2, "'limit' must be an integer, not a string."),
         Refused("color = yes", "'color' has a value jv does not read"),

@@ -431,7 +431,7 @@ struct ExportImportCommandTests {
 
     // MARK: Malformed files
 
-    @Test("malformed files: exit 65, the message says where, and nothing is imported even when earlier records were fine")
+    @Test("malformed files: exit 65, the message says where, and nothing is imported even when earlier records were fine", .tags(.slow), .notInQuickRun)
     func malformedImports() throws {
         let sandbox = try Sandbox()
         try sandbox.initVault()

@@ -15,7 +15,7 @@ import Glibc
 struct InteropTests {
     // MARK: jrnl
 
-    @Test("jv export --format txt | jrnl --import, then jrnl --format json equals jv export --format jrnl-json")
+    @Test("jv export --format txt | jrnl --import, then jrnl --format json equals jv export --format jrnl-json", .tags(.slow), .notInQuickRun)
     func jrnlReadsOurText() throws {
         let world = try JrnlWorld()
         let sandbox = world.sandbox
@@ -50,7 +50,7 @@ struct InteropTests {
         #expect(try back.list().count == entries.count, "jrnl's file and ours give the same ids")
     }
 
-    @Test("a title line ending in '*' (not starred) survives jrnl: jv's jrnl-json says what jrnl reads")
+    @Test("a title line ending in '*' (not starred) survives jrnl: jv's jrnl-json says what jrnl reads", .tags(.slow), .notInQuickRun)
     func jrnlStarAmbiguity() throws {
         let world = try JrnlWorld()
         let sandbox = world.sandbox
@@ -70,7 +70,7 @@ struct InteropTests {
         #expect(try back.list().contents == ["Rated 5"])
     }
 
-    @Test("entries made with jrnl itself import from its JSON export and its journal file, with dates, tags and stars, once")
+    @Test("entries made with jrnl itself import from its JSON export and its journal file, with dates, tags and stars, once", .tags(.slow), .notInQuickRun)
     func weReadJrnlsExports() throws {
         let world = try JrnlWorld()
         for entry in ["yesterday 9am: Title. Body @tag", "2024-03-05 7:45pm: Starred one! With #Other tags *",

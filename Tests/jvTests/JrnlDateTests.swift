@@ -188,7 +188,7 @@ import Testing
         }
     }
 
-    @Test("a day in numbers (5/11/2026) is read in the locale's order (LC_ALL, LC_TIME, LANG) or date_order's; one the order cannot read is refused, not read the other way")
+    @Test("a day in numbers (5/11/2026) is read in the locale's order (LC_ALL, LC_TIME, LANG) or date_order's; one the order cannot read is refused, not read the other way", .tags(.slow), .notInQuickRun)
     func numericDates() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()

@@ -116,7 +116,7 @@ import Testing
         #expect(try sandbox.run(["check"]).status == 0)
     }
 
-    @Test("jrnl's command line, when the first word is not a jv command, selects what jrnl 4.6 selects")
+    @Test("jrnl's command line, when the first word is not a jv command, selects what jrnl 4.6 selects", .tags(.slow), .notInQuickRun)
     func jrnlCommandLine() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()

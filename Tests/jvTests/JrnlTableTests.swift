@@ -183,7 +183,7 @@ struct JrnlTableTests {
         (["today", "was", "good.", "Really."], false),
     ]
 
-    @Test("jrnl's way of writing an entry dates, stars and titles it as jrnl does", arguments: writes)
+    @Test("jrnl's way of writing an entry dates, stars and titles it as jrnl does", .tags(.slow), .notInQuickRun, arguments: writes)
     func write(_ words: [String], dated: Bool) throws {
         let world = try JrnlWorld()
         let jv = try Sandbox(from: try Fixture.empty())

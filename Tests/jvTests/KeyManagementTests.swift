@@ -142,7 +142,7 @@ struct KeyManagementTests {
         #expect(try sandbox.run(["check"]).status == 0)
     }
 
-    @Test("recovery-key killed at any moment: a key the person holds (the old one, or the one printed) opens the vault")
+    @Test("recovery-key killed at any moment: a key the person holds (the old one, or the one printed) opens the vault", .tags(.slow), .notInQuickRun)
     func killedRecoveryKeyAlwaysLeavesAKeyThePersonHolds() throws {
         let fixture = try Self.fixture.get()
         let reference = try Sandbox(from: fixture)

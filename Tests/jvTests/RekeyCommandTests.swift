@@ -43,7 +43,7 @@ import Testing
     /// The new recovery key is printed before the rotation commits (issue 11's rule for keys a
     /// person must hold): a kill at any moment, or an output that cannot be written, leaves a
     /// recovery key the person holds opening the vault.
-    @Test("rekey killed at any moment, or unable to print: the old recovery key or the one printed opens the vault")
+    @Test("rekey killed at any moment, or unable to print: the old recovery key or the one printed opens the vault", .tags(.slow), .notInQuickRun)
     func killedRekeyLeavesARecoveryKeyThePersonHolds() throws {
         let fixture = try Fixture { sandbox in ["id": try sandbox.add("Rotated under kills.")] }
         let failing = try Sandbox(from: fixture)
@@ -126,7 +126,7 @@ import Testing
         #expect(afterRestore.status == 0 && !afterRestore.err.contains("older copy"), "\(afterRestore)")
     }
 
-    @Test("checks and adds racing a rekey's commit read and write under the key of one snapshot: no false problem, no failed add")
+    @Test("checks and adds racing a rekey's commit read and write under the key of one snapshot: no false problem, no failed add", .tags(.slow), .notInQuickRun)
     func readersAndWritersRacingRekey() throws {
         let sandbox = try Sandbox()
         // Argon2 of the moderate cost (≈0.4 s) lies between a racer's reading of the keyslots and

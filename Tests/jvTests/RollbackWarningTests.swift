@@ -121,7 +121,7 @@ import Testing
         #expect(again.status == 0 && !again.err.contains("older"), "\(again)")
     }
 
-    @Test("a restored copy of a vault that syncs leaves the location, says so, and joins again as a new device when asked")
+    @Test("a restored copy of a vault that syncs leaves the location, says so, and joins again as a new device when asked", .tags(.slow), .notInQuickRun)
     func restoredCopyOfASyncedVaultLeavesTheLocation() throws {
         let machines = try SyncCommandTests.Machines(location: { $0.folder.file("location") })
         let (first, second, location) = (machines.first, machines.second, machines.location)
@@ -156,7 +156,7 @@ import Testing
 
 /// A device that ran `jv rekey` restored from a backup made before it (issue 20 item 4).
 @Suite(.tags(.e2e)) struct RestoredAcrossRekeyTests {
-    @Test("a machine restored from a backup older than its own jv rekey gets back what it sent since, and the other machine follows the rekey")
+    @Test("a machine restored from a backup older than its own jv rekey gets back what it sent since, and the other machine follows the rekey", .tags(.slow), .notInQuickRun)
     func restoredDeviceGetsBackWhatItSentAcrossARekey() throws {
         let machines = try SyncCommandTests.Machines(location: { $0.folder.file("location") })
         let (first, second) = (machines.first, machines.second)

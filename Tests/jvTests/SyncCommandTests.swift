@@ -234,7 +234,7 @@ import Testing
         #expect(try Machines.entries(third) == Machines.entries(machines.first))
     }
 
-    @Test("jv rekey on one machine: the other follows at its next jv sync, and the recovery key printed opens both")
+    @Test("jv rekey on one machine: the other follows at its next jv sync, and the recovery key printed opens both", .tags(.slow), .notInQuickRun)
     func rekeyReachesTheOtherMachine() throws {
         let machines = try Machines(location: { $0.folder.file("location") }, prepare: Self.writeBeforeFirstSync)
         let beforeOnSecond = try machines.second.add("Written on the second machine before the rotation.")

@@ -36,7 +36,7 @@ import Testing
                 "the lock goes with the sync that held it")
     }
 
-    @Test("a pack recorded as sent but gone from the location is sent again: the other machine stops waiting and gets its entries")
+    @Test("a pack recorded as sent but gone from the location is sent again: the other machine stops waiting and gets its entries", .tags(.slow), .notInQuickRun)
     func lostPackIsSentAgain() throws {
         let machines = try Machines(location: { $0.folder.file("location") })
         let texts = ["Sent in the pack that survives.", "Sent in the pack that is lost.", "Sent in the pack after it."]

@@ -8,7 +8,7 @@ import Testing
 /// write there afterwards (its acks file, a snapshot) is said in one sentence.
 /// Skipped, saying so, when not root (only root mounts the small tmpfs); as root a mount that
 /// fails fails the tests (see `TemporaryFolder.mountTmpfs`).
-@Suite("A full sync folder", .tags(.e2e, .root), .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+@Suite("A full sync folder", .tags(.e2e, .root, .slow), .notInQuickRun, .serialized, .enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
 struct SyncFullDiskTests {
     typealias Machines = SyncCommandTests.Machines
 

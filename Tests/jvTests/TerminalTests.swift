@@ -278,7 +278,7 @@ struct TerminalTests {
         #expect(!wrong.out.contains("Behind the prompt"))
     }
 
-    @Test("a passphrase mistyped at the prompt may be typed again, three tries in all (as jrnl allows)")
+    @Test("a passphrase mistyped at the prompt may be typed again, three tries in all (as jrnl allows)", .tags(.slow), .notInQuickRun)
     func threeTriesAtThePrompt() throws {
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
@@ -293,7 +293,7 @@ struct TerminalTests {
         #expect(fourth.status == 77 && !fourth.out.contains("Behind the third try"), "\(fourth)")
     }
 
-    @Test("init on a terminal asks twice; two different answers create nothing")
+    @Test("init on a terminal asks twice; two different answers create nothing", .tags(.slow), .notInQuickRun)
     func initAsksTwice() throws {
         let sandbox = try Sandbox()
         let noSource: [String: String?] = ["JV_PASSPHRASE_FILE": nil]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
 import Testing
+import TestSupport
 
 // The tags of jvTests' suites and tests (each test target declares the ones it uses). A tag on a
 // suite holds for every test in it. Swift Testing 6.3 selects tests by name only (`swift test
@@ -26,7 +26,6 @@ extension Trait where Self == ConditionTrait {
     /// Skips a `.slow` suite or test in a quick run (`JV_TEST_QUICK=1`, which `make test-fast`
     /// sets), and the runner reports it skipped with this reason; `make test` runs it.
     static var notInQuickRun: Self {
-        .enabled(if: ProcessInfo.processInfo.environment["JV_TEST_QUICK"] != "1",
-                 "slow: left out of the quick run (JV_TEST_QUICK=1, make test-fast)")
+        .enabled(if: !QuickRun.isOn, Comment(rawValue: QuickRun.reason))
     }
 }
