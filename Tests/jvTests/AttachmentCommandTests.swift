@@ -104,6 +104,40 @@ struct AttachmentCommandTests {
         #expect(guessed.first?["media_type"] as? String == "text/plain" && guessed.first?["width"] == nil)
     }
 
+    @Test("attachment open runs $JV_OPEN on a 0600 copy under the attachment's name in $XDG_RUNTIME_DIR, waits, then overwrites and removes it; a viewer that fails exits 1, the copy removed all the same")
+    func openShowsAPrivateCopyThatIsWipedAfterwards() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let entry = try sandbox.add("A letter.")
+        let letter = try sandbox.folder.write("letter.pdf", Self.second)
+        let id = try sandbox.ok(["attach", entry, letter]).lines[0]
+        let log = sandbox.folder.file("viewer")
+        // Records what it was given, keeps a hard link (to see afterwards what jv left in the file), then exits with $1's status.
+        let viewer = try sandbox.folder.write("viewer.sh", """
+            for last in "$@"; do :; done
+            printf '%s' "$last" > '\(log).path'
+            stat -c %a "$last" > '\(log).mode'
+            cat "$last" > '\(log).content'
+            ln -f "$last" '\(sandbox.runtime.file("kept-link"))'
+            exit "${VIEWER_STATUS:-0}"
+            """)
+        let opened = try sandbox.run(["attachment", "open", String(id.prefix(6))], env: ["JV_OPEN": "/bin/sh " + viewer])
+        #expect(opened.status == 0, "\(opened)")
+        let path = try String(contentsOfFile: log + ".path", encoding: .utf8)
+        #expect(path.hasPrefix(sandbox.runtime.path + "/") && path.hasSuffix("/letter.pdf"), "\(path)")
+        #expect(try String(contentsOfFile: log + ".mode", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "600")
+        #expect(FileManager.default.contents(atPath: log + ".content") == Self.second)
+        #expect(!FileManager.default.fileExists(atPath: path), "the copy is removed")
+        let kept = try #require(FileManager.default.contents(atPath: sandbox.runtime.file("kept-link")))
+        #expect(kept.count == Self.second.count && kept.allSatisfy { $0 == 0 }, "the copy was overwritten before removal")
+        unlink(sandbox.runtime.file("kept-link"))
+
+        let failed = try sandbox.run(["attachment", "open", id], env: ["JV_OPEN": "/bin/sh " + viewer, "VIEWER_STATUS": "3"])
+        #expect(failed.status == 1 && failed.err.contains("exited with status 3"), "\(failed)")
+        let second = try String(contentsOfFile: log + ".path", encoding: .utf8)
+        #expect(!FileManager.default.fileExists(atPath: second))
+    }
+
     @Test func theConfiguredLimitRefusesBeforeWriting() throws {
         let sandbox = try Sandbox()
         try sandbox.folder.write("config/jv/config.toml", "[attachments]\nmax_size = 1000\n")

@@ -19,7 +19,8 @@ struct TerminalTests {
         ([sandbox.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
     }
 
-    /// Runs the shell command `shell` on a pseudo-terminal, typing as above.
+    /// Runs the shell command `shell` on a pseudo-terminal, typing as above; `TERM` is `dumb`
+    /// unless `env` says otherwise.
     private func onTerminal(_ sandbox: Sandbox, shell command: String, typed: [String] = [], delay: Double = 0,
                             env: [String: String?] = [:]) throws -> JVResult {
         let script = try #require(JV.tool("script"))
@@ -30,7 +31,7 @@ struct TerminalTests {
             variables["JVT_TYPED_\(index)"] = text
         }
         let shell = "(" + typing.joined(separator: "; ") + ") | \"$JVT_SCRIPT\" -qec \"$JVT_COMMAND\" /dev/null"
-        return try sandbox.runTool("/bin/sh", ["-c", shell], env: env.merging(variables) { $1 })
+        return try sandbox.runTool("/bin/sh", ["-c", shell], env: variables.merging(env) { $1 })
     }
 
     /// An editor (a shell script) that records the file it was given, its mode and its text,
@@ -545,5 +546,36 @@ extension TerminalTests {
         // Not a terminal: never.
         let piped = try sandbox.run(["list", "--short"], env: ["PAGER": command])
         #expect(piped.lines.count == 40 && !FileManager.default.fileExists(atPath: log + ".text"), "\(piped)")
+    }
+
+    // MARK: Images
+
+    /// A vault with one entry and a photo attached; the entry's id.
+    private func vaultWithAPhoto(_ sandbox: Sandbox) throws -> String {
+        try sandbox.installEmptyVault()
+        let entry = try sandbox.add("The view from the ridge.")
+        let photo = try sandbox.folder.write("ridge.jpg", ExifImages.jpeg(taken: "2024:05:01 12:00:00", latitude: 46.5, longitude: 7.9))
+        try sandbox.ok(["attach", entry, photo])
+        return entry
+    }
+
+    @Test("jv show and jv attachments draw a photo's thumbnail the way the terminal answers: sixel to a DA1 with attribute 4, kitty graphics to kitty's answer, half blocks in 24-bit colour to no answer; nothing into a pipe")
+    func thumbnailsFollowTheTerminalsAnswers() throws {
+        let sandbox = try Sandbox()
+        let entry = try vaultWithAPhoto(sandbox)
+        let terminal: [String: String?] = ["TERM": "xterm-256color", "COLORTERM": "truecolor"]
+        // The answers are typed ahead: the terminal holds them until jv reads them after its questions.
+        let sixel = try onTerminal(sandbox, ["attachments"], typed: ["\u{1B}[?62;4c"], env: terminal)
+        #expect(sixel.status == 0 && sixel.out.contains("ridge.jpg") && sixel.stdout.contains(Data("\u{1B}P".utf8)), "\(sixel)")
+        #expect(sixel.stdout.contains(Data("\u{1B}[c".utf8)), "jv asks for the device attributes: \(sixel)")
+        let kitty = try onTerminal(sandbox, ["show", entry], typed: ["\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c"], env: terminal)
+        #expect(kitty.status == 0 && kitty.stdout.contains(Data("\u{1B}_Ga=T".utf8)) && !kitty.stdout.contains(Data("\u{1B}P".utf8)), "\(kitty)")
+        let silent = try onTerminal(sandbox, ["show", entry], env: terminal)
+        #expect(silent.status == 0 && silent.out.contains("▀") && silent.stdout.contains(Data("\u{1B}[38;2;".utf8)), "\(silent)")
+        let none = try onTerminal(sandbox, ["show", entry, "--no-images"], env: terminal)
+        #expect(none.status == 0 && !none.out.contains("▀") && !none.stdout.contains(Data("\u{1B}[c".utf8)), "\(none)")
+        // Not a terminal: not a byte of escape, not a question.
+        let piped = try sandbox.run(["show", entry, "--images"], env: terminal)
+        #expect(piped.status == 0 && piped.out.contains("ridge.jpg") && !piped.stdout.contains(0x1B), "\(piped)")
     }
 }

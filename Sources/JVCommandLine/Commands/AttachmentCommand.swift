@@ -5,6 +5,6 @@ import ArgumentParser
 struct AttachmentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "attachment",
-        abstract: "Read or delete one attachment (full id or a unique prefix of 4+ characters; 'jv attachments' lists them).",
-        subcommands: [AttachmentGet.self, AttachmentDelete.self])
+        abstract: "Read, open or delete one attachment (full id or a unique prefix of 4+ characters; 'jv attachments' lists them).",
+        subcommands: [AttachmentGet.self, AttachmentOpen.self, AttachmentDelete.self])
 }

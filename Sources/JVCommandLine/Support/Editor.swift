@@ -111,14 +111,7 @@ enum Editor {
 
     /// Runs the editor on the file at `path`, on the terminal if jv has one; throws if it failed.
     private static func run(_ editorCommand: String, on path: String, terminal: Int32) throws {
-        // "$0" is the editor command (which may carry its own flags), "$@" the safety flags and file.
-        let arguments = ["/bin/sh", "-c", "exec $0 \"$@\"", editorCommand] + safetyFlags(for: editorCommand) + [path]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = ChildEnvironment.entries().map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        // In a process group of its own, which a signal to jv ends whole: an editor a wrapper
-        // script started must not outlive the file it was given.
-        let status = jv_run_guarded_child("/bin/sh", argv, envp, terminal)
+        let status = GuardedCommand.run(editorCommand, safetyFlags(for: editorCommand) + [path], terminal: terminal)
         guard status == 0 else {
             let what = status < 0 ? "could not be started" : status == 127 ? "was not found" : "exited with status \(status)"
             throw CLIError.cancelled("The editor '\(TerminalText.visible(editorCommand))' \(what); nothing was saved. "

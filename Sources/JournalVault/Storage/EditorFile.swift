@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// Plaintext for the person's editor, kept in memory only: a file in a private folder of its
+/// Plaintext for the person's editor (or an attachment for their viewer), kept in memory only: a file in a private folder of its
 /// own (`.jv.editing-xxxxxxxx`, mode 0700) inside a tmpfs folder, on which this process holds an
 /// exclusive `flock` while the file lives. A process killed outright (SIGKILL cannot be caught)
 /// loses the lock with its life, and the next `jv` overwrites and removes what it left
@@ -24,16 +24,27 @@ public final class EditorFile {
     private static let folderPrefix = ".jv.editing-"
 
     /// Creates the folder and the file holding `bytes` in `parent`, which must be on tmpfs.
-    public init(in parent: String, holding bytes: [UInt8]) throws {
+    public convenience init(in parent: String, holding bytes: [UInt8]) throws {
+        try self.init(in: parent, named: "jv.txt") { try $0.write(contentsOf: bytes) }
+    }
+
+    /// Creates the folder and in it the file `name` (a file name, not a path), filled by `write`,
+    /// in `parent`, which must be on tmpfs: an attachment opened in a viewer keeps its own name,
+    /// which is how the viewer knows its type. Nothing is left when `write` throws; a
+    /// ``VaultError`` it throws (a damaged attachment) is thrown as it is.
+    public init(in parent: String, named name: String, writing write: (FileHandle) throws -> Void) throws {
         (folder, lock) = try Self.createLockedFolder(in: parent)
-        path = folder + "/jv.txt"
+        path = folder + "/" + name
         do {
             let handle = try PrivateFiles.create(path)
             defer { try? handle.close() }
-            try handle.write(contentsOf: bytes)
+            try write(handle)
+        } catch let error as VaultError {
+            remove()
+            throw error
         } catch {
             remove()
-            throw VaultError.storage("cannot write the file for the editor in \(parent)")
+            throw VaultError.storage("cannot write a private temporary file in \(parent)")
         }
     }
 
