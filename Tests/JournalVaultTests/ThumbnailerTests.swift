@@ -404,15 +404,6 @@ struct ImageMaker {
 
     private static func big(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
 
-    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-
     private func vips(_ arguments: [String]) throws { try run("vips", arguments) }
 
     /// Runs `/usr/bin/<tool>` and returns its output.
