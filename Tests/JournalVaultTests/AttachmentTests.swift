@@ -145,6 +145,19 @@ import VaultCrypto
         #expect(try journal.attachmentCounts() == [may.id: 2, june.id: 1])
     }
 
+    /// Attached within one millisecond, files still list in the order given: created_at is
+    /// made later than the entry's last attachment (ids are random, so they cannot break ties).
+    @Test func filesAttachedTogetherListInTheOrderGiven() throws {
+        let vault = try TemporaryVault()
+        let entry = try vault.journal.addEntry("Many.")
+        let names = (0..<24).map { "f\($0).txt" }
+        try vault.journal.attach(try names.enumerated().map { .file(try Self.file(vault, $1, Self.content(3, seed: UInt64($0)))) }, to: entry.id)
+        try vault.journal.attach([.file(try Self.file(vault, "last.txt", Self.content(3, seed: 99)))], to: entry.id)
+        let listed = try vault.journal.attachments(AttachmentQuery(entryID: entry.id))
+        #expect(listed.map(\.name) == names + ["last.txt"])
+        #expect(Set(listed.map(\.created.millis)).count == listed.count)
+    }
+
     @Test func detailsAndThumbnailFromTheCallerAreSealedAndKept() throws {
         let vault = try TemporaryVault()
         let entry = try vault.journal.addEntry("Photo.")

@@ -161,7 +161,11 @@ extension UnlockedVault {
             try insertChunk.execute(arguments: [streamID.storageText, index, Data(sealed)])
         }
         let tag = AttachmentBlobRow.contentTag(digest: written.digest, keys: keys)
-        let now = Instant.now().millis
+        // Later than the entry's last attachment even within one millisecond, so that listing by
+        // created_at keeps the order they were attached in, on every device.
+        let lastAttached = try Int64.fetchOne(db, sql: "SELECT max(created_at) FROM attachment WHERE entry_id = ?",
+                                              arguments: [entryID.storageText])
+        let now = max(Instant.now().millis, (lastAttached ?? .min) + 1)
         let blobID: UUID
         let media: AttachmentMedia
         if let existing = try Row.fetchOne(db, sql: "SELECT \(AttachmentBlobRow.selection) FROM attachment_blob WHERE content_tag = ?", arguments: [tag]) {
