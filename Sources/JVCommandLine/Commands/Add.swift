@@ -5,6 +5,7 @@ import JournalVault
 /// `jv add`: write a new entry.
 struct Add: VaultCommand, TakesFreeText {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add an entry from the arguments, else standard input, else $EDITOR; prints its id.",
         discussion: """
             Inline @tags and #tags in the text are tags too. Leading and trailing white space is removed. \

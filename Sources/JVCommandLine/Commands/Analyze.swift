@@ -6,6 +6,7 @@ import JournalVault
 /// `jv analyze`: run a local analyser over entries and keep what it finds.
 struct Analyze: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Run a local analyser on entries and store its answers (see README, “Analyser protocol”).",
         discussion: """
             CMD runs through /bin/sh -c once per entry, gets the entry's JSON object on standard input \

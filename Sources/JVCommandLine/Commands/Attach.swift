@@ -6,6 +6,7 @@ import JournalVault
 /// `jv attach`: keep files with an entry.
 struct Attach: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "attach",
         abstract: "Attach files to an entry; prints each attachment's id.",
         discussion: """
             The files are encrypted into the vault, all in one change: if one cannot be read or is over \

@@ -49,6 +49,7 @@ struct VerifyBackup: VaultCommand {
 /// `jv restore FILE`: bring a backup back.
 struct Restore: VaultCommand, ReplacingWithForce {
     static let configuration = CommandConfiguration(
+        commandName: "restore",
         abstract: "Restore a backup to --to PATH (default: the vault path). Everything is checked before anything is written.",
         discussion: """
             An existing vault is replaced only with --force, and then atomically. Restored anywhere but over the vault \

@@ -5,6 +5,7 @@ import JournalVault
 /// `jv chat …`: AI chat threads and their messages.
 struct Chat: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "chat",
         abstract: "Chat threads and messages (one thread is active: the one written to last).",
         subcommands: [ChatNew.self, ChatAdd.self, ChatList.self, ChatShow.self, ChatDelete.self])
 }

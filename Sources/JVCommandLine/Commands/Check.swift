@@ -5,6 +5,7 @@ import JournalVault
 /// `jv check`: verify everything.
 struct Check: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Verify that every record decrypts and authenticates, and SQLite's integrity and foreign keys; list what fails.")
 
     @OptionGroup var options: GlobalOptions

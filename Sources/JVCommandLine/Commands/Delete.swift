@@ -4,7 +4,7 @@ import JournalVault
 
 /// `jv delete`: remove an entry for good.
 struct Delete: VaultCommand {
-    static let configuration = CommandConfiguration(abstract: "Delete an entry (asks first on a terminal unless --yes).")
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete an entry (asks first on a terminal unless --yes).")
 
     @OptionGroup var options: GlobalOptions
 

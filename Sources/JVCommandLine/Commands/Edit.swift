@@ -6,6 +6,7 @@ import JournalVault
 /// `jv edit`: change an entry's text, date or star; or several entries together in the editor.
 struct Edit: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Edit an entry: new text from standard input, else $EDITOR on the current text. "
             + "Without an id, edit the entries --from, --to, --on and --tag choose together in $EDITOR.",
         discussion: """

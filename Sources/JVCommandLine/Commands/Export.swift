@@ -6,6 +6,7 @@ import JournalVault
 /// `jv export`: the vault in readable or interchange formats.
 struct Export: VaultCommand, ReplacingWithForce {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export entries (and chats, analyses, the graph) as plaintext, or encrypted to age recipients.",
         discussion: """
             Formats: json (the lossless jv-export document that 'jv import --format json' reads), markdown, \

@@ -6,6 +6,7 @@ import JournalVault
 /// `jv graph …`: the knowledge graph analyses build.
 struct Graph: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "graph",
         abstract: "The knowledge graph: people, places, events, emotions, topics and how they relate.",
         subcommands: [GraphList.self, GraphShow.self])
 }

@@ -6,6 +6,7 @@ import JournalVault
 /// `jv import`: bring entries in from our export, jrnl or Day One.
 struct Import: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Import a jv export, a jrnl journal (JSON or text) or a Day One JSON export.",
         discussion: """
             Idempotent: importing the same file again changes nothing (records are matched by id, or by \

@@ -6,6 +6,7 @@ import JournalVault
 /// `jv info`: what the vault is, without the passphrase.
 struct Info: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Show the vault's path, format, key-derivation settings and counts (no passphrase needed).")
 
     @OptionGroup var options: GlobalOptions

@@ -7,6 +7,7 @@ import VaultCrypto
 /// `jv init`: create the vault and show the recovery key once.
 struct Init: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Create a new vault and print its recovery key (shown only this once).")
 
     @OptionGroup var options: GlobalOptions

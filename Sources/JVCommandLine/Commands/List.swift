@@ -5,6 +5,7 @@ import JournalVault
 /// `jv list`: entries in time order.
 struct List: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List entries in time order.",
         discussion: """
             Dates: YYYY-MM-DD, ISO 8601 date-times, now, today, yesterday, tomorrow, 'N days ago', \

@@ -5,6 +5,7 @@ import JournalVault
 /// `jv lock`: ends the session `jv unlock` started; the agent wipes the key and exits.
 struct Lock: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lock",
         abstract: "End the vault's session now (with --all: every session of yours).")
 
     @OptionGroup var options: GlobalOptions

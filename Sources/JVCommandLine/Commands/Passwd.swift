@@ -7,6 +7,7 @@ import VaultCrypto
 /// `jv passwd`: change the passphrase (re-wraps the key; records are untouched).
 struct Passwd: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "passwd",
         abstract: "Change the passphrase. Only the key wrapping changes; no record is re-encrypted.",
         discussion: """
             Unlock with the current passphrase (or the recovery key, if you forgot it). The new one is \

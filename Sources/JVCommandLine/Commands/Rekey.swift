@@ -6,6 +6,7 @@ import JournalVault
 /// `jv rekey`: rotate the master key.
 struct Rekey: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rekey",
         abstract: "Rotate the master key: re-encrypt every record under a new one, in one transaction.",
         discussion: """
             Unlock with the passphrase; it stays the same. Every record of every table is re-encrypted \

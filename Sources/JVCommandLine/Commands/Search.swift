@@ -5,6 +5,7 @@ import JournalVault
 /// `jv search`: find text in decrypted records.
 struct Search: VaultCommand, TakesFreeText {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Search the decrypted text of entries, chat messages and analyses (case- and accent-insensitive).",
         discussion: """
             Without --kind every kind is searched. --json prints one array of records in their own \

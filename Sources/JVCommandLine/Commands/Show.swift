@@ -4,7 +4,7 @@ import JournalVault
 
 /// `jv show`: one entry in full.
 struct Show: VaultCommand {
-    static let configuration = CommandConfiguration(abstract: "Show one entry (full id or a unique prefix of 4+ characters).")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one entry (full id or a unique prefix of 4+ characters).")
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var imageOptions: ImageOptions

@@ -6,6 +6,7 @@ import JournalVault
 /// `jv stats`: how much and how regularly you write.
 struct Stats: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "Entries, words, days written, the longest and current streak of days, and entries per month.")
 
     @OptionGroup var options: GlobalOptions

@@ -6,6 +6,7 @@ import JournalVault
 /// `jv sync …`: one journal on several machines, through a folder or an rclone remote.
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Keep this vault in step with its copies on other machines, through a shared folder or an rclone remote.",
         discussion: """
             Each machine keeps its own vault file; they exchange encrypted, immutable change packs through \

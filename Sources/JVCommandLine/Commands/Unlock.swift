@@ -7,6 +7,7 @@ import JournalVault
 /// while — a session agent holds the key (SECURITY.md "Sessions").
 struct Unlock: VaultCommand {
     static let configuration = CommandConfiguration(
+        commandName: "unlock",
         abstract: "Unlock the vault for a while: commands need no passphrase until the session ends.",
         discussion: """
             A small agent process keeps the key in locked memory and hands it only to your own \
