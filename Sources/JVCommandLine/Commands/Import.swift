@@ -193,6 +193,7 @@ extension Import {
             }
         case .json: document = ExportFolder.documentName(of: .json)
         case .jrnlJSON, .jrnlText: throw CLIError.usage("\(file) is a folder; --format \(format.rawValue) reads one file.")
+        // Never asked: a folder of notes is read by notesFolder() and the vault (execute()).
         case .markdownFolder: return (file, ImportFolder(path: file))
         }
         let path = (file as NSString).appendingPathComponent(document)
