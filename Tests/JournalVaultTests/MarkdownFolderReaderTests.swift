@@ -185,6 +185,32 @@ import Testing
         #expect(error?.reason.hasPrefix("2024-05-01.md (## 07:00): ") == true, "\(String(describing: error))")
     }
 
+    @Test func aNoteEditedSinceReplacesItsEntryUnlessTheEntryWasEditedInJvSince() throws {
+        let temporary = try TemporaryFolder()
+        let note = try temporary.write("notes/2024-05-01.md", "First words.\n## 18:00\nEvening.")
+        func saved(_ iso: String) throws {
+            try FileManager.default.setAttributes([.modificationDate: try Self.instant(iso).date], ofItemAtPath: note)
+        }
+        try saved("2024-05-01T20:00+02:00")
+        let vault = try TemporaryVault()
+        try vault.journal.importSnapshot(try vault.journal.readMarkdownFolder(temporary.file("notes"), zone: Self.berlin))
+        let evening = try #require(try vault.journal.readMarkdownFolder(temporary.file("notes"), zone: Self.berlin).entries.last)
+
+        try temporary.write("notes/2024-05-01.md", "First words, then more.\n## 18:00\nEvening.")
+        try saved("2024-05-02T08:00+02:00")
+        let edited = try vault.journal.importSnapshot(try vault.journal.readMarkdownFolder(temporary.file("notes"), zone: Self.berlin))
+        #expect(edited.added.isEmpty && edited.conflictCopies.isEmpty)
+        #expect(edited.updated == ["entries": 2])
+
+        // Changed in jv after the note was last saved: the import keeps jv's text.
+        _ = try vault.journal.updateEntry(id: evening.id, content: "Evening, told in jv.")
+        try temporary.write("notes/2024-05-01.md", "First words, then more.\n## 18:00\nEvening in the note.")
+        try saved("2024-05-03T08:00+02:00")
+        let again = try vault.journal.importSnapshot(try vault.journal.readMarkdownFolder(temporary.file("notes"), zone: Self.berlin))
+        #expect(again.skipped == ["entries": 1] && again.updated == ["entries": 1])
+        #expect(try vault.journal.entry(id: evening.id).content == "Evening, told in jv.")
+    }
+
     @Test func importingTwiceAddsNothingAndIdsAreTheVaults() throws {
         let (temporary, root) = try Self.folder()
         let vault = try TemporaryVault()
