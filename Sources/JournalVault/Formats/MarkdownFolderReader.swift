@@ -49,7 +49,7 @@ enum MarkdownFolderReader {
     /// `## HH:MM` part, `0x00`, its time and how many parts before it in the note had that time.
     static func origin(path: String, part: MarkdownNote.Part) -> String {
         guard let seconds = part.secondsOfDay else { return path }
-        return path + "\u{0}" + String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60) + "\u{0}\(part.repeatOfTime)"
+        return path + "\u{0}" + hourMinute(seconds) + "\u{0}\(part.repeatOfTime)"
     }
 
     /// The regular files and symbolic links under `root`, relative to it, sorted; hidden names
@@ -122,7 +122,7 @@ enum MarkdownFolderReader {
                 return
             }
             let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date).map { Instant($0, zone: zone).millis }
-            let folderOfNote = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : ""
+            let folderOfNote = parentFolder(path)
             let firstTime = note.parts.compactMap(\.secondsOfDay).min()
             var properties = kept.isEmpty ? nil : "---\n" + kept.joined(separator: "\n") + "\n---"
             for part in note.parts {
@@ -139,7 +139,7 @@ enum MarkdownFolderReader {
                 } else {
                     created = instant(day, min(MarkdownFolderReader.defaultSecondsOfDay, firstTime ?? .max))
                 }
-                let place = part.secondsOfDay.map { String(format: " (## %02d:%02d)", $0 / 3600, $0 / 60 % 60) } ?? ""
+                let place = part.secondsOfDay.map { " (## \(MarkdownFolderReader.hourMinute($0)))" } ?? ""
                 let content: String
                 do { content = try ContentRules.validated(text) } catch let error as VaultError { throw ImportError(reason: "\(path)\(place): \(error.description)") }
                 let inline = Set(Tags.inline(in: content))
@@ -218,7 +218,7 @@ enum MarkdownFolderReader {
                 return lowered == wanted || lowered.hasSuffix("/" + wanted)
             }
             func rank(_ path: String) -> (Int, Int, Int, String) {
-                let parent = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : ""
+                let parent = parentFolder(path)
                 return (parent == noteFolder ? 0 : 1, parent == attachments ? 0 : 1, path.split(separator: "/").count, path)
             }
             return candidates.min { rank($0) < rank($1) }
@@ -249,6 +249,11 @@ enum MarkdownFolderReader {
         return (moment.localDay, moment)
     }
 
+    /// `HH:MM` for seconds after midnight.
+    static func hourMinute(_ seconds: Int) -> String {
+        String(format: "%02d:%02d", seconds / 3600, seconds / 60 % 60)
+    }
+
     /// The day a note's name starts with (`2024-05-01.md`, `2024-05-01 Wednesday.md`).
     static func day(fromName name: String) -> CivilDay? {
         let next = name.dropFirst(10).first
@@ -260,4 +265,9 @@ enum MarkdownFolderReader {
 /// The last part of a slash-separated path.
 private func lastComponent(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
+}
+
+/// The folder of a path relative to the folder imported (`""` at its top).
+private func parentFolder(_ path: String) -> String {
+    path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
 }
