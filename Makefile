@@ -148,7 +148,7 @@ bench: deps
 
 # Coverage-guided fuzzing (libFuzzer) of every parser of untrusted bytes, FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := date json jv-export jrnl-txt jrnl-json dayone-json backup age recovery-key \
+FUZZ_TARGETS := date json jv-export jrnl-txt jrnl-json dayone-json markdown-note backup age recovery-key \
 	sync-pack sync-snapshot sync-keys sync-acks sync-rotation sync-blob
 fuzz: deps
 	$(SWIFT) build -c release --product jv-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -use-ld=lld

@@ -7,7 +7,7 @@ import VaultCrypto
 /// libFuzzer (`-sanitize=fuzzer`) and runs each target; `JV_FUZZ_TARGET` names the target.
 /// Built normally, it replays the files given as arguments through a target instead.
 enum FuzzTargets {
-    static let names = ["date", "json", "jv-export", "jrnl-txt", "jrnl-json", "dayone-json", "backup", "age", "recovery-key",
+    static let names = ["date", "json", "jv-export", "jrnl-txt", "jrnl-json", "dayone-json", "markdown-note", "backup", "age", "recovery-key",
                         "sync-pack", "sync-snapshot", "sync-keys", "sync-acks", "sync-rotation", "sync-blob"]
 
     /// One input through one target. A parser may reject the input; it must never crash, and
@@ -32,6 +32,7 @@ enum FuzzTargets {
         case "jrnl-txt": _ = try? ImportFormat.jrnlText.read(bytes, zone: TimeZone(identifier: "UTC")!)
         case "jrnl-json": _ = try? ImportFormat.jrnlJSON.read(bytes, zone: TimeZone(identifier: "UTC")!)
         case "dayone-json": _ = try? ImportFormat.dayOneJSON.read(bytes)
+        case "markdown-note": if let problem = MarkdownNoteFuzzing.problem(reading: bytes) { crash("Markdown note: \(problem)") }
         case "backup": backup(bytes)
         case "age": if let identity { _ = try? AgeFile.decrypt(bytes, with: [identity]) }
         case "recovery-key": _ = try? RecoveryKey(text: String(decoding: bytes, as: UTF8.self))

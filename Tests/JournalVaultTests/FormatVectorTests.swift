@@ -248,6 +248,13 @@ import VaultCrypto
         #expect(id == UUID(uuidString: "079e5cf4-c253-830b-89c1-7e6d4fd2173d")!)
     }
 
+    @Test func markdownNoteEntryIDMatchesTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        let part = MarkdownNote("## 07:30\nCoffee.").parts[1]
+        let origin = MarkdownFolderReader.origin(path: "Daily/2024-05-01.md", part: part)
+        #expect(UnlockedVault.importedNoteEntryID(origin: origin, syncKey: keys.syncKey) == UUID(uuidString: "87b00aa6-117d-859e-900b-5b8780569ccd")!)
+    }
+
     /// The pack jv writes from §14.10's inputs: its header and change are the document's bytes, and
     /// the whole file is padded to the document's size. Its pack key, wrap nonce and stream header
     /// are random, so the bytes they make are checked on the document's pack (the test below).

@@ -3,11 +3,11 @@ import ArgumentParser
 import Foundation
 import JournalVault
 
-/// `jv import`: bring entries in from our export, jrnl or Day One.
+/// `jv import`: bring entries in from our export, jrnl, Day One or a folder of Markdown notes.
 struct Import: VaultCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a jv export, a jrnl journal (JSON or text) or a Day One JSON export.",
+        abstract: "Import a jv export, a jrnl journal (JSON or text), a Day One JSON export or a folder of Markdown notes.",
         discussion: """
             Idempotent: importing the same file again changes nothing (records are matched by id, or by \
             an id derived from the source's own id or from its date and text). A record already in the \
@@ -20,15 +20,20 @@ struct Import: VaultCommand {
             PDFs in it come as attachments of their entries, each marked in the text where it was \
             linked ([photo: NAME]); one whose file is missing is marked as not imported, and jv says how \
             many. Location and weather become the entry's last lines. A jv export written to a folder \
-            (export --output DIR/) brings its attachments back the same way.
+            (export --output DIR/) brings its attachments back the same way. \
+            Markdown (Obsidian's daily notes): FILE is the folder; each note dated by its name \
+            (YYYY-MM-DD…) or its front matter's date becomes an entry at 09:00 that day (one per \
+            '## HH:MM' heading, at its time), and the files it embeds (![[photo.jpg]], ![](path)) come as \
+            attachments; notes without a date, and embedded files not found, are reported.
             """)
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The file to import ('-' for standard input), or the folder of a Day One or jv export.", completion: .file())
+    @Argument(help: "The file to import ('-' for standard input), or the folder of a Day One or jv export or of Markdown notes.",
+              completion: .file())
     var file: String
 
-    @Option(help: "json, jrnl-json, jrnl-txt or dayone-json.")
+    @Option(help: "json, jrnl-json, jrnl-txt, dayone-json or markdown-folder.")
     var format: ImportFormat
 
     @Option(help: ArgumentHelp("An age identity file (AGE-SECRET-KEY-1…) to decrypt an age-encrypted file.", valueName: "path"),
@@ -39,15 +44,24 @@ struct Import: VaultCommand {
     var overwrite = false
 
     func execute() throws {
-        let (path, folder) = try located()
-        var bytes = try readBounded(path)
-        if let ageIdentity {
-            guard let identityFile = FileManager.default.contents(atPath: ageIdentity) else { throw CLIError.inputNotFound("No identity file at \(ageIdentity).") }
-            let identities = try AgeIdentity.parseFile(String(decoding: identityFile, as: UTF8.self))
-            bytes = try AgeFile.decrypt(bytes, with: identities)
+        let journal: UnlockedVault
+        let snapshot: VaultSnapshot
+        if format.readsFolder {
+            // The notes' entry ids are derived with the vault's key: it is unlocked first.
+            let folder = try notesFolder()
+            journal = try options.unlockedVault()
+            snapshot = try journal.readMarkdownFolder(folder)
+        } else {
+            let (path, folder) = try located()
+            var bytes = try readBounded(path)
+            if let ageIdentity {
+                guard let identityFile = FileManager.default.contents(atPath: ageIdentity) else { throw CLIError.inputNotFound("No identity file at \(ageIdentity).") }
+                let identities = try AgeIdentity.parseFile(String(decoding: identityFile, as: UTF8.self))
+                bytes = try AgeFile.decrypt(bytes, with: identities)
+            }
+            snapshot = try format.read(bytes, folder: folder)
+            journal = try options.unlockedVault()
         }
-        let snapshot = try format.read(bytes, folder: folder)
-        let journal = try options.unlockedVault()
         let progress = Progress("Imported")
         let summary = try journal.importSnapshot(snapshot, overwrite: overwrite, attachmentLimit: try AttachmentFiles.limit()) { progress.update($0, of: $1) }
         progress.finish()
@@ -105,8 +119,13 @@ extension ImportOmissions {
             let parts = attachments.sorted { $0.key < $1.key }.map { Self.count($0.value, $0.key) }
             let list = parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1]
             let one = attachments.values.reduce(0, +) == 1
-            let why = attachmentFolderSearched ? "\(one ? "its file is" : "their files are") not in the export folder"
-                : "a file read from standard input brings no attachments"
+            let why = if let first = missingAttachmentLinks.first {
+                "\(one ? "its file was" : "their files were") not found in the folder; \(one ? "it is" : "the first is") \(first)"
+            } else if attachmentFolderSearched {
+                "\(one ? "its file is" : "their files are") not in the export folder"
+            } else {
+                "a file read from standard input brings no attachments"
+            }
             let marked = attachmentsMarkedInText ? "; \(one ? "its place is" : "their places are") marked in the text" : ""
             sentences.append("\(list) in \(Self.entries(recordsWithAttachments.count)) \(one ? "was" : "were") not imported (\(why))\(marked).")
         }
@@ -118,7 +137,24 @@ extension ImportOmissions {
             sentences.append("The location, weather and attachment lines of \(Self.entries(recordsWithoutRoomForNotes.count)) were left out: "
                              + "the text had no room for them within \(Entry.maximumCharacters) characters \(Self.whereFound(recordsWithoutRoomForNotes)).")
         }
+        if !notesWithoutDate.isEmpty {
+            let one = notesWithoutDate.count == 1
+            sentences.append("\(Self.notes(notesWithoutDate.count)) \(one ? "was" : "were") not imported: neither \(one ? "its" : "their") name "
+                             + "(YYYY-MM-DD…) nor \(one ? "its" : "their") front matter (date:) gives a day \(Self.first(notesWithoutDate)).")
+        }
+        if !notesOutsideFolder.isEmpty {
+            let one = notesOutsideFolder.count == 1
+            sentences.append("\(Self.notes(notesOutsideFolder.count)) \(one ? "was" : "were") not imported: \(one ? "it is a symbolic link" : "they are symbolic links") "
+                             + "to a file outside the folder \(Self.first(notesOutsideFolder)).")
+        }
         return sentences
+    }
+
+    private static func notes(_ value: Int) -> String { "\(value) \(value == 1 ? "note" : "notes")" }
+
+    /// "(Ideas.md)", or "(the first is Ideas.md)" for several.
+    private static func first(_ paths: [String]) -> String {
+        "(\(paths.count == 1 ? "" : "the first is ")\(paths[0]))"
     }
 
     /// `{"attachments": {"photos": 2, …}, "entries_with_attachments": 1, …}`, kinds in a fixed order.
@@ -129,6 +165,8 @@ extension ImportOmissions {
             ("entries_with_attachments", .integer(Int64(recordsWithAttachments.count))),
             ("entries_with_unreadable_location_or_weather", .integer(Int64(recordsWithUnreadableLocationOrWeather.count))),
             ("entries_without_room_for_notes", .integer(Int64(recordsWithoutRoomForNotes.count))),
+            ("notes_without_date", .integer(Int64(notesWithoutDate.count))),
+            ("notes_outside_folder", .integer(Int64(notesOutsideFolder.count))),
         ])
     }
 }
@@ -156,10 +194,24 @@ extension Import {
             }
         case .json: document = ExportFolder.documentName(of: .json)
         case .jrnlJSON, .jrnlText: throw CLIError.usage("\(file) is a folder; --format \(format.rawValue) reads one file.")
+        // Never asked: a folder of notes is read by notesFolder() and the vault (execute()).
+        case .markdownFolder: return (file, ImportFolder(path: file))
         }
         let path = (file as NSString).appendingPathComponent(document)
         guard FileManager.default.fileExists(atPath: path) else { throw CLIError.inputNotFound("No \(document) in \(file).") }
         return (path, ImportFolder(path: file))
+    }
+
+    /// The folder of notes `--format markdown-folder` reads: a folder, never standard input or
+    /// an encrypted file.
+    private func notesFolder() throws -> String {
+        guard ageIdentity == nil else { throw CLIError.usage("--age-identity decrypts one file; --format markdown-folder reads a folder of notes.") }
+        var isFolder: ObjCBool = false
+        guard file != "-", FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
+            throw file == "-" ? CLIError.usage("--format markdown-folder reads a folder of notes, not standard input.") : CLIError.inputNotFound("No folder at \(file).")
+        }
+        guard isFolder.boolValue else { throw CLIError.usage("\(file) is a file; --format markdown-folder reads a folder of notes.") }
+        return file
     }
 
     /// The file (or standard input), refused once it passes ``ImportFormat/maximumFileSize``:

@@ -16,6 +16,12 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     case jrnlText = "jrnl-txt"
     /// Day One's `Journal.json`.
     case dayOneJSON = "dayone-json"
+    /// A folder of Markdown notes (Obsidian's daily notes), read by
+    /// ``UnlockedVault/readMarkdownFolder(_:zone:)``: its entry ids are derived with the vault's key.
+    case markdownFolder = "markdown-folder"
+
+    /// Whether the format is a folder of files rather than one file.
+    public var readsFolder: Bool { self == .markdownFolder }
 
     /// Reads `bytes` in this format; wall-clock times without a zone are read in `zone`. The
     /// files a Day One export or jv's own export names are looked for in `folder` (the one
@@ -35,6 +41,7 @@ public enum ImportFormat: String, CaseIterable, Sendable {
             snapshot.entries = try JrnlFormat.parseText(text, zone: zone)
             return snapshot
         case .dayOneJSON: return try DayOneReader.read(bytes, folder: folder)
+        case .markdownFolder: throw ImportError(reason: "a folder of Markdown notes is read as a folder, not as one file")
         }
     }
 }

@@ -26,12 +26,22 @@ public struct ImportOmissions: Sendable, Equatable {
     /// Entries whose text left no room within ``Entry/maximumCharacters`` for the lines jv adds
     /// (location, weather, attachments the text did not link): those lines were left out.
     public var recordsWithoutRoomForNotes: [Int] = []
+    /// A folder of Markdown notes: the embeds whose files were not found, as `target in
+    /// note`, in the order of the notes.
+    public var missingAttachmentLinks: [String] = []
+    /// A folder of Markdown notes: the notes left out because neither their name nor their
+    /// front matter gives a date (their paths in the folder).
+    public var notesWithoutDate: [String] = []
+    /// A folder of Markdown notes: the notes left out because they are symbolic links to files
+    /// outside the folder (their paths in the folder).
+    public var notesOutsideFolder: [String] = []
 
     public init() {}
 
     /// True when everything in the file was brought over.
     public var isEmpty: Bool {
         attachments.isEmpty && recordsWithUnreadableLocationOrWeather.isEmpty && recordsWithoutRoomForNotes.isEmpty
+            && notesWithoutDate.isEmpty && notesOutsideFolder.isEmpty
     }
 }
 
