@@ -207,15 +207,20 @@ extension UnlockedVault {
     /// Reads a blob's chunk stream (FORMAT.md §15.3): exactly its chunk count of chunks, in order.
     func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database,
                      _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let streamID = try blob.streamID, chunkCount = try blob.chunkCount
-        let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk WHERE stream_id = ?", arguments: [streamID.storageText]) ?? 0
+        let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
+        let stream = try blob.streamID.storageText
+        try readContent(of: blob, opened: opened, db, chunk: { index in try Data.fetchOne(statement, arguments: [stream, index]) }, emit)
+    }
+
+    /// ``readContent(of:opened:_:_:)`` with each chunk's ciphertext from `chunk` (given its index;
+    /// nil when there is none), which ``check()`` feeds from the one pass that also digests it.
+    func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database, chunk: (Int64) throws -> Data?,
+                     _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let expected = try blob.stream(opened)
+        let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk WHERE stream_id = ?", arguments: [expected.streamID.storageText]) ?? 0
         // None at all: sync left the content at the location (the manifest vouches for the chunk rows).
         if found == 0 { throw VaultError.attachmentNotStored(blobID: blob.id.storageText, reason: "it was left at the sync location") }
-        guard found == chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(chunkCount)") }
-        let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
-        let expected = AttachmentStream.Stored(streamID: streamID, secret: opened.stream, size: opened.details.size,
-                                                 digest: opened.details.digest, storedSize: try blob.storedSize, chunkCount: chunkCount)
-        try AttachmentStream.read(expected, chunk: { index in try Data.fetchOne(statement, arguments: [streamID.storageText, index]) },
-                                  emit: emit, tampered: { blob.row.tampered($0) })
+        guard found == expected.chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(expected.chunkCount)") }
+        try AttachmentStream.read(expected, chunk: chunk, emit: emit, tampered: { blob.row.tampered($0) })
     }
 }

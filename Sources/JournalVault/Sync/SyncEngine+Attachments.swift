@@ -160,10 +160,8 @@ extension SyncEngine {
                   try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment_chunk WHERE stream_id = ?)",
                                       arguments: [stream.storageText]) ?? false) else { return }
             let opened = try blob.decrypt(keys: keys)
-            let count = try blob.chunkCount
-            var reader = try SyncBlobFile.Reader(handle, streamID: stream, count: count)
-            let expected = AttachmentStream.Stored(streamID: stream, secret: opened.stream, size: opened.details.size,
-                                                     digest: opened.details.digest, storedSize: try blob.storedSize, chunkCount: count)
+            let expected = try blob.stream(opened)
+            var reader = try SyncBlobFile.Reader(handle, streamID: stream, count: expected.chunkCount)
             let insert = try db.cachedStatement(sql: "INSERT INTO attachment_chunk (stream_id, idx, data) VALUES (?, ?, ?)")
             var current: (index: Int64, data: Data)?
             try AttachmentStream.read(expected, chunk: { index in
