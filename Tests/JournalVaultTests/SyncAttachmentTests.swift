@@ -174,6 +174,7 @@ import VaultCrypto
         }
         #expect(try b.attachment(id: attached.id).stored == false)
         #expect(try b.attachmentThumbnail(id: attached.id) == [0xFF, 0xD8, 0xFF, 0xD9])
+        #expect(try b.attachmentsWithThumbnails().map { "\($0.attachment.id) \($0.thumbnail)" } == ["\(attached.id) \([UInt8]([0xFF, 0xD8, 0xFF, 0xD9]))"])
         #expect(try b.check().isClean)
         #expect(try Self.read(b, attached.id) == content)
         #expect(try b.attachment(id: attached.id).stored)
