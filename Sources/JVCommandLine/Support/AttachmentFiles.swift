@@ -16,7 +16,7 @@ enum AttachmentFiles {
             if path == "-" { return .stream(STDIN_FILENO, name: stdinName ?? "") }
             guard FileManager.default.fileExists(atPath: path) else { throw CLIError.inputNotFound("No file at \(path) to attach.") }
             guard let details = thumbnailer.flatMap({ describe(path, with: $0) }) else { return .file(path) }
-            return .file(path, media: details.media, thumbnail: details.thumbnail ?? [])
+            return .file(path, media: details.media, thumbnail: details.thumbnail)
         }
     }
 

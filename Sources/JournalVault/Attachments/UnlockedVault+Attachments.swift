@@ -42,8 +42,8 @@ extension UnlockedVault {
         }
     }
 
-    /// The largest content from a stream that ``attach(_:to:limit:thumbnailer:)`` has described:
-    /// its copy is on tmpfs, which is memory.
+    /// The largest content from a stream that ``attach(_:to:limit:thumbnailer:)`` describes: the
+    /// copy the thumbnailer reads is on tmpfs, which is memory.
     public static let describedStreamLimit: Int64 = 256 << 20
 
     /// Adds an entry as ``addEntry(_:at:starred:tags:)`` does, with `attachments`, in one
@@ -200,7 +200,7 @@ extension UnlockedVault {
             media = input.media ?? described?.media ?? .guessed(fromName: input.name)
             let details = AttachmentDetails(media: media, size: written.size, digest: written.digest)
             try AttachmentBlobRow(id: blobID, contentTag: tag, written: written, createdAt: now, details: details,
-                                  thumbnail: described.map { $0.thumbnail ?? [] } ?? input.thumbnail, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+                                  thumbnail: described?.thumbnail ?? input.thumbnail, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
         }
         try AttachmentRow(id: id, entryID: entryID, blobID: blobID, createdAt: now, name: input.name, meta: .fresh(keyVersion: keys.keyVersion),
                           keys: keys).insert(db)
