@@ -12,7 +12,9 @@
 -- never changes a blob's `stream_id`; were it changed, its chunks follow it (and then fail to
 -- open, their associated data naming the old one) rather than being left to no blob. The
 -- last attachment of a blob takes the blob, and so its chunks, with it (`attachment_release`),
--- inside the deleting transaction, where the manifest's triggers see every row go.
+-- inside the deleting transaction, where the manifest's triggers see every row go. An attachment
+-- sync has parked (its entry deleted here, FORMAT.md §14.7) still names its blob: `sync_parked`
+-- keeps that name in plaintext (`blob_id`), and the last of either kind to go releases the blob.
 
 CREATE TABLE attachment_blob (
     id          TEXT    NOT NULL PRIMARY KEY CHECK (length(id) = 36),
@@ -46,8 +48,16 @@ CREATE TABLE attachment_chunk (
     UNIQUE (stream_id, idx)
 );
 
+ALTER TABLE sync_parked ADD COLUMN blob_id TEXT;
+
 CREATE TRIGGER attachment_release AFTER DELETE ON attachment
 WHEN NOT EXISTS (SELECT 1 FROM attachment WHERE blob_id = OLD.blob_id)
+ AND NOT EXISTS (SELECT 1 FROM sync_parked WHERE blob_id = OLD.blob_id)
+BEGIN DELETE FROM attachment_blob WHERE id = OLD.blob_id; END;
+CREATE TRIGGER attachment_parked_release AFTER DELETE ON sync_parked
+WHEN OLD.blob_id IS NOT NULL
+ AND NOT EXISTS (SELECT 1 FROM attachment WHERE blob_id = OLD.blob_id)
+ AND NOT EXISTS (SELECT 1 FROM sync_parked WHERE blob_id = OLD.blob_id)
 BEGIN DELETE FROM attachment_blob WHERE id = OLD.blob_id; END;
 
 

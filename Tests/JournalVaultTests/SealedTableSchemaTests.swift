@@ -121,6 +121,24 @@ import Testing
         }
     }
 
+    /// A content goes with the last attachment naming it, in its table or parked by sync (FORMAT.md
+    /// §1.12): both release triggers ask both, and sync_parked names a parked attachment's blob.
+    @Test func contentIsReleasedOnlyWhenNoAttachmentNamesItTableOrParked() throws {
+        let column = try #require(SealedTable.attachment.parents.first { $0.table == .attachmentBlob }?.column)
+        for (vault, queue, _) in try Self.schemas() {
+            try queue.read { db in
+                #expect(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('sync_parked') ORDER BY cid") == ["tbl", "id", "change", "blob_id"],
+                        "\(vault)")
+                for trigger in ["attachment_release", "attachment_parked_release"] {
+                    let sql = try #require(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+                                                               arguments: [trigger]), "\(vault): \(trigger)")
+                    #expect(sql.contains("FROM attachment WHERE \(column) = OLD.blob_id") && sql.contains("FROM sync_parked WHERE blob_id = OLD.blob_id"),
+                            "\(vault): \(trigger)")
+                }
+            }
+        }
+    }
+
     @Test func everyTableIsDescribed() throws {
         let derived = Set(SealedTable.all.flatMap(\.derived).compactMap { derived -> String? in
             if case .tagIndex(let table) = derived { return table }

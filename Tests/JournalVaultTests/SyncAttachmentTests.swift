@@ -58,6 +58,55 @@ import VaultCrypto
         #expect(try devices.journals[1].database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_parked") } == 0, "\(received)")
     }
 
+    /// The content held by an attachment parked by sync (its entry deleted here) is not released
+    /// when another entry with the same content is deleted: the parked attachment comes back
+    /// whole when an edit of its entry beats the delete. Released, its blob's tombstone would
+    /// also have taken the content from the device that never parked anything.
+    @Test func aContentNamedOnlyByAParkedAttachmentIsKept() throws {
+        let devices = try Devices(count: 2)
+        let (a, b) = (devices.journals[0], devices.journals[1])
+        let content = AttachmentTests.content(Self.length, seed: 12)
+        let kept = try a.addEntry("Kept.")
+        let other = try Self.attach(a, content, name: "other.jpg", in: devices.folder)
+        try devices.syncUntilQuiet()
+
+        // b deletes the entry while a attaches the same content to it: on b the attachment is parked.
+        try b.deleteEntry(id: kept.id)
+        let path = devices.folder.file("kept.jpg")
+        try content.write(to: URL(fileURLWithPath: path))
+        let parked = try a.attach([.file(path)], to: kept.id)[0]
+        #expect(parked.blobID == other.blobID)
+        _ = try SyncEngine(a).sync()
+        devices.deliverAll(to: 1)
+        _ = try SyncEngine(b).sync()
+        let parkedOnB = try b.database.read { db in try String.fetchAll(db, sql: "SELECT id FROM sync_parked WHERE tbl = 'attachment'") }
+        #expect(parkedOnB == [parked.id.storageText])
+
+        // a edits the entry before it hears of the delete (the edit will win); b deletes the other
+        // entry, whose attachment was the last in its table to name the content.
+        try a.updateEntry(id: kept.id, content: "Kept, and changed.")
+        try b.deleteEntry(id: other.entryID)
+        let stored = try b.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk c JOIN attachment_blob b ON b.stream_id = c.stream_id WHERE b.id = ?",
+                             arguments: [other.blobID.storageText])
+        }
+        #expect(stored == 3, "the content named by the parked attachment was released")
+        try devices.syncUntilQuiet()
+        for journal in [a, b] {
+            #expect(try journal.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_parked") } == 0)
+            #expect(try Self.read(journal, parked.id) == content)
+            #expect(try journal.check().isClean)
+        }
+
+        // Deleted at last, the content goes everywhere with its last attachment.
+        try a.deleteEntry(id: kept.id)
+        try devices.syncUntilQuiet()
+        for journal in [a, b] {
+            #expect(try journal.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM attachment_blob") } == 0)
+            #expect(try journal.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk") } == 0)
+        }
+    }
+
     @Test func aContentAttachedOnOneDeviceIsReadOnTheOtherAndItsFileWentFirst() throws {
         let devices = try Devices(count: 2)
         let (a, b) = (devices.journals[0], devices.journals[1])
@@ -125,6 +174,7 @@ import VaultCrypto
         }
         #expect(try b.attachment(id: attached.id).stored == false)
         #expect(try b.attachmentThumbnail(id: attached.id) == [0xFF, 0xD8, 0xFF, 0xD9])
+        #expect(try b.attachmentsWithThumbnails().map { "\($0.attachment.id) \($0.thumbnail)" } == ["\(attached.id) \([UInt8]([0xFF, 0xD8, 0xFF, 0xD9]))"])
         #expect(try b.check().isClean)
         #expect(try Self.read(b, attached.id) == content)
         #expect(try b.attachment(id: attached.id).stored)

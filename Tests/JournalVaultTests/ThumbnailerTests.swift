@@ -26,15 +26,15 @@ struct ThumbnailerTests {
                              latitude: ("S", [(33, 1), (51, 1), (2448, 100)]), longitude: ("W", [(151, 1), (12, 1), (5508, 100)]))
         let photo = try ImageMaker(folder).jpeg(width: 600, height: 400, exif: exif)
         let details = try #require(describe(photo))
-        #expect(details.mediaType == "image/jpeg")
-        #expect(details.kind == .image)
+        #expect(details.media.mediaType == "image/jpeg")
+        #expect(details.media.kind == .image)
         // Orientation 6 turns the picture a quarter: seen upright it is 400 wide, 600 high.
-        #expect(details.width == 400 && details.height == 600)
-        #expect(details.takenAt == "2024-05-01T12:34:56+02:00")
-        let location = try #require(details.location)
+        #expect(details.media.width == 400 && details.media.height == 600)
+        #expect(details.media.takenAt == "2024-05-01T12:34:56+02:00")
+        let location = try #require(details.media.location)
         #expect(abs(location.latitude - -(33 + 51.0 / 60 + 24.48 / 3600)) < 1e-9)
         #expect(abs(location.longitude - -(151 + 12.0 / 60 + 55.08 / 3600)) < 1e-9)
-        let thumbnail = try #require(details.thumbnail)
+        let thumbnail = details.thumbnail
         let size = try ImageMaker(folder).size(of: thumbnail)
         #expect(size.width == 213 && size.height == 320)
         #expect(!containsEXIF(thumbnail), "the thumbnail keeps no metadata")
@@ -43,33 +43,33 @@ struct ThumbnailerTests {
     @Test func aTimeWithoutOffsetStaysALocalTime() throws {
         let exif = ExifBlock(orientation: 1, dateTimeOriginal: "2019:12:31 23:59:59", offsetTimeOriginal: nil, latitude: nil, longitude: nil)
         let details = try #require(describe(try ImageMaker(folder).jpeg(width: 64, height: 48, exif: exif)))
-        #expect(details.takenAt == "2019-12-31T23:59:59")
-        #expect(details.location == nil)
-        #expect(details.width == 64 && details.height == 48)
+        #expect(details.media.takenAt == "2019-12-31T23:59:59")
+        #expect(details.media.location == nil)
+        #expect(details.media.width == 64 && details.media.height == 48)
         // Smaller than a thumbnail: not enlarged.
-        #expect(try ImageMaker(folder).size(of: try #require(details.thumbnail)) == (64, 48))
+        #expect(try ImageMaker(folder).size(of: details.thumbnail) == (64, 48))
     }
 
     @Test func aPNGIsDescribedAndThumbnailed() throws {
         let details = try #require(describe(try ImageMaker(folder).image("photo.png", width: 900, height: 300)))
-        #expect(details.mediaType == "image/png" && details.kind == .image)
-        #expect(details.width == 900 && details.height == 300)
-        #expect(details.takenAt == nil && details.location == nil)
-        #expect(try ImageMaker(folder).size(of: try #require(details.thumbnail)) == (320, 107))
+        #expect(details.media.mediaType == "image/png" && details.media.kind == .image)
+        #expect(details.media.width == 900 && details.media.height == 300)
+        #expect(details.media.takenAt == nil && details.media.location == nil)
+        #expect(try ImageMaker(folder).size(of: details.thumbnail) == (320, 107))
     }
 
     @Test(arguments: ["webp", "gif", "tif", "heic"])
     func theOtherFormatsAreThumbnailed(_ suffix: String) throws {
         let details = try #require(describe(try ImageMaker(folder).image("photo.\(suffix)", width: 400, height: 400)))
-        #expect(details.kind == .image)
-        #expect(details.width == 400 && details.height == 400)
-        #expect(try ImageMaker(folder).size(of: try #require(details.thumbnail)) == (320, 320))
+        #expect(details.media.kind == .image)
+        #expect(details.media.width == 400 && details.media.height == 400)
+        #expect(try ImageMaker(folder).size(of: details.thumbnail) == (320, 320))
     }
 
     @Test func aTwentyFourMegapixelJPEGIsShrunkWhileLoading() throws {
         let details = try #require(describe(try ImageMaker(folder).jpeg(width: 6000, height: 4000, exif: nil, plain: true)))
-        #expect(details.width == 6000 && details.height == 4000)
-        #expect(try ImageMaker(folder).size(of: try #require(details.thumbnail)) == (320, 213))
+        #expect(details.media.width == 6000 && details.media.height == 4000)
+        #expect(try ImageMaker(folder).size(of: details.thumbnail) == (320, 213))
     }
 
     @Test func theFileIsReadFromItsStartAndItsOffsetPutBack() throws {
@@ -77,7 +77,7 @@ struct ThumbnailerTests {
         let descriptor = open(photo, O_RDONLY)
         defer { close(descriptor) }
         lseek(descriptor, 7, SEEK_SET)
-        #expect(thumbnailer.describe(fileDescriptor: descriptor)?.width == 50)
+        #expect(thumbnailer.describe(fileDescriptor: descriptor)?.media.width == 50)
         #expect(lseek(descriptor, 0, SEEK_CUR) == 7)
     }
 
@@ -87,7 +87,7 @@ struct ThumbnailerTests {
         var generator = SeededGenerator(seed: 23)
         let garbage = try folder.write("garbage", Data((0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) }))
         let details = try #require(describe(garbage))
-        #expect(details == MediaDetails(mediaType: "application/octet-stream", kind: .other))
+        #expect(details == MediaDetails(media: AttachmentMedia(mediaType: "application/octet-stream", kind: .other)))
         let run = try runProgram(["describe"], input: garbage)
         #expect(run.status == 1)
         #expect(run.output == Array("{\"media_type\":\"application/octet-stream\",\"kind\":\"other\"}\n".utf8))
@@ -96,20 +96,20 @@ struct ThumbnailerTests {
     @Test func aTruncatedJPEGIsAnImageWithoutThumbnail() throws {
         let photo = try Data(contentsOf: URL(fileURLWithPath: try ImageMaker(folder).jpeg(width: 600, height: 400, exif: nil)))
         let truncated = try folder.write("truncated.jpg", photo.prefix(photo.count / 2))
-        #expect(describe(truncated) == MediaDetails(mediaType: "image/jpeg", kind: .image))
+        #expect(describe(truncated) == MediaDetails(media: AttachmentMedia(mediaType: "image/jpeg", kind: .image)))
         #expect(try runProgram(["describe"], input: truncated).status == 1)
     }
 
     @Test func aFileThatOnlyStartsLikeAnImageIsNotDecoded() throws {
         let lying = try folder.write("lying.png", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("not a chunk in sight".utf8))
-        #expect(describe(lying) == MediaDetails(mediaType: "image/png", kind: .image))
+        #expect(describe(lying) == MediaDetails(media: AttachmentMedia(mediaType: "image/png", kind: .image)))
         #expect(try runProgram(["describe"], input: lying).status == 1)
     }
 
     @Test func aPNGClaimingTenGigapixelsIsRefusedUnread() throws {
         let bomb = try folder.write("bomb.png", Data(ImageMaker.png(claimingWidth: 100_000, height: 100_000)))
         let started = ContinuousClock.now
-        #expect(describe(bomb) == MediaDetails(mediaType: "image/png", kind: .image))
+        #expect(describe(bomb) == MediaDetails(media: AttachmentMedia(mediaType: "image/png", kind: .image)))
         #expect(ContinuousClock.now - started < .seconds(10))
         #expect(try runProgram(["describe"], input: bomb).status == 1)
     }
@@ -117,7 +117,7 @@ struct ThumbnailerTests {
     @Test func aRealPNGOfMoreThanTheLargestPixelCountIsNotDecoded() throws {
         // 16,100 × 16,100 black pixels: 259 million, in a 250 KB file that would decode.
         let large = try ImageMaker(folder).blackPNG(width: 16_100, height: 16_100)
-        #expect(describe(large) == MediaDetails(mediaType: "image/png", kind: .image))
+        #expect(describe(large) == MediaDetails(media: AttachmentMedia(mediaType: "image/png", kind: .image)))
     }
 
     @Test func audioVideoAndPDFAreRecognisedByTheirFirstBytes() throws {
@@ -131,7 +131,7 @@ struct ThumbnailerTests {
         ]
         for (mediaType, bytes, kind) in samples {
             let file = try folder.write("sample", Data(bytes))
-            #expect(describe(file) == MediaDetails(mediaType: mediaType, kind: kind), "\(mediaType)")
+            #expect(describe(file) == MediaDetails(media: AttachmentMedia(mediaType: mediaType, kind: kind)), "\(mediaType)")
             #expect(try runProgram(["describe"], input: file).status == 0, "\(mediaType)")
         }
     }
@@ -228,7 +228,7 @@ struct ThumbnailerTests {
         chmod(program, 0o755)
         let file = open(try folder.write("input", Data("x".utf8)), O_RDONLY)
         defer { close(file) }
-        #expect(Thumbnailer(executable: program).describe(fileDescriptor: file) == MediaDetails(mediaType: "text/plain", kind: .other))
+        #expect(Thumbnailer(executable: program).describe(fileDescriptor: file) == MediaDetails(media: AttachmentMedia(mediaType: "text/plain", kind: .other)))
     }
 
     // MARK: helpers

@@ -18,6 +18,8 @@ struct AttachmentCommandTests {
     /// thumbnailer looks at content, not names), with bytes after its end as cameras leave them.
     static let first = ExifImages.jpeg(taken: "2024:05:01 12:00:00", latitude: 46.5, longitude: 7.9) + content((1 << 20) + 100, seed: 1)
     static let second = content((1 << 20) + 100, seed: 2)
+    /// Ogg's signature, then not much: described by its content (standard input too), it is audio.
+    static let memo = Data("OggS a voice memo".utf8)
 
     @Test func filesGoInAndComeBackOut() throws {
         let sandbox = try Sandbox()
@@ -26,7 +28,7 @@ struct AttachmentCommandTests {
         let entry = try sandbox.add("The view from the ridge.")
         let attached = try sandbox.ok(["attach", String(entry.prefix(8)), photo]).lines
         #expect(attached.count == 1 && matches(attached[0], uuidPattern))
-        let memo = try sandbox.run(["attach", entry, "-", "--name", "memo.ogg", "--json"], stdin: Data("a voice memo".utf8))
+        let memo = try sandbox.run(["attach", entry, "-", "--name", "memo.ogg", "--json"], stdin: Self.memo)
         #expect(memo.status == 0, "\(memo)")
         let listed = try sandbox.ok(["attachments", "--json"]).array()
         #expect(listed.map { $0["name"] as? String } == ["ridge.jpg", "memo.ogg"])
@@ -42,7 +44,7 @@ struct AttachmentCommandTests {
         try sandbox.ok(["attachment", "get", attached[0], "-o", output, "--force"])
         // To standard output (a pipe here).
         let memoID = try #require(try memo.array().first?["id"] as? String)
-        #expect(try sandbox.ok(["attachment", "get", memoID]).stdout == Data("a voice memo".utf8))
+        #expect(try sandbox.ok(["attachment", "get", memoID]).stdout == Self.memo)
         // Shown with its entry, marked in the list.
         let shown = try sandbox.ok(["show", entry]).out
         #expect(shown.contains("2 attachments:") && shown.contains("ridge.jpg  image/jpeg  1.0 MB") && shown.contains("memo.ogg"), "\(shown)")
@@ -102,6 +104,27 @@ struct AttachmentCommandTests {
         let another = try sandbox.folder.write("other.txt", ExifImages.png(taken: "2024:05:01 12:05:00", latitude: 46.5, longitude: 7.9, seed: 3))
         let guessed = try sandbox.run(["attach", entry, another, "--json"], env: ["JV_THUMBNAILER": sandbox.folder.file("no-such-program")]).array()
         #expect(guessed.first?["media_type"] as? String == "text/plain" && guessed.first?["width"] == nil)
+    }
+
+    @Test("a photo attached from standard input is described by its content as a file is, from a copy on tmpfs that is wiped and removed; without the thumbnailer, by its name")
+    func standardInputIsDescribedOnceStored() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let entry = try sandbox.add("From a pipe.")
+        let photo = ExifImages.jpeg(taken: "2024:05:01 12:00:00", latitude: 46.5, longitude: 7.9)
+        let attached = try sandbox.run(["attach", entry, "-", "--name", "ridge.dat", "--json"], stdin: photo)
+        #expect(attached.status == 0, "\(attached)")
+        let described = try sandbox.ok(["attachments", "--json"]).array()
+        #expect(described.count == 1)
+        #expect(described[0]["media_type"] as? String == "image/jpeg" && described[0]["kind"] as? String == "image", "\(described)")
+        #expect(described[0]["width"] as? Int == 8 && described[0]["height"] as? Int == 8 && described[0]["taken_at"] as? String == "2024-05-01T12:00:00")
+        #expect(try sandbox.ok(["attachment", "get", String((described[0]["id"] as? String ?? "").prefix(8))]).stdout == photo)
+        // The copy the thumbnailer read is gone from tmpfs, and none was ever made on disk.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path).filter { $0.hasPrefix(".jv.") }.isEmpty)
+        let other = ExifImages.jpeg(taken: "2024:05:01 12:00:00", latitude: 46.5, longitude: 7.9, seed: 5)
+        let guessed = try sandbox.run(["attach", entry, "-", "--name", "other.dat", "--json"], stdin: other,
+                                      env: ["JV_THUMBNAILER": sandbox.folder.file("no-such-program")]).array()
+        #expect(guessed.first?["media_type"] as? String == "application/octet-stream" && guessed.first?["width"] == nil, "\(guessed)")
     }
 
     @Test("attachment open runs $JV_OPEN on a 0600 copy under the attachment's name in $XDG_RUNTIME_DIR, waits, then overwrites and removes it; a viewer that fails exits 1, the copy removed all the same")

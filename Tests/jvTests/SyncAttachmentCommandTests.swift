@@ -62,6 +62,30 @@ import Testing
         #expect(Self.blobFiles(machines.location).count == 1)
     }
 
+    @Test("jv sync --dry-run counts the contents it would send and fetch; jv sync clone --attachments none leaves them at the location")
+    func aDryRunCountsContentsAndACloneCanLeaveThem() throws {
+        let machines = try Machines(location: { $0.folder.file("location") })
+        let content = Self.content(1_500_000, seed: 31)
+        let id = try Self.attach(machines.first, content, name: "harbour.jpg")
+        let dry = try machines.first.run(["sync", "--dry-run", "--json"]).object()
+        #expect(dry["dry_run"] as? Bool == true && dry["contents_to_send"] as? Int == 1 && dry["contents_to_fetch"] as? Int == 0, "\(dry)")
+        let said = try machines.first.run(["sync", "--dry-run"])
+        #expect(said.out.contains("(with 1 attachment's content)") && said.out.contains("nothing was changed"), "\(said)")
+        #expect(Self.blobFiles(machines.location).isEmpty, "a dry run writes nothing")
+        try Sandbox.requireSuccess(try machines.first.run(["sync"]))
+
+        let third = try Sandbox()
+        third.environment["XDG_CACHE_HOME"] = third.folder.file("cache")
+        let cloned = try third.run(["sync", "clone", machines.location, "--attachments", "none", "--json"])
+        #expect(cloned.status == 0, "\(cloned)")
+        #expect(try cloned.object()["contents_left"] as? Int == 1, "\(cloned)")
+        #expect(try Self.stored(third, id) == false)
+        #expect(try third.run(["sync", "--dry-run", "--json"]).object()["contents_to_fetch"] as? Int == 1)
+        #expect(try third.run(["sync", "--dry-run", "--attachments", "none", "--json"]).object()["contents_to_fetch"] as? Int == 0)
+        #expect(try Self.get(third, id) == content)
+        #expect(try third.run(["sync", "clone", machines.location, "--to", third.folder.file("other.vault"), "--attachments", "some"]).status == 64)
+    }
+
     @Test("jv sync --attachments none leaves the content at the location; jv attachment get fetches it")
     func leftAtTheLocationFetchedOnGet() throws {
         let machines = try Machines(location: { $0.folder.file("location") })

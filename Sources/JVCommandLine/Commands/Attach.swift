@@ -35,7 +35,9 @@ struct Attach: VaultCommand {
     func execute() throws {
         let inputs = try AttachmentFiles.inputs(files, stdinName: name)
         let journal = try options.unlockedVault()
-        let attached = try journal.attach(inputs, to: try journal.resolveEntryID(entry), limit: try AttachmentFiles.limit())
+        // Standard input is described once stored (a file, by AttachmentFiles.inputs before).
+        let attached = try journal.attach(inputs, to: try journal.resolveEntryID(entry), limit: try AttachmentFiles.limit(),
+                                          thumbnailer: files.contains("-") ? Thumbnailer.located() : nil)
         AttachmentFiles.print(attached, options.output)
     }
 }

@@ -30,14 +30,15 @@ struct AttachmentsCommand: VaultCommand {
         (query.from, query.to) = (from?.coveredDays.lowerBound, to?.coveredDays.upperBound)
         let journal = try options.unlockedVault(access: .readOnly)
         query.entryID = try entry.map(journal.resolveEntryID)
-        let attachments = try journal.attachments(query)
+        let listed = try journal.attachmentsWithThumbnails(query)
+        let attachments = listed.map(\.attachment)
         let output = options.output
         if output.json {
             output.printJSON(.array(attachments.map(\.json)))
         } else if attachments.isEmpty {
             Console.note("No attachments match.")
         } else {
-            let previews = try AttachmentPreviews.make(for: attachments, journal: journal, options: imageOptions, output: output)
+            let previews = AttachmentPreviews.make(for: listed, options: imageOptions, output: output)
             guard let previews else {
                 return Console.out(attachments.map { $0.line(output, withEntry: query.entryID == nil) }.joined(separator: "\n"))
             }

@@ -15,7 +15,8 @@ struct Show: VaultCommand {
     func execute() throws {
         let journal = try options.unlockedVault(access: .readOnly)
         let entry = try journal.entry(id: journal.resolveEntryID(id))
-        let attachments = try journal.attachments(AttachmentQuery(entryID: entry.id))
+        let listed = try journal.attachmentsWithThumbnails(AttachmentQuery(entryID: entry.id))
+        let attachments = listed.map(\.attachment)
         if options.json {
             options.output.printJSON(attachments.isEmpty ? entry.json : entry.json.adding(attachments: attachments))
         } else {
@@ -26,7 +27,7 @@ struct Show: VaultCommand {
             if !tags.isEmpty { lines += ["", output.dim("tags: " + output.shown(tags.joined(separator: ", ")))] }
             if !attachments.isEmpty {
                 lines += ["", output.dim(Output.count(attachments.count, of: "attachments") + ":")]
-                if let previews = try AttachmentPreviews.make(for: attachments, journal: journal, options: imageOptions, output: output) {
+                if let previews = AttachmentPreviews.make(for: listed, options: imageOptions, output: output) {
                     Console.out(lines.joined(separator: "\n"))
                     lines = []
                     for attachment in attachments {

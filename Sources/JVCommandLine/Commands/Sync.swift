@@ -33,9 +33,12 @@ struct SyncRun: VaultCommand {
                              discussion: "A machine that never syncs again holds its packs back: all the others' must show them applied."))
     var compact = false
 
-    @Option(help: ArgumentHelp("Which attachments' contents to bring into this vault file: all, thumbnails or none (default: [sync] attachments in the config file, else all). The others stay at the location and are fetched when read; thumbnails travel with the records either way.",
-                               valueName: "which"))
+    @Option(help: SyncRun.attachmentsHelp)
     var attachments: AttachmentSyncPolicy?
+
+    /// `--attachments`, of `jv sync` and `jv sync clone`.
+    static let attachmentsHelp = ArgumentHelp("Which attachments' contents to bring into this vault file: all, thumbnails or none (default: [sync] attachments in the config file, else all). The others stay at the location and are fetched when read; thumbnails travel with the records either way.",
+                                              valueName: "which")
 
     func validate() throws {
         if dryRun && compact { throw ValidationError("--dry-run and --compact cannot go together: a dry run changes nothing.") }
@@ -82,13 +85,18 @@ struct SyncClone: VaultCommand {
             completion: .file())
     var to: String?
 
+    @Option(help: SyncRun.attachmentsHelp)
+    var attachments: AttachmentSyncPolicy?
+
     func execute() throws {
         let target = try to ?? options.vaultPath
         if FileManager.default.fileExists(atPath: target) {
             throw CLIError.exists("A file already exists at \(target); clone into a new file with --to PATH.")
         }
+        let policy = try attachments ?? Config.current.syncAttachments ?? .all
         try options.output.syncing("Cloning", note: "Made \(target), which syncs through \(location).") {
-            try SyncEngine.clone(from: location, to: target, credential: Credentials(options: options).forUnlocking(), progress: $0).report
+            try SyncEngine.clone(from: location, to: target, credential: Credentials(options: options).forUnlocking(), attachments: policy,
+                                 progress: $0).report
         }
     }
 }
@@ -194,11 +202,16 @@ extension Output {
                 ("contents_left", .integer(Int64(report.contentsLeft))),
                 ("contents_missing", .integer(Int64(report.contentsMissing))),
                 ("contents_removed", .integer(Int64(report.contentsRemoved))),
+                ("contents_to_send", .integer(Int64(report.contentsToSend))),
+                ("contents_to_fetch", .integer(Int64(report.contentsToFetch))),
             ]))
             return
         }
+        func contents(_ count: Int) -> String { "\(count) attachment\(count == 1 ? "'s content" : "s' contents")" }
         if dryRun {
-            Console.out("Would send \(Output.count(report.pending, of: "changes")) and apply \(Output.count(report.packsAvailable, of: "packs")); nothing was changed.")
+            let files = report.contentsToSend > 0 ? " (with \(contents(report.contentsToSend)))" : ""
+            let fetch = report.contentsToFetch > 0 ? ", and fetch \(contents(report.contentsToFetch))" : ""
+            Console.out("Would send \(Output.count(report.pending, of: "changes"))\(files) and apply \(Output.count(report.packsAvailable, of: "packs"))\(fetch); nothing was changed.")
         } else {
             let sent = report.sent.map { "Sent \(Output.count($0.changes, of: "changes")) (pack \($0.pack))" } ?? "Nothing to send"
             let copies = report.conflictCopies > 0 ? "; kept \(Output.count(report.conflictCopies, of: "conflict copies")) of texts changed on two machines at once" : ""
@@ -217,7 +230,6 @@ extension Output {
             Console.out("Another machine rotated the master key (jv rekey): this vault is now re-encrypted under key version \(version), "
                         + "and the recovery key shown there opens it.")
         }
-        func contents(_ count: Int) -> String { "\(count) attachment\(count == 1 ? "'s content" : "s' contents")" }
         if report.contentsFetched > 0 { Console.out("Fetched \(contents(report.contentsFetched)) from the location.") }
         if report.contentsLeft > 0 { Console.out("Left \(contents(report.contentsLeft)) at the location; each is fetched when read.") }
         if report.contentsRemoved > 0 { Console.out("Removed \(report.contentsRemoved) blob file\(report.contentsRemoved == 1 ? "" : "s") no machine needs any more.") }

@@ -8,13 +8,15 @@ enum AttachmentFiles {
     /// The inputs for `paths` (`-` is standard input, kept as `stdinName`); a missing file is
     /// said before the passphrase is asked for. Each file is described by the thumbnailer where
     /// one is installed (media type, pixel size, EXIF time and place, a thumbnail); standard
-    /// input, which can be read only once, and files it cannot describe keep what their name says.
+    /// input, which can be read only once, is described once stored (the `thumbnailer` of
+    /// ``UnlockedVault/attach(_:to:limit:thumbnailer:)``), and files it cannot describe keep what
+    /// their name says.
     static func inputs(_ paths: [String], stdinName: String?, thumbnailer: Thumbnailer? = Thumbnailer.located()) throws -> [AttachmentInput] {
         try paths.map { path in
             if path == "-" { return .stream(STDIN_FILENO, name: stdinName ?? "") }
             guard FileManager.default.fileExists(atPath: path) else { throw CLIError.inputNotFound("No file at \(path) to attach.") }
             guard let details = thumbnailer.flatMap({ describe(path, with: $0) }) else { return .file(path) }
-            return .file(path, media: details.media, thumbnail: details.thumbnail ?? [])
+            return .file(path, media: details.media, thumbnail: details.thumbnail)
         }
     }
 

@@ -11,14 +11,14 @@ struct AttachmentPreviews {
     private let thumbnails: [UUID: [UInt8]]
 
     /// Nil when nothing would be drawn: `--json`, standard output not a terminal, no thumbnail
-    /// among `attachments`, or images off or not possible there. The terminal is asked (which
-    /// can take a moment) only once there is a thumbnail to draw.
-    static func make(for attachments: [Attachment], journal: UnlockedVault, options: ImageOptions, output: Output) throws -> AttachmentPreviews? {
+    /// among `attachments` (as ``UnlockedVault/attachmentsWithThumbnails(_:)`` lists them, each
+    /// blob opened once), or images off or not possible there. The terminal is asked (which can
+    /// take a moment) only once there is a thumbnail to draw.
+    static func make(for attachments: [(attachment: Attachment, thumbnail: [UInt8])], options: ImageOptions, output: Output) -> AttachmentPreviews? {
         guard !output.json, options.images != false, isatty(STDOUT_FILENO) == 1 else { return nil }
         var thumbnails: [UUID: [UInt8]] = [:]
-        for attachment in attachments where attachment.kind == .image || attachment.kind == .video {
-            let thumbnail = try journal.attachmentThumbnail(id: attachment.id)
-            if !thumbnail.isEmpty { thumbnails[attachment.id] = thumbnail }
+        for (attachment, thumbnail) in attachments where (attachment.kind == .image || attachment.kind == .video) && !thumbnail.isEmpty {
+            thumbnails[attachment.id] = thumbnail
         }
         guard !thumbnails.isEmpty, let images = TerminalImages.forStandardOutput(options: options, output: output) else { return nil }
         return AttachmentPreviews(images: images, thumbnailer: Thumbnailer.located(), thumbnails: thumbnails)

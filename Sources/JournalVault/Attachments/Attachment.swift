@@ -20,7 +20,8 @@ public struct Attachment: Sendable, Equatable, Identifiable {
     public let created: Instant
     /// The content's length in bytes.
     public let size: Int64
-    /// What the content is; the thumbnail, where there is one, is read with ``UnlockedVault/attachmentThumbnail(id:)``.
+    /// What the content is; the thumbnail, where there is one, is read with ``UnlockedVault/attachmentThumbnail(id:)``
+    /// (or listed with ``UnlockedVault/attachmentsWithThumbnails(_:)``).
     public let media: AttachmentMedia
     /// Whether the content is in this vault file (false where sync left it at the location).
     public let stored: Bool

@@ -70,6 +70,13 @@ struct AttachmentBlobRow: SealedRecordRow {
 
     func verify(keys: VaultKeys) throws { _ = try decrypt(keys: keys) }
 
+    /// The chunk stream this row and what it seals (`opened`) describe, as
+    /// ``AttachmentStream/read(_:chunk:emit:tampered:)`` reads it.
+    func stream(_ opened: Opened) throws -> AttachmentStream.Stored {
+        AttachmentStream.Stored(streamID: try streamID, secret: opened.stream, size: opened.details.size, digest: opened.details.digest,
+                                storedSize: try storedSize, chunkCount: try chunkCount)
+    }
+
     /// `BLAKE2b-128(key = K_att, "JVLT-content" ‖ digest[32])` (FORMAT.md §15.4): keyed, so the tag of
     /// a known file cannot be computed without the vault's key.
     static func contentTag(digest: [UInt8], keys: VaultKeys) -> Data {

@@ -3,33 +3,24 @@
 /// What the thumbnailer found out about a file: its media type and kind, and for an image it
 /// could decode, the pixel size, when and where it was taken (EXIF) and a small JPEG.
 ///
-/// `takenAt` is ISO 8601 as the camera recorded it: `2024-05-01T12:00:00+02:00` when the file
+/// `media.takenAt` is ISO 8601 as the camera recorded it: `2024-05-01T12:00:00+02:00` when the file
 /// gives its offset (EXIF OffsetTimeOriginal), else `2024-05-01T12:00:00`, a local time of
-/// unknown offset, kept so rather than guessed into an instant. `width` and `height` are the
+/// unknown offset, kept so rather than guessed into an instant. `media.width` and `height` are the
 /// picture as seen, after its EXIF orientation.
 ///
 /// ```swift
 /// let details = Thumbnailer.located()?.describe(fileDescriptor: fd)
-/// details?.kind            // .image
-/// details?.thumbnail       // JPEG bytes, ≤ 320 px on the long side; nil if none
+/// details?.media.kind      // .image
+/// details?.thumbnail       // JPEG bytes, ≤ 320 px on the long side; empty if none
 /// ```
 public struct MediaDetails: Sendable, Equatable, CustomStringConvertible {
-    public let mediaType: String
-    public let kind: MediaKind
-    public let width: Int?
-    public let height: Int?
-    public let takenAt: String?
-    public let location: GeoLocation?
-    public let thumbnail: [UInt8]?
+    /// What the attachment keeps of the file, sealed with its content.
+    public let media: AttachmentMedia
+    /// A JPEG, or empty when none was made.
+    public let thumbnail: [UInt8]
 
-    public init(mediaType: String, kind: MediaKind, width: Int? = nil, height: Int? = nil, takenAt: String? = nil,
-                location: GeoLocation? = nil, thumbnail: [UInt8]? = nil) {
-        self.mediaType = mediaType
-        self.kind = kind
-        self.width = width
-        self.height = height
-        self.takenAt = takenAt
-        self.location = location
+    public init(media: AttachmentMedia, thumbnail: [UInt8] = []) {
+        self.media = media
         self.thumbnail = thumbnail
     }
 
@@ -58,20 +49,15 @@ public struct MediaDetails: Sendable, Equatable, CustomStringConvertible {
         }
         let declared = line["thumbnail_bytes"].map { MediaDetails.integer($0) ?? -1 } ?? 0
         guard declared == thumbnail.count, thumbnail.isEmpty || thumbnail.starts(with: [0xFF, 0xD8, 0xFF]) else { return nil }
-        self.init(mediaType: mediaType, kind: kind, width: width, height: height, takenAt: takenAt, location: location,
-                  thumbnail: thumbnail.isEmpty ? nil : thumbnail)
-    }
-
-    /// What the attachment keeps of it, sealed with its content.
-    public var media: AttachmentMedia {
-        AttachmentMedia(mediaType: mediaType, kind: kind, width: width, height: height, takenAt: takenAt, location: location)
+        self.init(media: AttachmentMedia(mediaType: mediaType, kind: kind, width: width, height: height, takenAt: takenAt, location: location),
+                  thumbnail: thumbnail)
     }
 
     /// The members, the thumbnail by its size (its bytes say nothing to a reader).
     public var description: String {
         let members: [String?] = [
-            mediaType, kind.rawValue, width.flatMap { width in height.map { "\(width)×\($0)" } }, takenAt,
-            location.map { "\($0.latitude),\($0.longitude)" }, thumbnail.map { "thumbnail of \($0.count) bytes" },
+            media.mediaType, media.kind.rawValue, media.width.flatMap { width in media.height.map { "\(width)×\($0)" } }, media.takenAt,
+            media.location.map { "\($0.latitude),\($0.longitude)" }, thumbnail.isEmpty ? nil : "thumbnail of \(thumbnail.count) bytes",
         ]
         return "MediaDetails(" + members.compactMap { $0 }.joined(separator: ", ") + ")"
     }

@@ -25,16 +25,26 @@ extension UnlockedVault {
     /// let attached = try journal.attach([.file("/home/me/ridge.jpg")], to: entry.id)
     /// print(attached[0].id, attached[0].mediaType)   // … image/jpeg
     /// ```
+    ///
+    /// `thumbnailer` describes a stream's content (standard input, which can be read only once, so
+    /// the caller could not look inside it first) when it has no `media`: in the same transaction,
+    /// from a copy read back from its stored chunks into a 0600 file on tmpfs, wiped and removed
+    /// afterwards (``describedStreamLimit``).
     @discardableResult
-    public func attach(_ inputs: [AttachmentInput], to entryID: UUID, limit: Int64 = defaultAttachmentLimit) throws -> [Attachment] {
+    public func attach(_ inputs: [AttachmentInput], to entryID: UUID, limit: Int64 = defaultAttachmentLimit,
+                       thumbnailer: Thumbnailer? = nil) throws -> [Attachment] {
         let sources = try inputs.map { try $0.opened(limit: limit) }
         return try write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [entryID.storageText]) != nil else {
                 throw VaultError.notFound(kind: "entry", id: entryID.storageText)
             }
-            return try sources.map { try storeAttachment($0, entryID: entryID, limit: limit, db) }
+            return try sources.map { try storeAttachment($0, entryID: entryID, limit: limit, thumbnailer: thumbnailer, db) }
         }
     }
+
+    /// The largest content from a stream that ``attach(_:to:limit:thumbnailer:)`` describes: the
+    /// copy the thumbnailer reads is on tmpfs, which is memory.
+    public static let describedStreamLimit: Int64 = 256 << 20
 
     /// Adds an entry as ``addEntry(_:at:starred:tags:)`` does, with `attachments`, in one
     /// transaction: the entry is not added if any of its files cannot be.
@@ -63,13 +73,23 @@ extension UnlockedVault {
         try database.read { db in
             guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
             var blobs: [UUID: (AttachmentBlobRow.Opened, Bool)] = [:]
-            return try opened(row, blobs: &blobs, db)
+            return try opened(row, blobs: &blobs, db).attachment
         }
     }
 
     /// The attachments `query` selects, by the time their entries were written, then in the order
     /// they were attached; each authenticated.
     public func attachments(_ query: AttachmentQuery = AttachmentQuery()) throws -> [Attachment] {
+        try attachmentsWithThumbnails(query).map(\.attachment)
+    }
+
+    /// ``attachments(_:)``, each with its thumbnail (a JPEG, or empty) from the same opening of
+    /// its blob: what `jv show` and `jv attachments` draw on a terminal.
+    ///
+    /// ```swift
+    /// for (attachment, thumbnail) in try journal.attachmentsWithThumbnails(AttachmentQuery(entryID: entry.id)) { … }
+    /// ```
+    public func attachmentsWithThumbnails(_ query: AttachmentQuery = AttachmentQuery()) throws -> [(attachment: Attachment, thumbnail: [UInt8])] {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let entryID = query.entryID {
@@ -91,7 +111,7 @@ extension UnlockedVault {
                 WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")) ORDER BY e.created_at, e.id, a.created_at, a.id
                 """, arguments: StatementArguments(arguments))
             var blobs: [UUID: (AttachmentBlobRow.Opened, Bool)] = [:]
-            return try rows.map { try opened(AttachmentRow(row: $0), blobs: &blobs, db) }.filter { query.kind == nil || $0.kind == query.kind }
+            return try rows.map { try opened(AttachmentRow(row: $0), blobs: &blobs, db) }.filter { query.kind == nil || $0.attachment.kind == query.kind }
         }
     }
 
@@ -153,7 +173,8 @@ extension UnlockedVault {
     /// Streams one opened input into chunks, then stores its blob (unless the same content is
     /// stored already, whose chunks the new ones give way to) and the attachment row, under `id`
     /// (an import keeps the id of its file's attachment).
-    func storeAttachment(_ source: AttachmentInput.OpenedSource, entryID: UUID, id: UUID = UUID(), limit: Int64, _ db: Database) throws -> Attachment {
+    func storeAttachment(_ source: AttachmentInput.OpenedSource, entryID: UUID, id: UUID = UUID(), limit: Int64, thumbnailer: Thumbnailer? = nil,
+                         _ db: Database) throws -> Attachment {
         let input = source.input
         let streamID = UUID()
         let insertChunk = try db.cachedStatement(sql: "INSERT INTO attachment_chunk (stream_id, idx, data) VALUES (?, ?, ?)")
@@ -176,15 +197,38 @@ extension UnlockedVault {
             media = try blob.decrypt(keys: keys).details.media
         } else {
             blobID = AttachmentBlobRow.derivedID(contentTag: tag)
-            media = input.media ?? .guessed(fromName: input.name)
+            var described: MediaDetails?
+            if input.media == nil, case .fileDescriptor = input.source, let thumbnailer {
+                described = try describeStored(written, name: input.name, with: thumbnailer, db)
+            }
+            media = input.media ?? described?.media ?? .guessed(fromName: input.name)
             let details = AttachmentDetails(media: media, size: written.size, digest: written.digest)
-            try AttachmentBlobRow(id: blobID, contentTag: tag, written: written, createdAt: now, details: details, thumbnail: input.thumbnail,
-                                  meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
+            try AttachmentBlobRow(id: blobID, contentTag: tag, written: written, createdAt: now, details: details,
+                                  thumbnail: described?.thumbnail ?? input.thumbnail, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
         }
         try AttachmentRow(id: id, entryID: entryID, blobID: blobID, createdAt: now, name: input.name, meta: .fresh(keyVersion: keys.keyVersion),
                           keys: keys).insert(db)
         return Attachment(id: id, entryID: entryID, blobID: blobID, name: input.name, created: Instant(millis: now, utcOffsetSeconds: 0),
                           size: written.size, media: media, stored: true)
+    }
+
+    /// What `thumbnailer` finds in a content just stored from a stream: read back from its chunks
+    /// into a 0600 file under its name in a private folder on tmpfs (never on disk), described,
+    /// then wiped and removed. Nil without a tmpfs folder, over ``describedStreamLimit``, or when
+    /// the copy cannot be made or the thumbnailer finds nothing: the content is stored all the same.
+    private func describeStored(_ written: AttachmentStream.Stored, name: String, with thumbnailer: Thumbnailer,
+                                _ db: Database) throws -> MediaDetails? {
+        guard written.size <= Self.describedStreamLimit, let folder = PrivateOutput.tmpfsFolder() else { return nil }
+        let chunk = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
+        guard let copy = try? EditorFile(in: folder, named: name, writing: { handle in
+            try AttachmentStream.read(written, chunk: { try Data.fetchOne(chunk, arguments: [written.streamID.storageText, $0]) },
+                                      emit: { try handle.write(contentsOf: $0) }, tampered: { VaultError.storage($0) })
+        }) else { return nil }
+        defer { copy.remove() }
+        let descriptor = open(copy.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return thumbnailer.describe(fileDescriptor: descriptor)
     }
 
     /// The blob an attachment row names; missing, it is the attachment that is damaged.
@@ -194,7 +238,8 @@ extension UnlockedVault {
     }
 
     /// An attachment row opened with its blob (each blob opened once per call, through `blobs`).
-    private func opened(_ row: AttachmentRow, blobs: inout [UUID: (AttachmentBlobRow.Opened, Bool)], _ db: Database) throws -> Attachment {
+    private func opened(_ row: AttachmentRow, blobs: inout [UUID: (AttachmentBlobRow.Opened, Bool)],
+                        _ db: Database) throws -> (attachment: Attachment, thumbnail: [UInt8]) {
         let name = try row.decryptName(keys: keys)
         let blobID = try row.blobID
         if blobs[blobID] == nil {
@@ -204,22 +249,27 @@ extension UnlockedVault {
             blobs[blobID] = (try blob.decrypt(keys: keys), stored)
         }
         guard let (blob, stored) = blobs[blobID] else { preconditionFailure("the blob was just opened") }
-        return Attachment(id: row.id, entryID: try row.entryID, blobID: blobID, name: name, created: try row.created,
-                          size: blob.details.size, media: blob.details.media, stored: stored)
+        return (Attachment(id: row.id, entryID: try row.entryID, blobID: blobID, name: name, created: try row.created,
+                           size: blob.details.size, media: blob.details.media, stored: stored), blob.thumbnail)
     }
 
     /// Reads a blob's chunk stream (FORMAT.md §15.3): exactly its chunk count of chunks, in order.
     func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database,
                      _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let streamID = try blob.streamID, chunkCount = try blob.chunkCount
-        let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk WHERE stream_id = ?", arguments: [streamID.storageText]) ?? 0
+        let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
+        let stream = try blob.streamID.storageText
+        try readContent(of: blob, opened: opened, db, chunk: { index in try Data.fetchOne(statement, arguments: [stream, index]) }, emit)
+    }
+
+    /// ``readContent(of:opened:_:_:)`` with each chunk's ciphertext from `chunk` (given its index;
+    /// nil when there is none), which ``check()`` feeds from the one pass that also digests it.
+    func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database, chunk: (Int64) throws -> Data?,
+                     _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let expected = try blob.stream(opened)
+        let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk WHERE stream_id = ?", arguments: [expected.streamID.storageText]) ?? 0
         // None at all: sync left the content at the location (the manifest vouches for the chunk rows).
         if found == 0 { throw VaultError.attachmentNotStored(blobID: blob.id.storageText, reason: "it was left at the sync location") }
-        guard found == chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(chunkCount)") }
-        let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
-        let expected = AttachmentStream.Stored(streamID: streamID, secret: opened.stream, size: opened.details.size,
-                                                 digest: opened.details.digest, storedSize: try blob.storedSize, chunkCount: chunkCount)
-        try AttachmentStream.read(expected, chunk: { index in try Data.fetchOne(statement, arguments: [streamID.storageText, index]) },
-                                  emit: emit, tampered: { blob.row.tampered($0) })
+        guard found == expected.chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(expected.chunkCount)") }
+        try AttachmentStream.read(expected, chunk: chunk, emit: emit, tampered: { blob.row.tampered($0) })
     }
 }

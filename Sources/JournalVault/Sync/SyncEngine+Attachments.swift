@@ -79,6 +79,28 @@ extension SyncEngine {
         }
     }
 
+    /// What a dry run counts of attachments' contents (``SyncReport/contentsToSend``,
+    /// ``SyncReport/contentsToFetch``): the blob files ``uploadBlobs(layout:location:device:)``
+    /// would write, and the contents ``fetchContents(layout:location:policy:)`` would bring in.
+    func contentsToMove(location: SyncLocation, policy: AttachmentSyncPolicy) throws -> (send: Int, fetch: Int) {
+        let present = try location.blobStreams(vaultID: keys.vaultID)
+        return try database.read { db in
+            var send = 0
+            for text in try Self.pendingBlobStreams(db) {
+                guard let stream = UUID(storageText: text), !present.contains(stream),
+                      try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment_chunk WHERE stream_id = ?)", arguments: [text]) == true
+                else { continue }
+                send += 1
+            }
+            return (send, policy == .all ? try String.fetchAll(db, sql: Self.absentContents).count : 0)
+        }
+    }
+
+    /// The blob rows whose chunks are not here (new, or whose stream another device's version replaced).
+    private static let absentContents = """
+        SELECT b.id FROM attachment_blob b WHERE NOT EXISTS (SELECT 1 FROM attachment_chunk c WHERE c.stream_id = b.stream_id)
+        """
+
     /// What fetching the contents this vault lacks came to.
     struct ContentFetch {
         var fetched = 0
@@ -95,11 +117,7 @@ extension SyncEngine {
     /// of its own, checked whole before it commits.
     func fetchContents(layout: SyncLayout, location: SyncLocation, policy: AttachmentSyncPolicy) throws -> ContentFetch {
         var result = ContentFetch()
-        let absent = try database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT b.id FROM attachment_blob b WHERE NOT EXISTS (SELECT 1 FROM attachment_chunk c WHERE c.stream_id = b.stream_id)
-                """)
-        }.compactMap(UUID.init(storageText:))
+        let absent = try database.read { db in try String.fetchAll(db, sql: Self.absentContents) }.compactMap(UUID.init(storageText:))
         guard !absent.isEmpty else { return result }
         guard policy == .all else {
             result.left = absent.count
@@ -160,10 +178,8 @@ extension SyncEngine {
                   try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM attachment_chunk WHERE stream_id = ?)",
                                       arguments: [stream.storageText]) ?? false) else { return }
             let opened = try blob.decrypt(keys: keys)
-            let count = try blob.chunkCount
-            var reader = try SyncBlobFile.Reader(handle, streamID: stream, count: count)
-            let expected = AttachmentStream.Stored(streamID: stream, secret: opened.stream, size: opened.details.size,
-                                                     digest: opened.details.digest, storedSize: try blob.storedSize, chunkCount: count)
+            let expected = try blob.stream(opened)
+            var reader = try SyncBlobFile.Reader(handle, streamID: stream, count: expected.chunkCount)
             let insert = try db.cachedStatement(sql: "INSERT INTO attachment_chunk (stream_id, idx, data) VALUES (?, ?, ?)")
             var current: (index: Int64, data: Data)?
             try AttachmentStream.read(expected, chunk: { index in

@@ -6,12 +6,14 @@ extension SyncEngine {
     /// Joins, as a new device, the vault that syncs through `location` (FORMAT.md §14.5): its
     /// keys are opened with the passphrase or recovery key of any device (from the keys files
     /// there), a new vault file is made at `path` with the same vault id, master key and
-    /// keyslots and a new device id, and every pack there is applied.
+    /// keyslots and a new device id, and every pack there is applied. `attachments` says which
+    /// attachments' contents are brought into the new file, as for ``sync(dryRun:compact:attachments:progress:)``.
     ///
     /// ```swift
-    /// let (journal, report) = try SyncEngine.clone(from: "rclone:b2:journal", to: path, credential: .passphrase(secret))
+    /// let (journal, report) = try SyncEngine.clone(from: "rclone:b2:journal", to: path, credential: .passphrase(secret), attachments: .none)
     /// ```
     public static func clone(from location: String, to path: String, credential: @autoclosure () throws -> VaultCredential,
+                             attachments: AttachmentSyncPolicy = .all,
                              progress: ((SyncProgress) -> Void)? = nil) throws -> (vault: UnlockedVault, report: SyncReport) {
         if FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         let place = try SyncLocation(location)
@@ -41,7 +43,7 @@ extension SyncEngine {
             let engine = SyncEngine(vault)
             // The newest snapshot first, when there is one: older packs may be gone (compaction).
             let started = try engine.startFromSnapshot(layout: place.layout(vaultID: vaultID), progress: progress)
-            var report = try engine.sync(progress: progress)
+            var report = try engine.sync(attachments: attachments, progress: progress)
             report.changesReceived += started?.applied ?? 0
             report.conflictCopies += started?.conflictCopies ?? 0
             return (vault, report)

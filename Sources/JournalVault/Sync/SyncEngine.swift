@@ -45,6 +45,12 @@ public struct SyncReport: Sendable {
     /// Attachments' contents whose blob file is not at the location (not arrived yet, or
     /// removed): their records are here; each is fetched at a later sync, or when read.
     public var contentsMissing = 0
+    /// A dry run's count of the attachments' contents whose blob files sending would write: those
+    /// of the records waiting to be sent that the location lacks.
+    public var contentsToSend = 0
+    /// A dry run's count of the attachments' contents whose records are here without them that
+    /// the attachments policy would fetch (the packs not applied yet may name more).
+    public var contentsToFetch = 0
     /// The key version this vault moved to, following a `jv rekey` made on another device. The
     /// vault was re-encrypted: the ``UnlockedVault`` the ``SyncEngine`` was made with is then out of
     /// date; open the vault again.
@@ -174,6 +180,7 @@ public struct SyncEngine: Sendable {
         if dryRun {
             report.pending = try database.read { db in try SyncState.pendingCount(db) }
             report.packsAvailable = try unappliedPacks(layout: layout, state: state).count
+            (report.contentsToSend, report.contentsToFetch) = try contentsToMove(location: location, policy: attachments)
             return report
         }
         state = try continueAfterRollback(layout: layout, location: location, state: state)

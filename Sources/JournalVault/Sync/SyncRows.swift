@@ -73,8 +73,8 @@ struct SyncRows {
             for rival in rivals { try displace(table, rival) }
         }
         guard ready, first else {
-            if try exists(table, id) { try remove(table, id) }
             try park(table, id, values)
+            try removeFromTable(table, id)
             return false
         }
         var values = values
@@ -109,32 +109,47 @@ struct SyncRows {
     /// Removes the record from its table (its children there are parked first, not cascaded
     /// away) and from the parked rows.
     func remove(_ table: SealedTable, _ id: String) throws {
+        try removeFromTable(table, id)
+        try db.cachedStatement(sql: "DELETE FROM sync_parked WHERE tbl = ? AND id = ?").execute(arguments: [table.name, id])
+    }
+
+    /// Deletes the record from its table, if there, its children there parked rather than
+    /// cascaded away. Each child is parked before it leaves its table, and a record being parked
+    /// is parked before this: an attachment's content is released when no attachment names it,
+    /// in its table or parked (`attachment_release`), so in between it would go for good.
+    private func removeFromTable(_ table: SealedTable, _ id: String) throws {
         for child in Self.children(of: table) {
             let rows = try Row.fetchAll(db, sql: "SELECT \(child.table.selection) FROM \(child.table.name) WHERE \(child.column) = ?", arguments: [id])
             for row in rows {
                 let values = (0..<child.table.columns.count).map { row[$0] as DatabaseValue }
                 guard let childID = String.fromDatabaseValue(values[child.table.idIndex]) else { continue }
-                try db.execute(sql: "DELETE FROM \(child.table.name) WHERE id = ?", arguments: [childID])
                 try park(child.table, childID, values)
+                try db.execute(sql: "DELETE FROM \(child.table.name) WHERE id = ?", arguments: [childID])
             }
         }
         try db.cachedStatement(sql: "DELETE FROM \(table.name) WHERE id = ?").execute(arguments: [id])
-        try db.cachedStatement(sql: "DELETE FROM sync_parked WHERE tbl = ? AND id = ?").execute(arguments: [table.name, id])
     }
 
     /// Moves the record from its table to the parked ones (its children too).
     private func displace(_ table: SealedTable, _ id: String) throws {
         guard let (values, parked) = try current(table, id), !parked else { return }
-        try remove(table, id)
         try park(table, id, values)
+        try removeFromTable(table, id)
     }
 
+    /// Stores the record in `sync_parked`, with the blob it names when it is an attachment
+    /// (`blob_id`, which keeps the content from being released, FORMAT.md §14.6). An upsert, not
+    /// `INSERT OR REPLACE`: a replaced row is a deleted one to the triggers (`recursive_triggers`),
+    /// and its content would be released before the new row names it again.
     private func park(_ table: SealedTable, _ id: String, _ values: [DatabaseValue]) throws {
         guard let uuid = UUID(storageText: id) else { throw VaultError.corruptDatabase("a record id is malformed") }
         var writer = ByteWriter()
         SyncChange(table: table, id: uuid, stamp: SyncStamp(hlc: 0, device: uuid), base: nil, body: .row(values)).encode(into: &writer)
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_parked (tbl, id, change) VALUES (?, ?, ?)",
-                       arguments: [table.name, id, Data(writer.bytes)])
+        let blobID = Self.parents(of: table, values).first { $0.table == .attachmentBlob }?.id
+        try db.cachedStatement(sql: """
+            INSERT INTO sync_parked (tbl, id, change, blob_id) VALUES (?, ?, ?, ?)
+            ON CONFLICT (tbl, id) DO UPDATE SET change = excluded.change, blob_id = excluded.blob_id
+            """).execute(arguments: [table.name, id, Data(writer.bytes), blobID])
     }
 
     /// Re-encrypts every parked record through `reseal` (a rotation of the master key: a parked
