@@ -9,7 +9,7 @@ import Testing
 @Suite(.tags(.e2e))
 struct VideoThumbnailTests {
     /// The first folder of the sandbox's `PATH` that has an ffmpeg, if any.
-    static let ffmpeg = ["/usr/local/bin/ffmpeg", "/usr/bin/ffmpeg", "/bin/ffmpeg"].first { access($0, X_OK) == 0 }
+    static let ffmpeg = JV.tool("ffmpeg")
 
     /// The start of an MP4 file (an `ftyp` box of brand `isom`): jv-thumbnail calls it video/mp4.
     static let mp4Head = Data([0, 0, 0, 0x18] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8) + [UInt8](repeating: 0, count: 64))
@@ -54,11 +54,14 @@ struct VideoThumbnailTests {
 
         // A frame that is not a PNG is no thumbnail: the video is stored by its type alone.
         _ = try sandbox.folder.write("tools/ffmpeg", "#!/bin/sh\necho 'not a picture'\n")
-        let other = try Self.attach(sandbox, video, env: ["PATH": tools + ":/usr/bin:/bin"])
+        chmod(tools + "/ffmpeg", 0o755)
+        // Other bytes: the same content attached again keeps the details it was stored with.
+        let another = try sandbox.folder.write("another.mp4", Self.mp4Head + Data([1]))
+        let other = try Self.attach(sandbox, another, env: ["PATH": tools + ":/usr/bin:/bin"])
         #expect(other["kind"] as? String == "video" && other["width"] == nil, "\(other)")
     }
 
-    /// Each container jv names, made by ffmpeg (`testsrc`, 96 × 64, half a second): its
+    /// Each container jv names, made by ffmpeg (`testsrc`, 96 × 64, half a second at 25 frames a second): its
     /// extension, ffmpeg's output options, and the media type jv-thumbnail recognises.
     static let containers: [(String, [String], String)] = [
         ("mp4", ["-c:v", "mpeg4"], "video/mp4"),
@@ -69,21 +72,25 @@ struct VideoThumbnailTests {
     ]
 
     @Test("with ffmpeg installed, a tiny video of each container gets its first frame's size and thumbnail; without it on PATH, it is stored by its type alone",
-          .tags(.externalTools), .enabled(if: ffmpeg != nil, "ffmpeg is not installed (jv does not need it; apt install ffmpeg to run this test)"))
+          .tags(.externalTools, .slow), .notInQuickRun, .enabled(if: ffmpeg != nil, "ffmpeg is not installed (jv does not need it; apt install ffmpeg to run this test)"))
     func realFFmpeg() throws {
         let ffmpeg = try #require(Self.ffmpeg)
         let sandbox = try Sandbox()
         try sandbox.installEmptyVault()
-        for (suffix, options, mediaType) in Self.containers {
-            let video = sandbox.folder.file("clip.\(suffix)")
-            let made = try sandbox.runTool(ffmpeg, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=96x64:rate=10",
+        func make(_ name: String, size: String, _ options: [String]) throws -> String {
+            let video = sandbox.folder.file(name)
+            let made = try sandbox.runTool(ffmpeg, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=\(size):rate=25",
                                                     "-t", "0.5"] + options + ["-y", video])
-            try #require(made.status == 0, "ffmpeg made no \(suffix): \(made)")
-            let attachment = try Self.attach(sandbox, video)
+            try #require(made.status == 0, "ffmpeg made no \(name): \(made)")
+            return video
+        }
+        for (suffix, options, mediaType) in Self.containers {
+            let attachment = try Self.attach(sandbox, try make("clip.\(suffix)", size: "96x64", options))
             #expect(attachment["media_type"] as? String == mediaType, "\(suffix): \(attachment)")
             #expect(attachment["width"] as? Int == 96 && attachment["height"] as? Int == 64, "\(suffix): \(attachment)")
         }
-        let without = try Self.attach(sandbox, sandbox.folder.file("clip.mp4"), env: ["PATH": "/nonexistent"])
+        // Another video (the same bytes would keep the details they were stored with).
+        let without = try Self.attach(sandbox, try make("other.mp4", size: "80x48", ["-c:v", "mpeg4"]), env: ["PATH": "/nonexistent"])
         #expect(without["media_type"] as? String == "video/mp4" && without["width"] == nil, "\(without)")
     }
 }

@@ -27,7 +27,7 @@ extension TemporaryFolder {
         // Large writes first, then single bytes.
         for size in [65_536, 4_096, 1] {
             let block = [UInt8](repeating: 0x55, count: size)
-            while block.withUnsafeBytes({ write(filler, $0.baseAddress, size) }) == size {}
+            while block.withUnsafeBytes({ Glibc.write(filler, $0.baseAddress, size) }) == size {}
         }
         if free > 0 { ftruncate(filler, max(0, lseek(filler, 0, SEEK_END) - off_t(free))) }
     }
