@@ -323,7 +323,7 @@ extension CrashMatrixTests {
 
         var generator = SeededGenerator(seed: 4099)
         var seen: [String: Set<String>] = ["sending": [], "receiving": []]
-        let rounds = 4
+        let rounds = 3
         for round in 0..<rounds {
             let content = SyncAttachmentCommandTests.content(6 << 20, seed: 701 + UInt64(round))
             let id = try Self.attach(first, content, name: "video-\(round).mp4")
