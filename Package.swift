@@ -79,7 +79,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "jv-fuzz",
-            dependencies: ["JournalVault", "VaultCrypto"],
+            dependencies: ["JournalVault", "JVCommandLine", "VaultCrypto"],
             path: "Sources/jv-fuzz"
         ),
         // What the test targets share that needs no library internals (temporary folders, a

@@ -29,8 +29,14 @@
     BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND, 0, 1), \
     JV_REFUSE, JV_ALLOW
 
-int jv_thumbnail_confine(void) {
+/// Refuses system call `nr`, or allows it when `allowed` (not a constant: the filter is built at run time).
+#define JV_CALL_ALLOWED_IF(nr, allowed)                                                    \
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1),                                       \
+    BPF_STMT(BPF_RET | BPF_K, (allowed) ? SECCOMP_RET_ALLOW : SECCOMP_RET_ERRNO | (EACCES & SECCOMP_RET_DATA))
+
+static int confine(int allow_exec) {
 #ifndef JV_AUDIT_ARCH
+    (void)allow_exec;
     errno = EOPNOTSUPP;
     return -1;
 #else
@@ -55,8 +61,8 @@ int jv_thumbnail_confine(void) {
 #endif
         JV_REFUSE_CALL(SYS_socket),
         JV_REFUSE_CALL(SYS_socketpair),
-        JV_REFUSE_CALL(SYS_execve),
-        JV_REFUSE_CALL(SYS_execveat),
+        JV_CALL_ALLOWED_IF(SYS_execve, allow_exec),
+        JV_CALL_ALLOWED_IF(SYS_execveat, allow_exec),
         JV_REFUSE_CALL(SYS_ptrace),
         JV_REFUSE_CALL(SYS_openat2),
         JV_REFUSE_CALL(SYS_unlinkat),
@@ -75,3 +81,7 @@ int jv_thumbnail_confine(void) {
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0);
 #endif
 }
+
+int jv_thumbnail_confine(void) { return confine(0); }
+
+int jv_thumbnail_confine_for_exec(void) { return confine(1); }

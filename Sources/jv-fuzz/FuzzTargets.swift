@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import JournalVault
+import JVCommandLine
 import VaultCrypto
 
 /// Fuzz targets for every parser of untrusted bytes (README "Reliability"). `make fuzz` builds this with
@@ -8,7 +9,8 @@ import VaultCrypto
 /// Built normally, it replays the files given as arguments through a target instead.
 enum FuzzTargets {
     static let names = ["date", "json", "jv-export", "jrnl-txt", "jrnl-json", "dayone-json", "markdown-note", "backup", "age", "recovery-key",
-                        "sync-pack", "sync-snapshot", "sync-keys", "sync-acks", "sync-rotation", "sync-blob"]
+                        "sync-pack", "sync-snapshot", "sync-keys", "sync-acks", "sync-rotation", "sync-blob",
+                        "terminal-answers", "jpeg-size"]
 
     /// One input through one target. A parser may reject the input; it must never crash, and
     /// what it accepts must survive a round trip where one exists.
@@ -42,6 +44,11 @@ enum FuzzTargets {
         case "sync-acks": syncFile(.acks, bytes)
         case "sync-rotation": syncFile(.rotation, bytes)
         case "sync-blob": syncFile(.blob, bytes)
+        case "terminal-answers": terminalAnswers(bytes)
+        case "jpeg-size":
+            if let size = TerminalImageFuzzing.jpegSize(bytes), !(1...0xFFFF).contains(size.width) || !(1...0xFFFF).contains(size.height) {
+                crash("a JPEG header gave a size no header can state: \(size)")
+            }
         default: crash("unknown fuzz target \(target); known: \(names.joined(separator: ", "))")
         }
     }
@@ -69,7 +76,19 @@ enum FuzzTargets {
         if let again = try? SyncFileFuzzing.read(file, at: scratch), again != bytes { crash("sync \(file) file round trip changed it") }
     }
 
-    static var target: String { ProcessInfo.processInfo.environment["JV_FUZZ_TARGET"] ?? "json" }
+    /// What a terminal answered, read as ``TerminalProbe`` reads it: again after every piece
+    /// that arrives, so a DA1 answer once read (the end of the answers) must still be read with
+    /// more bytes after it.
+    private static func terminalAnswers(_ bytes: [UInt8]) {
+        let whole = TerminalImageFuzzing.terminalAnswers(bytes)
+        let split = bytes.count / 2
+        let first = TerminalImageFuzzing.terminalAnswers(Array(bytes[..<split]))
+        if first.complete, !whole.complete { crash("the DA1 answer was lost when more bytes came") }
+    }
+
+    /// Read once: the environment is a dictionary built anew on each read, which would cost more
+    /// than most inputs.
+    static let target = ProcessInfo.processInfo.environment["JV_FUZZ_TARGET"] ?? "json"
 }
 
 #if FUZZING

@@ -22,8 +22,9 @@ enum ProcessLimits {
 
     /// Applies every limit and the filter; false if the kernel refused one (the program then
     /// does not run: a kernel without seccomp filters, or another architecture than x86-64 and
-    /// AArch64, gets no thumbnails rather than an unconfined decoder).
-    static func apply() -> Bool {
+    /// AArch64, gets no thumbnails rather than an unconfined decoder). `allowingExec` leaves
+    /// execve allowed, for `frame`, which becomes ffmpeg under the same limits and filter.
+    static func apply(allowingExec: Bool = false) -> Bool {
         // The decoded pixels are the user's plaintext: no core file, and no ptrace or
         // /proc/PID/mem by other processes of the user (jv's own hardening).
         guard jv_harden_process() == 0 else { return false }
@@ -39,6 +40,6 @@ enum ProcessLimits {
         }
         // Last, since it refuses what the steps above need not: no socket, no program run, no
         // file written, created or removed, whatever a decoder is made to attempt.
-        return jv_thumbnail_confine() == 0
+        return (allowingExec ? jv_thumbnail_confine_for_exec() : jv_thumbnail_confine()) == 0
     }
 }

@@ -5,16 +5,20 @@ import Glibc
 //
 //   jv-thumbnail describe                        < FILE   → one JSON line, then the thumbnail
 //   jv-thumbnail decode --width W --height H     < JPEG   → W × H × 3 bytes of RGB
+//   jv-thumbnail frame FFMPEG MEDIA-TYPE         < VIDEO  → the first frame, a PNG (ffmpeg's)
 //
 // Exit status: 0 done; 1 the input is not an image this program can decode (describe still
-// prints the JSON line, with the media type and kind only); 2 usage or failure.
+// prints the JSON line, with the media type and kind only); 2 usage or failure; for frame,
+// ffmpeg's.
 
-guard ProcessLimits.apply() else {
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard ProcessLimits.apply(allowingExec: arguments.first == "frame") else {
     ExitStatus.fail("jv-thumbnail: could not set its resource limits.")
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
+case "frame":
+    FirstFrame.run(Array(arguments.dropFirst()))
 case "describe" where arguments.count == 1:
     Vips.start()
     exit(Describe.run().rawValue)
@@ -25,5 +29,5 @@ case "decode":
     Vips.start()
     exit(Decode.run(size).rawValue)
 default:
-    ExitStatus.fail("usage: jv-thumbnail describe < FILE | jv-thumbnail decode --width W --height H < JPEG")
+    ExitStatus.fail("usage: jv-thumbnail describe < FILE | jv-thumbnail decode --width W --height H < JPEG | jv-thumbnail frame FFMPEG MEDIA-TYPE < VIDEO")
 }

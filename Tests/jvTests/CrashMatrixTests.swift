@@ -39,6 +39,18 @@ struct CrashMatrixTests {
         var next: @Sendable (Sandbox) -> [String] = { _ in ["add", "After the crash."] }
     }
 
+    /// An attachment's text, recognisable in any file that holds it unencrypted.
+    static let attachmentMarker = "Plaintext of an attached recording, never on disk in the clear. "
+    static let attachmentPlaintext = Data(String(repeating: attachmentMarker, count: (8 << 20) / attachmentMarker.utf8.count).utf8)
+
+    /// The files under the sandbox's folder and its runtime folder that contain `marker` (grep).
+    static func plaintextFiles(_ sandbox: Sandbox, containing marker: String) throws -> [String] {
+        guard let grep = JV.tool("grep") else { throw HarnessError("grep is not installed") }
+        let found = try sandbox.runTool(grep, ["-rlF", "--", marker, sandbox.folder.path, sandbox.runtime.path])
+        guard found.status <= 1 else { throw HarnessError("grep failed: \(found)") }
+        return found.out.split(separator: "\n").map(String.init)
+    }
+
     static func counts(_ sandbox: Sandbox) throws -> [String: Int] {
         let info = try sandbox.run(["info", "--json"])
         try Sandbox.requireSuccess(info)
@@ -170,6 +182,22 @@ struct CrashMatrixTests {
                      try Sandbox.requireSuccess(try other.run(["backup", backup]))
                      return ["restore", backup, "--force"]
                  }, state: count("entries", before: 2, after: 3)),
+        Scenario(name: "backup of a vault with attachments (8 MiB more)", arguments: { sandbox, fixture in
+                     // Attached first (its file removed), so that the backup streams some 10 MiB
+                     // and the kills land mid-stream.
+                     let file = try sandbox.folder.write("recording.m4a", attachmentPlaintext)
+                     try Sandbox.requireSuccess(try sandbox.run(["attach", fixture["beta"], file]))
+                     try FileManager.default.removeItem(atPath: file)
+                     return ["backup", sandbox.folder.file("crash.jvbak")]
+                 }, state: { sandbox, _ in
+                     let backup = sandbox.folder.file("crash.jvbak")
+                     guard try counts(sandbox)["attachments"] == 2 else { return "the vault changed" }
+                     // Whatever the kill left, a snapshot or a backup half written, holds nothing readable.
+                     let readable = try plaintextFiles(sandbox, containing: attachmentMarker)
+                     guard readable.isEmpty else { return "the attachment's text readable in \(readable)" }
+                     guard FileManager.default.fileExists(atPath: backup) else { return "before" }
+                     return try sandbox.run(["verify-backup", backup]).status == 0 ? "after" : "a damaged backup under its name"
+                 }, next: { sandbox in ["backup", sandbox.folder.file("crash.jvbak"), "--force"] }),
     ]
 
     @Test("a command killed at a random moment leaves the vault exactly before or after, checked clean",
@@ -256,6 +284,83 @@ extension CrashMatrixTests {
         // The editor outlived the jv that started it (SIGKILL runs no handler).
         if let pid = Int32(try String(contentsOfFile: opened + ".pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) {
             kill(pid, SIGKILL)
+        }
+    }
+}
+
+extension CrashMatrixTests {
+    /// Attaches `content` to a new entry on `sandbox`, its file removed afterwards; the attachment's id.
+    static func attach(_ sandbox: Sandbox, _ content: Data, name: String) throws -> String {
+        let id = try SyncAttachmentCommandTests.attach(sandbox, content, name: name)
+        try FileManager.default.removeItem(atPath: sandbox.folder.file(name))
+        return id
+    }
+
+    /// Temporaries (hidden files but the removal lists and a lock) and blob files at a sync location.
+    static func locationFiles(_ location: String) -> (temporaries: [String], blobs: [String]) {
+        let temporaries = SyncAttachmentCommandTests.files(under: location).filter { path in
+            let name = (path as NSString).lastPathComponent
+            return name.hasPrefix(".") && !name.hasPrefix(".remove-") && !name.hasSuffix(".sync-lock")
+        }
+        return (temporaries, SyncAttachmentCommandTests.blobFiles(location))
+    }
+
+    @Test("jv sync killed at seeded moments while it sends an attachment and while it receives one: the next sync completes, check passes on both, the content arrives byte for byte",
+          .tags(.slow), .notInQuickRun)
+    func killedSyncMovingAttachments() throws {
+        let machines = try SyncCommandTests.Machines(location: { $0.folder.file("location") })
+        let (first, second) = (machines.first, machines.second)
+        // How long sending and receiving 6 MiB take when left alone, so the kills fall across them.
+        let reference = SyncAttachmentCommandTests.content(6 << 20, seed: 700)
+        let referenceID = try Self.attach(first, reference, name: "reference.mp4")
+        var started = Date()
+        try Sandbox.requireSuccess(try first.run(["sync"]))
+        let sending = Date().timeIntervalSince(started)
+        started = Date()
+        try Sandbox.requireSuccess(try second.run(["sync"]))
+        let receiving = Date().timeIntervalSince(started)
+        #expect(try SyncAttachmentCommandTests.get(second, referenceID) == reference)
+
+        var generator = SeededGenerator(seed: 4099)
+        var seen: [String: Set<String>] = ["sending": [], "receiving": []]
+        let rounds = 3
+        for round in 0..<rounds {
+            let content = SyncAttachmentCommandTests.content(6 << 20, seed: 701 + UInt64(round))
+            let id = try Self.attach(first, content, name: "video-\(round).mp4")
+            for (side, sandbox, duration) in [("sending", first, sending), ("receiving", second, receiving)] {
+                // Half the kills anywhere in the run, the rest near its end, where the commits are.
+                let fraction = Double(generator.next() % 1000) / 1000
+                let delay = duration * (round % 2 == 0 ? fraction : 0.7 + 0.35 * fraction)
+                let child = try sandbox.start(["sync"])
+                Thread.sleep(forTimeInterval: delay)
+                child.kill(SIGKILL)
+                _ = child.wait()
+                let comment: Comment = "round \(round), \(side), killed after \(String(format: "%.0f", delay * 1000)) ms"
+                let check = try sandbox.run(["check"])
+                #expect(check.status == 0, "\(comment): \(check)")
+                // Before: the change still to send, or the content not stored yet; after: sent, or stored.
+                let state: String
+                if side == "sending" {
+                    let pending = try sandbox.run(["sync", "status", "--json"]).object()["pending"] as? Int
+                    state = pending == 0 ? "after" : "before"
+                } else {
+                    state = try SyncAttachmentCommandTests.stored(sandbox, id) == true ? "after" : "before"
+                }
+                seen[side, default: []].insert(state)
+                let next = try sandbox.run(["sync"])
+                #expect(next.status == 0, "\(comment): the next sync: \(next)")
+                #expect(try sandbox.run(["check"]).status == 0, "\(comment)")
+                #expect(try sandbox.leftoverCopies() == [], "\(comment)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [], "\(comment): nothing left on tmpfs")
+                #expect(Self.locationFiles(machines.location).temporaries == [], "\(comment): no temporary left at the location")
+            }
+            #expect(try SyncAttachmentCommandTests.get(second, id) == content, "round \(round): the same bytes on the other machine")
+            #expect(try SyncAttachmentCommandTests.stored(first, id) == true, "round \(round)")
+        }
+        try machines.converge()
+        #expect(Self.locationFiles(machines.location).blobs.count == 1 + rounds, "one blob file per content")
+        for (side, states) in seen where states.count < 2 {
+            print("crash matrix: sync \(side) attachments was always found \(states.first ?? "?") in \(rounds) trials")
         }
     }
 }

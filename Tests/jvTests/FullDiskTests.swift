@@ -14,8 +14,9 @@ struct FullDiskTests {
         let mountPoint: TemporaryFolder
         let vault: String
 
-        /// Throws where even root may not mount (see `TemporaryFolder.mountTmpfs`).
-        init(_ sandbox: Sandbox) throws {
+        /// Throws where even root may not mount (see `TemporaryFolder.mountTmpfs`). `prepare`
+        /// runs on the vault before the disk fills; `free` bytes are left free at the end.
+        init(_ sandbox: Sandbox, prepare: (Sandbox) throws -> Void = { _ in }, leaving free: Int = 0) throws {
             mountPoint = try TemporaryFolder(prefix: "jvTests-full")
             try mountPoint.mountTmpfs(size: "2m")
             try FileManager.default.createDirectory(atPath: mountPoint.file("vault"), withIntermediateDirectories: true,
@@ -24,13 +25,8 @@ struct FullDiskTests {
             sandbox.environment["JV_VAULT"] = vault
             try sandbox.install(Fixture.empty(), at: vault)
             for text in ["First.", "Second. #two", "Third."] { try sandbox.add(text) }
-            // Filled to the last byte: large writes first, then single bytes.
-            let filler = open(mountPoint.file("filler"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            defer { close(filler) }
-            for size in [65_536, 4_096, 1] {
-                let block = [UInt8](repeating: 0x55, count: size)
-                while block.withUnsafeBytes({ write(filler, $0.baseAddress, size) }) == size {}
-            }
+            try prepare(sandbox)
+            mountPoint.fill(leaving: free)
         }
 
         func freeSpace() { unlink(mountPoint.file("filler")) }
@@ -86,5 +82,62 @@ struct FullDiskTests {
         #expect(try sandbox.run(["list", "--json"]).out == listed)
         #expect(try sandbox.run(["check"]).status == 0)
         #expect(try sandbox.hiddenFiles(in: disk.mountPoint.path) == [])
+    }
+
+    /// The attachments as `jv attachments --json` lists them.
+    static func attachments(_ sandbox: Sandbox) throws -> String {
+        let listed = try sandbox.run(["attachments", "--json"])
+        try Sandbox.requireSuccess(listed)
+        return listed.out
+    }
+
+    /// A failed writing command's one sentence and exit status, checked as above.
+    static func expectFull(_ result: JVResult, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 1, "\(arguments): \(result)", sourceLocation: sourceLocation)
+        #expect(result.err.contains("is full") && !result.err.contains("SQLite"), "\(arguments): \(result.err)", sourceLocation: sourceLocation)
+        #expect(result.errorLines.count == 1, "\(arguments): one sentence: \(result.err)", sourceLocation: sourceLocation)
+    }
+
+    @Test("attaching a file larger than the room left: one sentence, exit 1, the vault as it was and checked clean, no temporary; with room, the same attach works")
+    func attachLargerThanTheRoomLeft() throws {
+        let sandbox = try Sandbox()
+        let disk = try FullDisk(sandbox, leaving: 256 << 10)
+        let before = try disk.listing()
+        let listed = try Self.attachments(sandbox)
+        let id = try #require(try sandbox.list().first?["id"] as? String)
+        // 1 MiB, from a disk with room (the sandbox's folder).
+        let file = try sandbox.folder.write("recording.m4a", SyncAttachmentCommandTests.content(1 << 20, seed: 11))
+        let attach = ["attach", id, file]
+        Self.expectFull(try sandbox.run(attach), attach)
+        #expect(try disk.listing() == before, "the vault's folder as it was")
+        #expect(try Self.attachments(sandbox) == listed)
+        #expect(try sandbox.run(["check"]).status == 0)
+        #expect(try sandbox.hiddenFiles(in: disk.mountPoint.path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.runtime.path) == [], "nothing left on tmpfs")
+        disk.freeSpace()
+        try Sandbox.requireSuccess(try sandbox.run(attach))
+        #expect(try sandbox.run(["attachments", "--json"]).array().count == 1)
+    }
+
+    @Test("a backup of a vault with attachments onto a full disk: one sentence, exit 1, no backup and no temporary, the vault as it was")
+    func backupWithAttachments() throws {
+        let sandbox = try Sandbox()
+        let disk = try FullDisk(sandbox, prepare: { sandbox in
+            let id = try #require(try sandbox.list().first?["id"] as? String)
+            let file = try sandbox.folder.write("photo.jpg", SyncAttachmentCommandTests.content(400 << 10, seed: 12))
+            try Sandbox.requireSuccess(try sandbox.run(["attach", id, file]))
+        })
+        let before = try disk.listing()
+        let listed = try Self.attachments(sandbox)
+        let backup = ["backup", disk.mountPoint.file("journal.jvbak")]
+        Self.expectFull(try sandbox.run(backup), backup)
+        #expect(!FileManager.default.fileExists(atPath: disk.mountPoint.file("journal.jvbak")))
+        #expect(try disk.listing() == before)
+        #expect(try sandbox.hiddenFiles(in: disk.mountPoint.path) == [])
+        disk.freeSpace()
+        #expect(try Self.attachments(sandbox) == listed)
+        #expect(try sandbox.run(["check"]).status == 0)
+        try Sandbox.requireSuccess(try sandbox.run(backup))
+        #expect(try sandbox.run(["verify-backup", disk.mountPoint.file("journal.jvbak")]).status == 0)
     }
 }

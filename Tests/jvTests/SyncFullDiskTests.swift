@@ -19,23 +19,13 @@ struct SyncFullDiskTests {
         return try Machines(location: { _ in mountPoint.file("location") })
     }
 
-    /// Fills the disk of `mountPoint` to the last byte.
-    static func fill(_ mountPoint: TemporaryFolder) {
-        let filler = open(mountPoint.file("filler"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer { close(filler) }
-        for size in [65_536, 4_096, 1] {
-            let block = [UInt8](repeating: 0x55, count: size)
-            while block.withUnsafeBytes({ write(filler, $0.baseAddress, size) }) == size {}
-        }
-    }
-
     @Test("sending to a full sync folder: one sentence, exit 1, nothing changed; once there is room, it goes out")
     func sendingStops() throws {
         let mountPoint = try TemporaryFolder(prefix: "jvTests-syncfull")
         defer { _ = umount(mountPoint.path) }
         let machines = try Self.machines(on: mountPoint)
         let id = try machines.first.add("Written while the sync folder is full.")
-        Self.fill(mountPoint)
+        mountPoint.fill()
         let full = try machines.first.run(["sync"])
         #expect(full.status == 1 && full.errorLines.count == 1, "\(full)")
         #expect(full.err.contains("is full") && full.err.contains("nothing was changed") && !full.err.contains("could not be completed"), "\(full)")
@@ -54,7 +44,7 @@ struct SyncFullDiskTests {
         try Sandbox.requireSuccess(try machines.second.run(["sync"]))
         let id = try machines.first.add("Sent before the sync folder filled up.")
         try Sandbox.requireSuccess(try machines.first.run(["sync"]))
-        Self.fill(mountPoint)
+        mountPoint.fill()
         let received = try machines.second.run(["sync"])
         #expect(received.status == 0, "\(received)")
         #expect(received.errorLines.count == 1 && received.err.contains("is full") && received.err.contains("acks file"), "\(received)")
@@ -66,5 +56,28 @@ struct SyncFullDiskTests {
         #expect(compacted.err.contains("is full") && compacted.err.contains("snapshot"), "\(compacted)")
         unlink(mountPoint.file("filler"))
         try machines.converge()
+    }
+
+    @Test("sending an attachment to a full sync folder: one sentence, exit 1, nothing changed, no blob file half written; once there is room, the same bytes arrive")
+    func sendingAnAttachmentStops() throws {
+        let mountPoint = try TemporaryFolder(prefix: "jvTests-syncfull")
+        defer { _ = umount(mountPoint.path) }
+        let machines = try Self.machines(on: mountPoint)
+        let content = SyncAttachmentCommandTests.content(600 << 10, seed: 31)
+        let id = try SyncAttachmentCommandTests.attach(machines.first, content, name: "harbour.jpg")
+        let pending = try machines.first.run(["sync", "status", "--json"]).object()["pending"] as? Int
+        // Room for a pack, not for the content: the blob file is begun, then stops the sync.
+        mountPoint.fill(leaving: 64 << 10)
+        let full = try machines.first.run(["sync"])
+        #expect(full.status == 1 && full.errorLines.count == 1, "\(full)")
+        #expect(full.err.contains("is full") && full.err.contains("nothing was changed"), "\(full)")
+        #expect(try machines.first.run(["sync", "status", "--json"]).object()["pending"] as? Int == pending)
+        #expect(try machines.first.run(["check"]).status == 0)
+        let location = CrashMatrixTests.locationFiles(machines.location)
+        #expect(location.temporaries == [] && location.blobs == [], "no blob file, whole or half written: \(location)")
+        unlink(mountPoint.file("filler"))
+        try machines.converge()
+        #expect(try SyncAttachmentCommandTests.get(machines.second, id) == content)
+        #expect(CrashMatrixTests.locationFiles(machines.location).blobs.count == 1)
     }
 }

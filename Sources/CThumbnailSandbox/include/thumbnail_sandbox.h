@@ -11,4 +11,9 @@
 /// filter knows (x86-64, AArch64: EOPNOTSUPP).
 int jv_thumbnail_confine(void);
 
+/// The same filter with execve and execveat allowed: for the process that then becomes ffmpeg
+/// (a video's first frame). The program it runs, and anything that one runs, stays under the
+/// filter: no socket, no ptrace, no file written, created or removed.
+int jv_thumbnail_confine_for_exec(void);
+
 #endif

@@ -72,11 +72,19 @@ public struct Thumbnailer: Sendable {
     /// Describes the file open on `fileDescriptor`, read from its start by the child (a regular
     /// file is read in place, and its offset is put back as it was). Nil when the program fails,
     /// times out or answers anything malformed; an undecodable image is described by its type alone.
+    /// A video's pixel size and thumbnail are its first frame's, where ffmpeg is installed
+    /// (``addingFirstFrame(to:fileDescriptor:)``).
     public func describe(fileDescriptor: Int32) -> MediaDetails? {
         let offset = lseek(fileDescriptor, 0, SEEK_CUR)
         if offset >= 0 { lseek(fileDescriptor, 0, SEEK_SET) }
         defer { if offset >= 0 { lseek(fileDescriptor, offset, SEEK_SET) } }
-        guard let answer = run(["describe"], input: .descriptor(fileDescriptor), outputLimit: Thumbnailer.maximumLine + Thumbnailer.maximumThumbnail),
+        guard let details = describe(.descriptor(fileDescriptor)) else { return nil }
+        return details.kind == .video ? addingFirstFrame(to: details, fileDescriptor: fileDescriptor) : details
+    }
+
+    /// `jv-thumbnail describe` of `input`, its answer checked.
+    func describe(_ input: Input) -> MediaDetails? {
+        guard let answer = run(["describe"], input: input, outputLimit: Thumbnailer.maximumLine + Thumbnailer.maximumThumbnail),
               answer.status == .exited(0) || answer.status == .exited(1),
               let newline = answer.output.prefix(Thumbnailer.maximumLine).firstIndex(of: UInt8(ascii: "\n")),
               let line = try? JSONParser.parse(Array(answer.output[..<newline])) else { return nil }
@@ -95,14 +103,14 @@ public struct Thumbnailer: Sendable {
         return answer.output
     }
 
-    private enum Input {
+    enum Input {
         case descriptor(Int32)
         case bytes([UInt8])
     }
 
     /// Runs the program with `arguments`; its status and output, or nil when it could not start,
     /// outlived its ``timeout`` or wrote more than `outputLimit` bytes (then its group is killed).
-    private func run(_ arguments: [String], input: Input, outputLimit: Int) -> (status: Termination, output: [UInt8])? {
+    func run(_ arguments: [String], input: Input, outputLimit: Int) -> (status: Termination, output: [UInt8])? {
         var output: [Int32] = [-1, -1], feed: [Int32] = [-1, -1]
         guard pipe(&output) == 0 else { return nil }
         defer { close(output[0]) }

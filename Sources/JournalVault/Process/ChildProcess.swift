@@ -46,6 +46,13 @@ public struct ChildProcess: Sendable {
         self.arguments = arguments
     }
 
+    /// The program `name` in the first folder of `PATH` that has it as an executable file
+    /// (`/usr/local/bin:/usr/bin:/bin` without `PATH`); nil where none has: `onPath("rclone")`.
+    public static func onPath(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// Starts the program; returns its pid, or throws the `strerror` text of why it could not start.
     /// `environment`, when given, is the child's whole environment (`NAME=value` entries) instead
     /// of jv's: a program that needs none of the user's settings (the thumbnailer) gets none.

@@ -255,7 +255,7 @@ public struct SyncLocation: Sendable, Equatable {
     /// location nobody has written to) is not an error. rclone runs in a process group of its own,
     /// as Foundation's `Process` ran it: a Ctrl-C at the terminal goes to jv, not to rclone.
     static func rclone(_ command: String, options: [String] = [], paths: [String], allowMissing: Bool) throws -> String {
-        guard let executable = executablePath("rclone") else {
+        guard let executable = ChildProcess.onPath("rclone") else {
             throw VaultError.syncUnavailable("rclone is not installed (Debian package rclone)")
         }
         let output = Pipe()
@@ -283,11 +283,6 @@ public struct SyncLocation: Sendable, Equatable {
             throw VaultError.syncUnavailable("rclone failed: \(last)")
         }
         return String(decoding: printed, as: UTF8.self)
-    }
-
-    private static func executablePath(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }
 

@@ -18,4 +18,17 @@ extension TemporaryFolder {
             throw HarnessError("root could not mount a \(size) tmpfs on \(path) (\(reason)): this test needs CAP_SYS_ADMIN")
         }
     }
+
+    /// Fills the disk the folder is on with a file `filler` in it, to the last byte or to `free`
+    /// bytes before it; removing `filler` makes the room again.
+    func fill(leaving free: Int = 0) {
+        let filler = open(file("filler"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(filler) }
+        // Large writes first, then single bytes.
+        for size in [65_536, 4_096, 1] {
+            let block = [UInt8](repeating: 0x55, count: size)
+            while block.withUnsafeBytes({ Glibc.write(filler, $0.baseAddress, size) }) == size {}
+        }
+        if free > 0 { ftruncate(filler, max(0, lseek(filler, 0, SEEK_END) - off_t(free))) }
+    }
 }
