@@ -60,19 +60,31 @@ struct AttachmentBenchRows {
         // `--keep` keeps the vaults too (the large files go as soon as they are measured).
         defer { if !bench.keep { try? FileManager.default.removeItem(atPath: folder) } }
         var rows: [ReportRow] = []
-        for bytes in [options.fileBytes, Self.smallFileBytes] { rows += try fileRows(bytes: bytes) }
+        for bytes in [options.fileBytes, Self.smallFileBytes] where wants("attach \(Self.label(bytes)):") { rows += try fileRows(bytes: bytes) }
+        guard wants("attach: ") else { return rows }
         let photo = try makeLargeJPEG()
-        if let photo { rows += try thumbnailRows(photo) }
+        if let photo, wants("attach: thumbnail") { rows += try thumbnailRows(photo) }
         let base = try basePhoto(from: photo)
-        rows += try photoVaultRows(base: base)
-        rows += try syncRows(base: base)
+        if wants("attach: \(options.photos) photos") || wants("attach: build") { rows += try photoVaultRows(base: base) }
+        if wants("attach: process: jv sync") { rows += try syncRows(base: base) }
         return rows
+    }
+
+    /// Whether `--only` can select rows whose names start with `prefix` (every row without it).
+    private func wants(_ prefix: String) -> Bool {
+        guard let only = bench.only else { return true }
+        return prefix.hasPrefix(only) || only.hasPrefix(prefix)
+    }
+
+    /// `1 GiB`, `64 MiB`, `100 kB`: a file size as the rows name it.
+    private static func label(_ bytes: Int) -> String {
+        bytes >= 1 << 30 ? "\(bytes >> 30) GiB" : bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes / 1000) kB"
     }
 
     // MARK: A large file in and out
 
     private func fileRows(bytes: Int) throws -> [ReportRow] {
-        let label = bytes >= 1 << 30 ? "\(bytes >> 30) GiB" : bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes / 1000) kB"
+        let label = Self.label(bytes)
         let source = folder + "/file-\(bytes).bin"
         try Self.writeRandomFile(source, bytes: bytes)
         defer { unlink(source) }
