@@ -140,9 +140,10 @@ check-deb: deb
 
 # The release benchmark (docs/performance.md): vaults of 10,000 and 100,000 entries against plain SQLite.
 # Built as `make` builds jv for `make install` (static Swift runtime), so the process rows time the jv
-# people run.
+# people run; jv-thumbnail beside it, for the attachment rows (jv runs it for each file attached).
 bench: deps
 	$(SWIFT) build -c release --product jv $(STATIC_OPTIONS)
+	$(SWIFT) build -c release --product jv-thumbnail $(STATIC_OPTIONS)
 	$(SWIFT) build -c release --product jv-bench $(STATIC_OPTIONS)
 	"$(STATIC_SCRATCH)/release/jv-bench" $(BENCH_ARGS)
 

@@ -8,6 +8,9 @@ import VaultCrypto
 /// checks each result (so a fast wrong answer cannot pass), and prints one table (`--json`: JSON).
 /// `--only WORD` measures only the workloads whose names contain WORD (the vault is still built).
 /// `--keep` leaves each size's folder (vaults, plain database) for profiling and prints where.
+/// The attachment rows (``AttachmentBenchRows``, names starting with "attach") run once, on the
+/// first size: `--photos N` (default 10,000) generated JPEGs of `--photo-bytes B` (250,000)
+/// in the photo vault, and a file of `--attach-bytes B` (1 GiB) attached and read back.
 @main
 struct JVBench {
     static let passphrase = "benchmark passphrase"
@@ -15,13 +18,22 @@ struct JVBench {
     static let targetSize = 100_000
 
     static func main() {
+        if CommandLine.arguments.dropFirst().first == ChildUsage.flag { ChildUsage.launch(Array(CommandLine.arguments.dropFirst(2))) }
         let arguments = CommandLine.arguments.dropFirst()
-        let sizes = arguments.firstIndex(of: "--entries").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
-            .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [10_000, 100_000]
-        let only = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+        func value(_ flag: String) -> String? {
+            arguments.firstIndex(of: flag).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+        }
+        let sizes = value("--entries").map { $0.split(separator: ",").compactMap { Int($0) } } ?? [10_000, 100_000]
+        let only = value("--only")
+        var attachments = AttachmentBenchRows.Options()
+        attachments.photos = value("--photos").flatMap { Int($0) } ?? attachments.photos
+        attachments.photoBytes = value("--photo-bytes").flatMap { Int($0) } ?? attachments.photoBytes
+        attachments.fileBytes = value("--attach-bytes").flatMap { Int($0) } ?? attachments.fileBytes
         do {
             var rows = only == nil ? try kdfRows() : []
-            for size in sizes { rows += try Self(size: size, only: only, keep: arguments.contains("--keep")).run() }
+            for (index, size) in sizes.enumerated() {
+                rows += try Self(size: size, only: only, keep: arguments.contains("--keep"), attachments: index == 0 ? attachments : nil).run()
+            }
             let text = arguments.contains("--json") ? JSONValue.array(rows.map(\.json)).serialized(pretty: true) : Report.table(rows)
             FileHandle.standardOutput.write(Data((text + "\n").utf8))
             if rows.contains(where: { $0.met == false }) { FileHandle.standardError.write(Data("Some targets were missed.\n".utf8)) }
@@ -51,11 +63,14 @@ struct JVBench {
     let only: String?
     /// `--keep`: the folder stays after the run.
     let keep: Bool
+    /// The attachment rows' settings, on the size they run at (nil on the others).
+    let attachments: AttachmentBenchRows.Options?
 
-    init(size: Int, only: String? = nil, keep: Bool = false) throws {
+    init(size: Int, only: String? = nil, keep: Bool = false, attachments: AttachmentBenchRows.Options? = nil) throws {
         self.size = size
         self.only = only
         self.keep = keep
+        self.attachments = attachments
         corpus = Corpus(count: size)
         folder = NSTemporaryDirectory() + "/jv-bench-\(size)-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -90,10 +105,16 @@ struct JVBench {
         let year = month.year
         if let only, !"bulk import".contains(only) { rows = [] }
         if let only {
-            rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
-            rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
-                .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
-            rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
+            // Every attachment row's name starts with "attach", and no other row's name has it.
+            if !only.hasPrefix("attach") {
+                rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
+                rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
+                    .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
+                rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
+            }
+            if let attachments, "attach".hasPrefix(only) || only.hasPrefix("attach") {
+                rows += try AttachmentBenchRows(bench: self, secret: secret, options: attachments).rows()
+            }
             return rows.filter { $0.workload.contains(only) }
         }
 
@@ -221,6 +242,8 @@ struct JVBench {
             .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
         // Last, as sync's capture triggers would add to every write timed above once it is set up.
         rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
+        // In vaults of their own: nothing above sees them.
+        if let attachments { rows += try AttachmentBenchRows(bench: self, secret: secret, options: attachments).rows() }
         return rows
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import GRDBSQLite
 import TestSupport
 import Testing
 import VaultCrypto
@@ -67,6 +68,25 @@ import VaultCrypto
         let report = try vault.journal.check()
         #expect(report.isClean, "\(report.problems)")
         #expect(report.checked["attachment_chunk"] == Int(chunkCount))
+    }
+
+    /// A large file's chunks do not fill the writer's page cache (32 MiB, half of what `jv attach`
+    /// may take in all): the connection's cache holds at most a few MiB after attaching 12 MiB,
+    /// and has its own size back.
+    @Test func attachingDoesNotFillTheWritersPageCache() throws {
+        let vault = try TemporaryVault()
+        let entry = try vault.journal.addEntry("A long recording.")
+        // One repeated byte: generating 12 MiB of random ones takes seconds in a debug build.
+        let content = Data(repeating: 0x5A, count: 12 * Self.mebibyte)
+        let attached = try vault.journal.attach([.file(try Self.file(vault, "concert.flac", content))], to: entry.id)
+        let (cached, cacheSize) = try vault.journal.database.write { db in
+            var current: Int32 = 0, highest: Int32 = 0
+            sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+            return (Int(current), try Int.fetchOne(db, sql: "PRAGMA cache_size"))
+        }
+        #expect(cached < 4 << 20, "the writer's cache holds \(cached >> 20) MiB after the attach")
+        #expect(cacheSize == -32768)
+        #expect(try Self.read(vault.journal, attached[0].id) == content)
     }
 
     @Test func aPipeIsReadToItsEndAndKeptUnderTheGivenName() throws {

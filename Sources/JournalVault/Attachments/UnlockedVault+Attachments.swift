@@ -15,6 +15,9 @@ import VaultCrypto
 extension UnlockedVault {
     /// The default limit of one attachment's size: 2 GiB.
     public static let defaultAttachmentLimit: Int64 = 2 << 30
+    /// SQLite's page cache while an attachment's chunks are written (`PRAGMA cache_size`, negative:
+    /// KiB): 2 MiB, two chunks' pages.
+    static let chunkCacheSize = -2048
 
     /// Attaches `inputs` to the entry `entryID`, in one transaction: all of them or, if any fails
     /// (a file missing, over `limit` bytes, unreadable), none. A regular file over the limit is
@@ -178,6 +181,12 @@ extension UnlockedVault {
         let input = source.input
         let streamID = UUID()
         let insertChunk = try db.cachedStatement(sql: "INSERT INTO attachment_chunk (stream_id, idx, data) VALUES (?, ?, ?)")
+        // The chunks' pages are written once and not read again in this transaction: in the
+        // writer's 32 MiB cache they would take half the 64 MiB an attach may use, whatever the
+        // file's size. A small cache spills them to the WAL as it goes instead.
+        let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? Self.chunkCacheSize
+        try db.execute(sql: "PRAGMA cache_size = \(Self.chunkCacheSize)")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
         let written = try AttachmentStream.write(streamID: streamID, name: input.name, limit: limit, read: source.read(into:)) { index, sealed in
             try insertChunk.execute(arguments: [streamID.storageText, index, Data(sealed)])
         }
