@@ -239,7 +239,7 @@ struct AttachmentBenchRows {
             described.runs.append(ContinuousClock().measure { details = thumbnailer.describe(fileDescriptor: descriptor) })
             plain.runs += try processes.time(vips, ["thumbnail", photo, folder + "/thumbnail.jpg", "320"], environment: [], runs: 1).runs
         }
-        guard let details, details.width == 6000, details.height == 4000, let thumbnail = details.thumbnail, !thumbnail.isEmpty else {
+        guard let details, details.media.width == 6000, details.media.height == 4000, case let thumbnail = details.thumbnail, !thumbnail.isEmpty else {
             throw BenchError.wrongResult("jv-thumbnail describe of the 24-megapixel JPEG: \(details.map(\.description) ?? "no answer")")
         }
         let size = (try FileManager.default.attributesOfItem(atPath: photo)[.size] as? Int) ?? 0

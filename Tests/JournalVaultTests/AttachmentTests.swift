@@ -163,6 +163,15 @@ import VaultCrypto
         #expect(try journal.attachments(AttachmentQuery(from: june.created.localDay)).map(\.name) == ["c.jpg"])
         #expect(try journal.attachments(AttachmentQuery(to: may.created.localDay, kind: .audio)).map(\.name) == ["b.mp3"])
         #expect(try journal.attachmentCounts() == [may.id: 2, june.id: 1])
+        var newest = EntryQuery()
+        newest.limit = 1
+        #expect(try journal.attachmentCounts(matching: newest) == [june.id: 1])
+        var inMay = EntryQuery()
+        inMay.on = may.created.localDay...may.created.localDay
+        #expect(try journal.attachmentCounts(matching: inMay) == [may.id: 2])
+        // A text condition is decided after decryption: the limit cannot be applied before it.
+        newest.contains = "May"
+        #expect(try journal.attachmentCounts(matching: newest) == [may.id: 2, june.id: 1])
     }
 
     /// Attached within one millisecond, files still list in the order given: created_at is

@@ -93,8 +93,8 @@ struct List: VaultCommand {
         var printed = 0
         // Printed as they are decrypted, in order: --reverse walks the vault newest first.
         let style = RecordStyle(json: format == .json, separator: format.separator)
-        // A plaintext count per entry, read once (nothing when the vault has no attachments).
-        let attachmentCounts = try journal.attachmentCounts()
+        // A plaintext count per listed entry, read once (nothing when they have no attachments).
+        let attachmentCounts = try journal.attachmentCounts(matching: query)
         try StandardOutput.with(pager: format == .json ? nil : paging.pager) { stream in
             let printer = try RecordPrinter(stream, style: style)
             try journal.forEachEntry(matching: query, order: reverse ? .newestFirst : .oldestFirst, transform: { entry in

@@ -21,12 +21,14 @@ extension Thumbnailer {
     /// first frame; `details` as they are without ffmpeg, or when it fails, times out or writes
     /// anything but a PNG that decodes.
     func addingFirstFrame(to details: MediaDetails, fileDescriptor: Int32) -> MediaDetails {
-        guard details.thumbnail == nil, let ffmpeg = ChildProcess.onPath("ffmpeg") else { return details }
+        guard details.thumbnail.isEmpty, let ffmpeg = ChildProcess.onPath("ffmpeg") else { return details }
         lseek(fileDescriptor, 0, SEEK_SET)
-        guard let answer = run(["frame", ffmpeg, details.mediaType], input: .descriptor(fileDescriptor), outputLimit: Self.maximumFrame),
+        guard let answer = run(["frame", ffmpeg, details.media.mediaType], input: .descriptor(fileDescriptor), outputLimit: Self.maximumFrame),
               answer.status == .exited(0), answer.output.starts(with: Self.pngSignature),
-              let frame = describe(.bytes(answer.output)), frame.kind == .image, let thumbnail = frame.thumbnail else { return details }
-        return MediaDetails(mediaType: details.mediaType, kind: details.kind, width: frame.width, height: frame.height,
-                            takenAt: details.takenAt, location: details.location, thumbnail: thumbnail)
+              let frame = describe(.bytes(answer.output)), frame.media.kind == .image, !frame.thumbnail.isEmpty else { return details }
+        let video = details.media
+        return MediaDetails(media: AttachmentMedia(mediaType: video.mediaType, kind: video.kind, width: frame.media.width, height: frame.media.height,
+                                                   takenAt: video.takenAt, location: video.location),
+                            thumbnail: frame.thumbnail)
     }
 }

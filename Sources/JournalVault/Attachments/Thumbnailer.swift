@@ -79,7 +79,7 @@ public struct Thumbnailer: Sendable {
         if offset >= 0 { lseek(fileDescriptor, 0, SEEK_SET) }
         defer { if offset >= 0 { lseek(fileDescriptor, offset, SEEK_SET) } }
         guard let details = describe(.descriptor(fileDescriptor)) else { return nil }
-        return details.kind == .video ? addingFirstFrame(to: details, fileDescriptor: fileDescriptor) : details
+        return details.media.kind == .video ? addingFirstFrame(to: details, fileDescriptor: fileDescriptor) : details
     }
 
     /// `jv-thumbnail describe` of `input`, its answer checked.

@@ -118,11 +118,30 @@ extension UnlockedVault {
         }
     }
 
-    /// How many attachments each entry that has some has: a count of plaintext columns, opening nothing.
-    public func attachmentCounts() throws -> [UUID: Int] {
-        try database.read { db in
+    /// How many attachments each entry that `query` selects has, for the entries that have some:
+    /// a count of plaintext columns, opening nothing. Only the entries the query's plaintext
+    /// conditions select are counted — with its limit where every condition is in them (no
+    /// text, no tags to leave out) — so `jv list -n 10` counts ten entries' files, not the vault's.
+    ///
+    /// ```swift
+    /// var newest = EntryQuery()
+    /// newest.limit = 10
+    /// let counts = try journal.attachmentCounts(matching: newest)
+    /// ```
+    public func attachmentCounts(matching query: EntryQuery = EntryQuery()) throws -> [UUID: Int] {
+        let condition = try condition(of: query)
+        let limit = query.contains == nil && query.withoutTags.isEmpty ? query.limit : nil
+        let sql: String
+        if condition.sql == "1" && limit == nil {
+            sql = "SELECT entry_id, count(*) FROM attachment GROUP BY entry_id"
+        } else {
+            // The newest first, as a limited listing takes them.
+            let newest = limit.map { " ORDER BY created_at DESC, id DESC LIMIT \($0)" } ?? ""
+            sql = "SELECT entry_id, count(*) FROM attachment WHERE entry_id IN (SELECT id FROM entry WHERE \(condition.sql)\(newest)) GROUP BY entry_id"
+        }
+        return try database.read { db in
             var counts: [UUID: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT entry_id, count(*) FROM attachment GROUP BY entry_id") {
+            for row in try Row.fetchAll(db, sql: sql, arguments: condition.arguments) {
                 counts[try RecordID.parse(try row.stored(0, table: AttachmentRow.table), table: AttachmentRow.table)] = try row.stored(1, table: AttachmentRow.table)
             }
             return counts
