@@ -82,6 +82,8 @@ else
 fi
 
 version=$(run jv --version) || fail "jv --version failed once installed"
+# The tests' Argon2id cache (VaultCrypto's TestKDFCache) exists in debug builds only.
+if grep -q JV_TEST_KDF_CACHE /usr/bin/jv; then fail "/usr/bin/jv reads JV_TEST_KDF_CACHE, which only a debug build may"; fi
 [ "$version" = "$(dpkg-deb --field "$deb" Version)" ] || fail "jv --version says '$version', the package '$(dpkg-deb --field "$deb" Version)'"
 if ldd /usr/bin/jv | grep -E 'libswift|libFoundation|libdispatch|not found'; then
     fail "/usr/bin/jv needs the libraries above, which the package does not provide"

@@ -72,7 +72,18 @@ public enum PasswordKDF {
         Sodium.ready()
         try parameters.validate()
         guard salt.count == saltLength else { throw CryptoError.invalidKeyLength }
-        return try SecureBytes.filling(count: keyLength) { out in
+        #if DEBUG
+        if let cache = TestKDFCache.folder {
+            return try TestKDFCache(folder: cache).key(passphrase: passphrase, salt: salt, parameters: parameters) {
+                try argon2id(passphrase: passphrase, salt: salt, parameters: parameters)
+            }
+        }
+        #endif
+        return try argon2id(passphrase: passphrase, salt: salt, parameters: parameters)
+    }
+
+    private static func argon2id(passphrase: SecureBytes, salt: [UInt8], parameters: KDFParameters) throws -> SecureBytes {
+        try SecureBytes.filling(count: keyLength) { out in
             let status = passphrase.withUnsafeBytes { pass in
                 crypto_pwhash(
                     out.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(keyLength),

@@ -48,8 +48,14 @@ final class Sandbox: @unchecked Sendable {
             "JV_VAULT": vault,
             "JV_PASSPHRASE_FILE": passphraseFile,
             "XDG_RUNTIME_DIR": runtime.path,
+            // Debug builds of jv keep each Argon2id result here (VaultCrypto's TestKDFCache), so
+            // a vault unlocked by many commands pays its key derivation once.
+            "JV_TEST_KDF_CACHE": Self.kdfCache,
         ]
     }
+
+    /// One folder for the whole test run's Argon2id results (see `TestKDFCache`).
+    static let kdfCache = NSTemporaryDirectory() + "/jv-test-kdf-cache-\(getuid())"
 
     /// Hidden copies of the vault, or of a backup in the making, left in the vault's folder,
     /// the sandbox's folder or the runtime folder (issue 11: a killed command leaves none that
