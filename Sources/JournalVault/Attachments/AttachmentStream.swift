@@ -78,7 +78,8 @@ enum AttachmentStream {
     /// thread with the chunks before: on two cores SQLite writing one chunk and libsodium
     /// sealing the next take turns no longer. At most ``sealedAhead`` sealed chunks wait, in
     /// buffers used again and again, so memory stays bounded; a failure on either side stops the
-    /// other, and the sealing thread has ended (its key and buffers wiped) when this returns.
+    /// other (a sealer waiting in `read`, on a pipe, once that read returns), and the sealing
+    /// thread has ended (its key and buffers wiped) when this returns.
     static func write<Prepared: Sendable>(streamID: UUID, name: String, limit: Int64,
                                           read: @escaping @Sendable (UnsafeMutableRawBufferPointer) throws -> Int,
                                           prepare: @escaping @Sendable (Int64, UnsafeRawBufferPointer) throws -> Prepared,
