@@ -239,6 +239,10 @@ int jv_is_memory_filesystem(const char *path) {
     return status.f_type == tmpfs_magic || status.f_type == ramfs_magic;
 }
 
+int jv_start_writeback(int descriptor, long long offset, long long length) {
+    return sync_file_range(descriptor, (off64_t)offset, (off64_t)length, SYNC_FILE_RANGE_WRITE) == 0 ? 0 : -1;
+}
+
 int jv_become_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
 }

@@ -53,11 +53,31 @@ public enum SecretStream {
         /// Seals the next chunk; the last one must be pushed with `final: true`.
         public func push(_ chunk: [UInt8], associatedData: [UInt8] = [], final: Bool) throws -> [UInt8] {
             var sealed = [UInt8](repeating: 0, count: chunk.count + overhead)
+            try chunk.withUnsafeBytes { chunk in
+                try sealed.withUnsafeMutableBytes { try push(chunk, associatedData: associatedData, final: final, into: $0) }
+            }
+            return sealed
+        }
+
+        /// ``push(_:associatedData:final:)`` into `sealed`, which must hold exactly `chunk.count + overhead`
+        /// bytes and not overlap `chunk`: for a caller that reuses its buffers (an attachment's
+        /// megabyte chunks, sealed one after another without allocating).
+        ///
+        /// ```swift
+        /// try writer.push(UnsafeRawBufferPointer(plain), associatedData: ad, final: false, into: sealedBuffer)
+        /// ```
+        public func push(_ chunk: UnsafeRawBufferPointer, associatedData: [UInt8] = [], final: Bool,
+                         into sealed: UnsafeMutableRawBufferPointer) throws {
+            guard sealed.count == chunk.count + overhead, let output = sealed.baseAddress else { throw CryptoError.malformedCiphertext }
             let tag = final ? UInt8(crypto_secretstream_xchacha20poly1305_TAG_FINAL) : UInt8(crypto_secretstream_xchacha20poly1305_TAG_MESSAGE)
             var length: UInt64 = 0
-            _ = crypto_secretstream_xchacha20poly1305_push(state.pointer, &sealed, &length, chunk, UInt64(chunk.count),
-                                                           associatedData, UInt64(associatedData.count), tag)
-            return sealed
+            // An empty buffer may have no address; libsodium touches no byte of an empty message but wants one.
+            var nothing: UInt8 = 0
+            _ = withUnsafeMutablePointer(to: &nothing) { nothing in
+                crypto_secretstream_xchacha20poly1305_push(state.pointer, output.assumingMemoryBound(to: UInt8.self), &length,
+                                                           chunk.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(nothing),
+                                                           UInt64(chunk.count), associatedData, UInt64(associatedData.count), tag)
+            }
         }
     }
 
@@ -83,14 +103,36 @@ public enum SecretStream {
             let sealed = Array(sealed)
             guard sealed.count >= overhead else { throw CryptoError.malformedCiphertext }
             var plaintext = [UInt8](repeating: 0, count: sealed.count - overhead)
+            let isFinal = try sealed.withUnsafeBytes { sealed in
+                try plaintext.withUnsafeMutableBytes { try pull(sealed, associatedData: associatedData, into: $0).isFinal }
+            }
+            return (plaintext, isFinal)
+        }
+
+        /// ``pull(_:associatedData:)`` into `plaintext`, which must hold at least `sealed.count − overhead`
+        /// bytes: the count written and whether the chunk was the final one. Nothing is written
+        /// where the chunk does not authenticate.
+        ///
+        /// ```swift
+        /// let (count, isFinal) = try reader.pull(sealedBytes, associatedData: ad, into: plainBuffer)
+        /// ```
+        public func pull(_ sealed: UnsafeRawBufferPointer, associatedData: [UInt8] = [],
+                         into plaintext: UnsafeMutableRawBufferPointer) throws -> (count: Int, isFinal: Bool) {
+            guard sealed.count >= overhead, let input = sealed.baseAddress else { throw CryptoError.malformedCiphertext }
+            guard plaintext.count >= sealed.count - overhead else { throw CryptoError.malformedCiphertext }
             var length: UInt64 = 0
             var tag: UInt8 = 0
-            let status = crypto_secretstream_xchacha20poly1305_pull(state.pointer, &plaintext, &length, &tag, sealed,
-                                                                    UInt64(sealed.count), associatedData, UInt64(associatedData.count))
+            // As in push: an address for an empty plaintext.
+            var nothing: UInt8 = 0
+            let status = withUnsafeMutablePointer(to: &nothing) { nothing in
+                crypto_secretstream_xchacha20poly1305_pull(state.pointer, plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? nothing,
+                                                           &length, &tag, input.assumingMemoryBound(to: UInt8.self),
+                                                           UInt64(sealed.count), associatedData, UInt64(associatedData.count))
+            }
             guard status == 0 else { throw CryptoError.authenticationFailed }
             switch tag {
-            case UInt8(crypto_secretstream_xchacha20poly1305_TAG_MESSAGE): return (plaintext, false)
-            case UInt8(crypto_secretstream_xchacha20poly1305_TAG_FINAL): return (plaintext, true)
+            case UInt8(crypto_secretstream_xchacha20poly1305_TAG_MESSAGE): return (Int(length), false)
+            case UInt8(crypto_secretstream_xchacha20poly1305_TAG_FINAL): return (Int(length), true)
             default: throw CryptoError.authenticationFailed
             }
         }

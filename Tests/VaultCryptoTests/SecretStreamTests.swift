@@ -213,4 +213,54 @@ import VaultCrypto
             _ = try SecretStream.Reader(key: Self.secure(Self.key), header: [UInt8](repeating: 0, count: 23))
         }
     }
+
+    // MARK: Into caller's buffers (an attachment's chunks, sealed and opened without allocating)
+
+    @Test func pushAndPullIntoBuffersRoundTripWithTheArrayForms() throws {
+        let ad = Array("chunk 0".utf8)
+        let (writer, header) = try SecretStream.Writer.start(key: Self.secure(Self.key))
+        var sealed: [[UInt8]] = []
+        for (index, chunk) in Self.chunks.enumerated() {
+            var buffer = [UInt8](repeating: 0xEE, count: chunk.count + SecretStream.overhead)
+            try chunk.withUnsafeBytes { chunk in
+                try buffer.withUnsafeMutableBytes { try writer.push(chunk, associatedData: ad, final: index == Self.chunks.count - 1, into: $0) }
+            }
+            sealed.append(buffer)
+        }
+        // Sealed into buffers, opened by the array form…
+        let reader = try SecretStream.Reader(key: Self.secure(Self.key), header: header)
+        #expect(try sealed.map { try reader.pull($0, associatedData: ad).plaintext } == Self.chunks)
+        // …and opened into one buffer larger than any chunk, reused.
+        let again = try SecretStream.Reader(key: Self.secure(Self.key), header: header)
+        var plaintext = [UInt8](repeating: 0, count: 2000)
+        for (index, chunk) in sealed.enumerated() {
+            let (count, isFinal) = try chunk.withUnsafeBytes { chunk in
+                try plaintext.withUnsafeMutableBytes { try again.pull(chunk, associatedData: ad, into: $0) }
+            }
+            #expect(Array(plaintext[..<count]) == Self.chunks[index])
+            #expect(isFinal == (index == sealed.count - 1))
+        }
+    }
+
+    @Test func buffersOfTheWrongSizeAreRefusedAndAFailedPullWritesNothing() throws {
+        let (writer, header) = try SecretStream.Writer.start(key: Self.secure(Self.key))
+        let chunk = Array("abc".utf8)
+        var short = [UInt8](repeating: 0, count: chunk.count + SecretStream.overhead - 1)
+        #expect(throws: CryptoError.malformedCiphertext) {
+            try chunk.withUnsafeBytes { chunk in try short.withUnsafeMutableBytes { try writer.push(chunk, final: true, into: $0) } }
+        }
+        let sealed = try writer.push(chunk, final: true)
+        var small = [UInt8](repeating: 0, count: chunk.count - 1)
+        let reader = try SecretStream.Reader(key: Self.secure(Self.key), header: header)
+        #expect(throws: CryptoError.malformedCiphertext) {
+            _ = try sealed.withUnsafeBytes { sealed in try small.withUnsafeMutableBytes { try reader.pull(sealed, into: $0) } }
+        }
+        var damaged = sealed
+        damaged[5] ^= 1
+        var plaintext = [UInt8](repeating: 0xEE, count: 16)
+        #expect(throws: CryptoError.authenticationFailed) {
+            _ = try damaged.withUnsafeBytes { sealed in try plaintext.withUnsafeMutableBytes { try reader.pull(sealed, into: $0) } }
+        }
+        #expect(plaintext == [UInt8](repeating: 0xEE, count: 16), "no byte of a chunk that does not authenticate")
+    }
 }

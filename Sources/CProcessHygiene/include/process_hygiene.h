@@ -54,6 +54,11 @@ void jv_guard_terminal(int fd);
 /// another, -1 when it cannot be examined.
 int jv_is_memory_filesystem(const char *path);
 
+/// Starts writing `length` bytes of `descriptor`'s file from `offset` to its disk, without
+/// waiting for them (sync_file_range, SYNC_FILE_RANGE_WRITE): a hint that lets a large output
+/// reach the disk while it is still being written; it makes nothing durable. 0, or -1.
+int jv_start_writeback(int descriptor, long long offset, long long length);
+
 /// Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER): a
 /// process a child started stays below this one even if it leaves its process group and
 /// session (setsid) and its parent exits. Returns 0, or -1 if the kernel refused.

@@ -38,9 +38,7 @@ struct AttachmentGet: VaultCommand {
         let journal = try options.unlockedVault(access: .readOnly)
         let id = try journal.resolveAttachmentID(id)
         if let file {
-            try PrivateOutput.write(to: file, replace: force) { put in
-                try journal.readAttachment(id: id) { bytes in try put(Array(bytes)) }
-            }
+            try PrivateOutput.write(to: file, replace: force) { put in try journal.readAttachment(id: id, put) }
         } else {
             try journal.readAttachment(id: id, to: FileHandle.standardOutput)
         }

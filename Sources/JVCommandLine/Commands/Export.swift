@@ -82,7 +82,7 @@ struct Export: VaultCommand, ReplacingWithForce {
         }
         if let document {
             try PrivateOutput.write(to: document, replace: force) { put in
-                try export(put)
+                try export { try $0.withUnsafeBytes(put) }
                 // The document takes its name last, once every file it links is there.
                 if let folder { try write(attachments.linked, into: folder, from: journal) }
             }
@@ -118,9 +118,7 @@ struct Export: VaultCommand, ReplacingWithForce {
         try makePrivateFolder((folder as NSString).appendingPathComponent(ExportFolder.attachmentsFolder))
         for attachment in attachments {
             let path = (folder as NSString).appendingPathComponent(ExportFolder.attachmentPath(id: attachment.id, name: attachment.name))
-            try PrivateOutput.write(to: path, replace: force) { put in
-                try journal.readAttachment(id: attachment.id) { bytes in try put(Array(bytes)) }
-            }
+            try PrivateOutput.write(to: path, replace: force) { put in try journal.readAttachment(id: attachment.id, put) }
         }
     }
 

@@ -57,8 +57,9 @@ public struct AttachmentInput: Sendable {
         }
     }
 
-    /// An input's bytes, read through its descriptor (closed with it when jv opened it).
-    final class OpenedSource {
+    /// An input's bytes, read through its descriptor (closed with it when jv opened it). Read on
+    /// the thread that seals them (``AttachmentStream``): nothing in it changes once it is made.
+    final class OpenedSource: Sendable {
         let input: AttachmentInput
         let descriptor: Int32
         private let owned: Bool

@@ -7,12 +7,13 @@ import VaultCrypto
 /// key, with associated data naming the stream and the chunk's place; the last chunk tagged final.
 /// A chunk missing, added, moved, swapped with another stream's or cut short fails to open.
 ///
-/// Both directions hold one chunk at a time (two while writing, to know which one is the last),
-/// whatever the size of the content, and compute the content's digest as it passes.
+/// Both directions hold a few chunks at a time (a handful while writing: the one read ahead to
+/// know which one is the last, and those sealed ahead of SQLite), whatever the size of the
+/// content, and compute the content's digest as it passes.
 ///
 /// ```swift
-/// let written = try AttachmentStream.write(streamID: id, limit: max, read: { try file.read(into: $0) },
-///                                          store: { index, sealed in try insert(index, sealed) })
+/// let written = try AttachmentStream.write(streamID: id, name: name, limit: max, read: { try file.read(into: $0) },
+///                                          prepare: { _, _ in }, store: { index, sealed, _ in try insert(index, sealed) })
 /// ```
 enum AttachmentStream {
     static let chunkLength = 1 << 20
@@ -71,15 +72,62 @@ enum AttachmentStream {
     /// it put there, 0 at the end) into chunks handed to `store` in order, under a new random key.
     /// Content longer than `limit` bytes stops it with ``VaultError/attachmentTooLarge(name:limit:)``
     /// naming `name`.
-    static func write(streamID: UUID, name: String, limit: Int64, read: (UnsafeMutableRawBufferPointer) throws -> Int,
-                      store: (Int64, [UInt8]) throws -> Void) throws -> Stored {
+    ///
+    /// Reading, digesting and sealing run on a thread of their own (with `prepare`, given each
+    /// sealed chunk there: the caller's own digest of it), while `store` runs on the caller's
+    /// thread with the chunks before: on two cores SQLite writing one chunk and libsodium
+    /// sealing the next take turns no longer. At most ``sealedAhead`` sealed chunks wait, in
+    /// buffers used again and again, so memory stays bounded; a failure on either side stops the
+    /// other (a sealer waiting in `read`, on a pipe, once that read returns), and the sealing
+    /// thread has ended (its key and buffers wiped) when this returns.
+    static func write<Prepared: Sendable>(streamID: UUID, name: String, limit: Int64,
+                                          read: @escaping @Sendable (UnsafeMutableRawBufferPointer) throws -> Int,
+                                          prepare: @escaping @Sendable (Int64, UnsafeRawBufferPointer) throws -> Prepared,
+                                          store: (Int64, UnsafeRawBufferPointer, Prepared) throws -> Void) throws -> Stored {
+        let pipe = SealingPipe<Prepared>(buffers: sealedAhead, length: chunkLength + SecretStream.overhead)
+        let sealer = DispatchGroup()
+        DispatchQueue.global(qos: .userInitiated).async(group: sealer) {
+            pipe.end(Result { try seal(streamID: streamID, name: name, limit: limit, read: read, into: pipe, prepare: prepare) })
+        }
+        defer {
+            pipe.stop()
+            sealer.wait()
+            pipe.release()
+        }
+        while let chunk = pipe.next() {
+            try store(chunk.index, UnsafeRawBufferPointer(rebasing: chunk.buffer[..<chunk.count]), chunk.prepared)
+            pipe.recycle(chunk.buffer)
+        }
+        return try pipe.outcome()
+    }
+
+    /// Sealed chunks that may wait for the storer: two on the way, and the one being stored.
+    static let sealedAhead = 3
+
+    /// The sealing side of ``write(streamID:name:limit:read:prepare:store:)``, on its own thread.
+    private static func seal<Prepared: Sendable>(streamID: UUID, name: String, limit: Int64,
+                                                 read: (UnsafeMutableRawBufferPointer) throws -> Int, into pipe: SealingPipe<Prepared>,
+                                                 prepare: (Int64, UnsafeRawBufferPointer) throws -> Prepared) throws -> Stored {
         let key = try SecureBytes.random(count: SecretStream.keyLength)
         let (writer, header) = try SecretStream.Writer.start(key: key)
         var digest = try Blake2bStream()
-        var current = [UInt8](repeating: 0, count: chunkLength), spare: [UInt8] = []
+        // The plaintext: the chunk being filled, and the next, read before a full chunk is sealed.
+        var current = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkLength, alignment: 64)
+        var spare = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkLength, alignment: 64)
+        defer {
+            for buffer in [current, spare] {
+                Sodium.wipe(buffer)
+                buffer.deallocate()
+            }
+        }
         var filled = 0, size: Int64 = 0, index: Int64 = 0
         func push(final: Bool) throws {
-            try store(index, try writer.push(Array(current[0..<filled]), associatedData: associatedData(streamID: streamID, index: index), final: final))
+            let sealed = try pipe.freeBuffer()
+            let count = filled + SecretStream.overhead
+            let output = UnsafeMutableRawBufferPointer(rebasing: sealed[..<count])
+            try writer.push(UnsafeRawBufferPointer(rebasing: current[..<filled]), associatedData: associatedData(streamID: streamID, index: index),
+                            final: final, into: output)
+            pipe.put(index: index, buffer: sealed, count: count, prepared: try prepare(index, UnsafeRawBufferPointer(output)))
             index += 1
             filled = 0
         }
@@ -87,16 +135,15 @@ enum AttachmentStream {
             let count: Int
             if filled == chunkLength {
                 // A full chunk waits until it is known whether more content follows: the last is tagged final.
-                if spare.isEmpty { spare = [UInt8](repeating: 0, count: chunkLength) }
-                count = try spare.withUnsafeMutableBytes { try read($0) }
+                count = try read(spare)
                 guard count > 0 else { break }
                 try push(final: false)
                 swap(&current, &spare)
             } else {
-                count = try current.withUnsafeMutableBytes { try read(UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+                count = try read(UnsafeMutableRawBufferPointer(rebasing: current[filled...]))
                 guard count > 0 else { break }
             }
-            current.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[filled..<filled + count])) }
+            digest.update(UnsafeRawBufferPointer(rebasing: current[filled..<filled + count]))
             filled += count
             size += Int64(count)
             guard size <= limit else { throw VaultError.attachmentTooLarge(name: name, limit: limit) }
@@ -105,7 +152,7 @@ enum AttachmentStream {
         var padding = storedSize - size
         while true {
             let added = Int(min(Int64(chunkLength - filled), padding))
-            for position in filled..<filled + added { current[position] = 0 }
+            UnsafeMutableRawBufferPointer(rebasing: current[filled..<filled + added]).initializeMemory(as: UInt8.self, repeating: 0)
             filled += added
             padding -= Int64(added)
             if padding == 0 { break }
@@ -123,6 +170,19 @@ enum AttachmentStream {
     /// have the expected digest; any failure is `tampered(detail)`.
     static func read(_ expected: Stored, chunk: (Int64) throws -> Data?, emit: (UnsafeRawBufferPointer) throws -> Void,
                      tampered: (String) -> Error) throws {
+        try read(expected, chunk: { index, open in
+            guard let data = try chunk(index) else { return false }
+            try data.withUnsafeBytes(open)
+            return true
+        }, emit: emit, tampered: tampered)
+    }
+
+    /// ``read(_:chunk:emit:tampered:)`` with each chunk lent rather than given: `chunk` hands the
+    /// stored bytes of an index to the function it is passed (they need live only for that call,
+    /// so they can be SQLite's own buffer) and returns false where there is none. One buffer of
+    /// plaintext serves every chunk.
+    static func read(_ expected: Stored, chunk: (Int64, (UnsafeRawBufferPointer) throws -> Void) throws -> Bool,
+                     emit: (UnsafeRawBufferPointer) throws -> Void, tampered: (String) -> Error) throws {
         let reader: SecretStream.Reader
         do {
             reader = try SecretStream.Reader(key: expected.secret.key, header: expected.secret.header)
@@ -130,28 +190,33 @@ enum AttachmentStream {
             throw tampered("its stream header is malformed")
         }
         var digest = try Blake2bStream()
+        let plaintext = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkLength, alignment: 64)
+        defer {
+            Sodium.wipe(plaintext)
+            plaintext.deallocate()
+        }
         for index in 0..<expected.chunkCount {
-            guard let sealed = try chunk(index) else { throw tampered("chunk \(index) of \(expected.chunkCount) is missing") }
-            let plaintext: [UInt8], isFinal: Bool
-            do {
-                (plaintext, isFinal) = try reader.pull(sealed, associatedData: associatedData(streamID: expected.streamID, index: index))
-            } catch {
+            let start = index * Int64(chunkLength)
+            let length = min(Int64(chunkLength), expected.storedSize - start)
+            var opened: (count: Int, isFinal: Bool)?
+            let found = try chunk(index) { sealed in
+                // Longer than a chunk can be is not of its length, whatever it holds.
+                guard sealed.count <= chunkLength + SecretStream.overhead else { return }
+                opened = try? reader.pull(sealed, associatedData: associatedData(streamID: expected.streamID, index: index), into: plaintext)
+            }
+            guard found else { throw tampered("chunk \(index) of \(expected.chunkCount) is missing") }
+            guard let (count, isFinal) = opened else {
                 throw tampered("chunk \(index) of \(expected.chunkCount) does not authenticate")
             }
-            let start = index * Int64(chunkLength)
             guard isFinal == (index == expected.chunkCount - 1) else {
                 throw tampered(isFinal ? "its stream ends at chunk \(index) of \(expected.chunkCount)" : "its last chunk is not tagged final")
             }
-            guard Int64(plaintext.count) == min(Int64(chunkLength), expected.storedSize - start) else {
-                throw tampered("chunk \(index) is not of its length")
-            }
-            let content = Int(max(0, min(Int64(plaintext.count), expected.size - start)))
-            guard plaintext[content...].allSatisfy({ $0 == 0 }) else { throw tampered("its padding is not zeros") }
-            try plaintext.withUnsafeBytes { bytes in
-                let part = UnsafeRawBufferPointer(rebasing: bytes[..<content])
-                digest.update(part)
-                try emit(part)
-            }
+            guard Int64(count) == length else { throw tampered("chunk \(index) is not of its length") }
+            let content = Int(max(0, min(Int64(count), expected.size - start)))
+            guard plaintext[content..<count].allSatisfy({ $0 == 0 }) else { throw tampered("its padding is not zeros") }
+            let part = UnsafeRawBufferPointer(rebasing: plaintext[..<content])
+            digest.update(part)
+            try emit(part)
         }
         guard try digest.finalize() == expected.digest else { throw tampered("its content does not match its digest") }
     }

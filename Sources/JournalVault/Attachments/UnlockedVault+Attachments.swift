@@ -199,6 +199,7 @@ extension UnlockedVault {
                          _ db: Database) throws -> Attachment {
         let input = source.input
         let streamID = UUID()
+        let stream = streamID.storageText
         let insertChunk = try db.cachedStatement(sql: "INSERT INTO attachment_chunk (stream_id, idx, data) VALUES (?, ?, ?)")
         // The chunks' pages are written once and not read again in this transaction: in the
         // writer's 32 MiB cache they would take half the 64 MiB an attach may use, whatever the
@@ -206,8 +207,20 @@ extension UnlockedVault {
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? Self.chunkCacheSize
         try db.execute(sql: "PRAGMA cache_size = \(Self.chunkCacheSize)")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
-        let written = try AttachmentStream.write(streamID: streamID, name: input.name, limit: limit, read: source.read(into:)) { index, sealed in
-            try insertChunk.execute(arguments: [streamID.storageText, index, Data(sealed)])
+        // Each chunk's manifest digest is made beside its sealing, on the other core, rather than
+        // by the trigger on SQLite's.
+        let recorder = database.manifestRecorder
+        let manifestKey = keys.manifestKey
+        let written = try recorder.precomputed {
+            try AttachmentStream.write(streamID: streamID, name: input.name, limit: limit, read: source.read(into:), prepare: { index, sealed in
+                try RowDigest.ofChunk(stream: stream, index: index, data: sealed, key: manifestKey)
+            }, store: { index, sealed, digest in
+                // Bound where it is: GRDB binds a blob argument for the statement's step only, without a copy.
+                guard let base = sealed.baseAddress else { throw VaultError.storage("an attachment's chunk is empty") }
+                try insertChunk.execute(arguments: [stream, index, Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: sealed.count,
+                                                                        deallocator: .none)])
+                recorder.add(digest, to: .attachmentChunk)
+            })
         }
         let tag = AttachmentBlobRow.contentTag(digest: written.digest, keys: keys)
         // Later than the entry's last attachment even within one millisecond, so that listing by
@@ -247,10 +260,8 @@ extension UnlockedVault {
     private func describeStored(_ written: AttachmentStream.Stored, name: String, with thumbnailer: Thumbnailer,
                                 _ db: Database) throws -> MediaDetails? {
         guard written.size <= Self.describedStreamLimit, let folder = PrivateOutput.tmpfsFolder() else { return nil }
-        let chunk = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
         guard let copy = try? EditorFile(in: folder, named: name, writing: { handle in
-            try AttachmentStream.read(written, chunk: { try Data.fetchOne(chunk, arguments: [written.streamID.storageText, $0]) },
-                                      emit: { try handle.write(contentsOf: $0) }, tampered: { VaultError.storage($0) })
+            try readChunks(of: written, db, emit: { try handle.write(contentsOf: $0) }, tampered: { VaultError.storage($0) })
         }) else { return nil }
         defer { copy.remove() }
         let descriptor = open(copy.path, O_RDONLY | O_CLOEXEC)
@@ -284,9 +295,29 @@ extension UnlockedVault {
     /// Reads a blob's chunk stream (FORMAT.md §15.3): exactly its chunk count of chunks, in order.
     func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database,
                      _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let expected = try blob.stream(opened)
+        try requireChunks(of: blob, expected, db)
+        try readChunks(of: expected, db, emit: emit, tampered: { blob.row.tampered($0) })
+    }
+
+    /// Opens the chunk rows of `expected`'s stream in order, each lent to the stream reader from
+    /// SQLite's own buffer (no copy of a megabyte per chunk).
+    private func readChunks(of expected: AttachmentStream.Stored, _ db: Database, emit: (UnsafeRawBufferPointer) throws -> Void,
+                            tampered: (String) -> Error) throws {
         let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
-        let stream = try blob.streamID.storageText
-        try readContent(of: blob, opened: opened, db, chunk: { index in try Data.fetchOne(statement, arguments: [stream, index]) }, emit)
+        let stream = expected.streamID.storageText
+        try AttachmentStream.read(expected, chunk: { index, open in
+            // The row's bytes are the cursor's statement's: valid while the cursor lives and stands on it.
+            let rows = try Row.fetchCursor(statement, arguments: [stream, index])
+            return try withExtendedLifetime(rows) {
+                guard let row = try rows.next() else { return false }
+                return try row.withUnsafeData(atIndex: 0) { data in
+                    guard let data else { return false }
+                    try data.withUnsafeBytes(open)
+                    return true
+                }
+            }
+        }, emit: emit, tampered: tampered)
     }
 
     /// ``readContent(of:opened:_:_:)`` with each chunk's ciphertext from `chunk` (given its index;
@@ -294,10 +325,15 @@ extension UnlockedVault {
     func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database, chunk: (Int64) throws -> Data?,
                      _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         let expected = try blob.stream(opened)
+        try requireChunks(of: blob, expected, db)
+        try AttachmentStream.read(expected, chunk: chunk, emit: emit, tampered: { blob.row.tampered($0) })
+    }
+
+    /// Throws unless the stream has exactly its chunk count of rows: none at all is a content sync
+    /// left at the location (the manifest vouches for the chunk rows), any other count damage.
+    private func requireChunks(of blob: AttachmentBlobRow, _ expected: AttachmentStream.Stored, _ db: Database) throws {
         let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM attachment_chunk WHERE stream_id = ?", arguments: [expected.streamID.storageText]) ?? 0
-        // None at all: sync left the content at the location (the manifest vouches for the chunk rows).
         if found == 0 { throw VaultError.attachmentNotStored(blobID: blob.id.storageText, reason: "it was left at the sync location") }
         guard found == expected.chunkCount else { throw blob.row.tampered("it has \(found) chunks instead of \(expected.chunkCount)") }
-        try AttachmentStream.read(expected, chunk: chunk, emit: emit, tampered: { blob.row.tampered($0) })
     }
 }

@@ -27,11 +27,13 @@ public enum PrivateOutput {
     /// Writes to `path` what `body` puts, as it comes, into a temporary file that takes the
     /// name only once `body` has returned and the file is synced: if `body` throws, nothing is
     /// left. Replaces an existing file only when `replace`, else throws ``VaultError/vaultExists(path:)``.
+    /// `put` takes bytes lent for the call (an attachment's chunk where it was opened), written
+    /// before it returns.
     ///
     /// ```swift
-    /// try PrivateOutput.write(to: "journal.md", replace: false) { put in try journal.export(.markdown) { try put(Array($0.utf8)) } }
+    /// try PrivateOutput.write(to: "journal.md", replace: false) { put in try journal.export(.markdown) { try Array($0.utf8).withUnsafeBytes(put) } }
     /// ```
-    public static func write(to path: String, replace: Bool, _ body: (_ put: ([UInt8]) throws -> Void) throws -> Void) throws {
+    public static func write(to path: String, replace: Bool, _ body: (_ put: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         // An export killed midway left a partial plaintext copy; its lock died with it.
         PrivateFiles.removeAbandoned(beside: path, purposes: .writing)
@@ -40,9 +42,38 @@ public enum PrivateOutput {
         // Removed before the lock goes: the file is never there unlocked while this write lives.
         defer { unlink(temporary) }
         try PrivateFiles.reportingDiskFull(writing: path) {
-            try body { bytes in try file.write(contentsOf: bytes) }
+            var writeback = Writeback(descriptor: file.fileDescriptor)
+            try body { bytes in
+                try file.write(contentsOf: bytes)
+                writeback.wrote(bytes.count)
+            }
             try file.synchronize()
         }
         try PrivateFiles.commit(temporary, to: path, replace: replace)
+    }
+
+    /// Asks the kernel to start writing a file out as it grows (`sync_file_range`, without
+    /// waiting), every ``step`` bytes: a large output (a gigabyte attachment) then reaches the
+    /// disk while the rest is still being decrypted, instead of all of it at the final sync, which
+    /// still makes it durable. Only a hint: where the kernel refuses it, nothing changes.
+    struct Writeback {
+        static let step = 8 << 20
+        let descriptor: Int32
+        private var started: Int64 = 0
+        private var written: Int64 = 0
+
+        init(descriptor: Int32) {
+            self.descriptor = descriptor
+        }
+
+        /// Counts `count` more bytes written; returns the range it asked the kernel to write out, if it did.
+        @discardableResult
+        mutating func wrote(_ count: Int) -> Range<Int64>? {
+            written += Int64(count)
+            guard written - started >= Int64(Self.step) else { return nil }
+            _ = jv_start_writeback(descriptor, started, written - started)
+            defer { started = written }
+            return started..<written
+        }
     }
 }

@@ -57,6 +57,18 @@ struct RowDigest: ~Copyable {
         return try digest.finish()
     }
 
+    /// The digest of an `attachment_chunk` row — `stream_id` as text, `idx`, `data` — as its
+    /// trigger would give it, from the chunk's bytes where they are: for a writer that digests its
+    /// chunks on the thread that seals them (``ManifestRecorder/precomputed(_:)``).
+    static func ofChunk(stream: String, index: Int64, data: UnsafeRawBufferPointer, key: SecureBytes) throws -> DigestSum {
+        var digest = try RowDigest(.attachmentChunk, key: key)
+        var text = stream
+        text.withUTF8 { digest.bytes(.text, UnsafeRawBufferPointer($0)) }
+        digest.integer(index)
+        digest.bytes(.blob, data)
+        return try digest.finish()
+    }
+
     /// A value handed to an SQL function (a trigger's argument).
     mutating func append(_ value: OpaquePointer) {
         switch sqlite3_value_type(value) {

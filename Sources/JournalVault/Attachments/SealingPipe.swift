@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import VaultCrypto
+
+/// The hand-over between the thread that seals an attachment's chunks and the caller that
+/// stores them (``AttachmentStream/write(streamID:name:limit:read:prepare:store:)``): a fixed
+/// set of buffers goes round — the sealer fills a free one, the storer stores it and hands it
+/// back — so the sealer is never more than the set ahead and memory stays what the set is.
+///
+/// Either side may stop the other: the sealer by ending (its result, an error included, is
+/// taken once the chunks it put before are stored), the storer by ``stop()`` (a failed store),
+/// which wakes a sealer waiting for a buffer with ``Stopped``.
+///
+/// ```swift
+/// let pipe = SealingPipe<Void>(buffers: 3, length: 1 << 20)
+/// // sealer: let buffer = try pipe.freeBuffer(); …; pipe.put(index: 0, buffer: buffer, count: n, prepared: ()); pipe.end(.success(stored))
+/// // storer: while let chunk = pipe.next() { …; pipe.recycle(chunk.buffer) }; let stored = try pipe.outcome()
+/// ```
+final class SealingPipe<Prepared: Sendable>: @unchecked Sendable {
+    /// A sealed chunk waiting to be stored: `count` bytes of `buffer`.
+    struct Chunk {
+        let index: Int64
+        let buffer: UnsafeMutableRawBufferPointer
+        let count: Int
+        let prepared: Prepared
+    }
+
+    /// What a sealer waiting for a buffer is told once the storer has stopped.
+    struct Stopped: Error {}
+
+    // Every member below is read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private let all: [UnsafeMutableRawBufferPointer]
+    private var free: [UnsafeMutableRawBufferPointer]
+    private var waiting: [Chunk] = []
+    private var ended: Result<AttachmentStream.Stored, Error>?
+    private var stopped = false
+
+    init(buffers: Int, length: Int) {
+        all = (0..<buffers).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 64) }
+        free = all
+    }
+
+    // MARK: The sealer's side
+
+    /// A buffer to seal into, once one is free; ``Stopped`` once the storer has stopped.
+    func freeBuffer() throws -> UnsafeMutableRawBufferPointer {
+        condition.lock()
+        defer { condition.unlock() }
+        while free.isEmpty && !stopped { condition.wait() }
+        guard !stopped else { throw Stopped() }
+        return free.removeLast()
+    }
+
+    /// Hands a sealed chunk to the storer, after those put before it.
+    func put(index: Int64, buffer: UnsafeMutableRawBufferPointer, count: Int, prepared: Prepared) {
+        condition.lock()
+        waiting.append(Chunk(index: index, buffer: buffer, count: count, prepared: prepared))
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The sealer's last word: the stream written, or why it stopped.
+    func end(_ result: Result<AttachmentStream.Stored, Error>) {
+        condition.lock()
+        ended = result
+        condition.signal()
+        condition.unlock()
+    }
+
+    // MARK: The storer's side
+
+    /// The next sealed chunk, in order; nil once the sealer has ended and every chunk it put is taken.
+    func next() -> Chunk? {
+        condition.lock()
+        defer { condition.unlock() }
+        while waiting.isEmpty && ended == nil { condition.wait() }
+        return waiting.isEmpty ? nil : waiting.removeFirst()
+    }
+
+    /// Gives a stored chunk's buffer back to the sealer.
+    func recycle(_ buffer: UnsafeMutableRawBufferPointer) {
+        condition.lock()
+        free.append(buffer)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// What the sealer ended with, once ``next()`` has given nil.
+    func outcome() throws -> AttachmentStream.Stored {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let ended else { throw VaultError.storage("an attachment's chunks were taken before they were all sealed") }
+        return try ended.get()
+    }
+
+    /// Tells the sealer to stop (the storer failed, or is done): it stops at its next buffer.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Frees the buffers, once the sealer has ended: the sealed chunks are ciphertext, but the
+    /// memory goes back wiped all the same.
+    func release() {
+        for buffer in all {
+            Sodium.wipe(buffer)
+            buffer.deallocate()
+        }
+    }
+}
