@@ -57,7 +57,13 @@ struct SearchScan: Sendable {
 
     /// Tokenizes `document` and counts each phrase in it.
     func evaluate(_ document: SearchDocument) -> Evaluated {
-        SearchTokenizer.withTokens(of: document.text) { tokens in
+        var text = document.text
+        return text.withUTF8 { evaluate(document, utf8: $0) }
+    }
+
+    /// The same for `document` whose text is `text`, valid UTF-8 (its own `text` is not read).
+    func evaluate(_ document: SearchDocument, utf8 text: UnsafeBufferPointer<UInt8>) -> Evaluated {
+        SearchTokenizer.withTokens(utf8: text) { tokens in
             let counts = ranked.map { $0.occurrences(in: tokens) }
             let matches = groups.allSatisfy { group in group.contains { counts[$0] > 0 } }
                 && !excluded.contains { $0.occurs(in: tokens) }

@@ -22,8 +22,14 @@ extension UnlockedVault {
         var scan = SearchScan(query)
         let evaluator = scan
         for kind in SearchKind.allCases where kinds.contains(kind) {
-            try forEachSearchDocument(of: kind, transform: { evaluator.evaluate($0) }) { batch in
+            let pipeline = BatchPipeline(transform: { (stored: Result<StoredSearchRow, any Error>) -> SearchScan.Evaluated in
+                try stored.get().withDocument(keys: self.keys) { document, text in evaluator.evaluate(document, utf8: text) }
+            }, deliver: { batch in
                 for evaluated in batch { scan.add(evaluated) }
+            })
+            try database.read { db in
+                try StoredSearchRow.forEachBatch(of: kind, ids: nil, db) { try pipeline.submit($0) }
+                try pipeline.finish()
             }
         }
         return scan.hits(ranked: ranked)
@@ -33,7 +39,12 @@ extension UnlockedVault {
     /// `deliver` takes by `transform` on the threads that decrypt, delivered a batch at a time
     /// in the file's order: memory stays within two batches however many records there are.
     /// The one reader of search documents, for the scan and for building an index.
-    func forEachSearchDocument<Item: Sendable>(of kind: SearchKind, ids: [String]? = nil,
+    ///
+    /// ```swift
+    /// let index = try SearchIndex()
+    /// try journal.forEachSearchDocument(of: .entry, transform: { $0 }) { try index.upsert($0) }
+    /// ```
+    public func forEachSearchDocument<Item: Sendable>(of kind: SearchKind, ids: [String]? = nil,
                                                transform: @escaping @Sendable (SearchDocument) throws -> Item,
                                                _ deliver: @escaping ([Item]) throws -> Void) throws {
         let pipeline = BatchPipeline(transform: { (stored: Result<StoredSearchRow, any Error>) -> Item in
@@ -67,16 +78,25 @@ extension UnlockedVault {
             let pipeline = BatchPipeline(transform: { (stored: Result<StoredSearchRow, any Error>) -> Item in
                 try transform(try stored.get().record(keys: self.keys))
             }, deliver: { items in for item in items { try body(item) } })
-            // Small batches first, so the first results show at once, then larger ones.
-            var start = 0, size = 64
-            while start < hits.count {
-                let chunk = hits[start..<min(start + size, hits.count)]
-                let rows = try database.read { db in try StoredSearchRow.fetch(chunk, db) }
-                try pipeline.submit(rows)
-                start += chunk.count
-                size = min(size * 2, 1024)
+            // One read: the records as they were when the walk began. Batches start small, so
+            // the first results show at once, double up to 2,048 rows and end at the pipeline's
+            // byte bound too, so memory stays within two batches however long the records are.
+            try database.read { db in
+                var batch: [Result<StoredSearchRow, any Error>] = []
+                var bytes = 0, size = 64
+                for hit in hits {
+                    guard let (stored, sealedBytes) = try StoredSearchRow.fetch(hit, db) else { continue }
+                    batch.append(stored)
+                    bytes += sealedBytes
+                    guard batch.count == size || bytes >= type(of: pipeline).batchBytes else { continue }
+                    try pipeline.submit(batch)
+                    batch = []
+                    bytes = 0
+                    size = min(size * 2, 2048)
+                }
+                try pipeline.submit(batch)
+                try pipeline.finish()
             }
-            try pipeline.finish()
         }
     }
 }
@@ -129,18 +149,52 @@ enum StoredSearchRow: Sendable {
     case message(MessageRow)
     case analysis(AnalysisRow)
 
-    /// The document of the record: one constructor per kind (``SearchDocument``), the
-    /// fingerprint the start of the nonce of its sealed text field.
+    /// The document of the record (for an index, which keeps its text).
     func document(keys: VaultKeys) throws -> SearchDocument {
+        try withDocument(keys: keys) { document, text in
+            var document = document
+            document.text = String(decoding: text, as: UTF8.self)
+            return document
+        }
+    }
+
+    /// Calls `body` with the record's document — one constructor per kind (``SearchDocument``),
+    /// its fingerprint the start of the nonce of its sealed text field — and its text as UTF-8
+    /// in temporary memory, wiped when `body` returns (the document's own `text` is empty). The
+    /// scan matches entries and messages there: the many records a search rejects leave none
+    /// of their text behind in freed memory. An analysis's text is made from its JSON.
+    func withDocument<Result>(keys: VaultKeys, _ body: (SearchDocument, UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
         switch self {
         case .entry(let row):
-            try SearchDocument(entryID: row.id, created: Instant(millis: row.createdAt, utcOffsetSeconds: row.utcOffset),
-                               content: row.decryptContent(keys: keys), fingerprint: SearchDocument.fingerprint(ofSealed: row.content))
+            let document = SearchDocument(entryID: row.id, created: Instant(millis: row.createdAt, utcOffsetSeconds: row.utcOffset),
+                                          content: "", fingerprint: SearchDocument.fingerprint(ofSealed: row.content))
+            return try Self.withField(row.content, named: "content", binding: try row.binding(meta: try row.parsedMeta()), table: row.id,
+                                      keys: keys) { try body(document, $0) }
         case .message(let row):
-            SearchDocument(message: try row.decrypt(keys: keys), fingerprint: SearchDocument.fingerprint(ofSealed: try row.row.blob("content")))
+            let content = try row.row.blob("content")
+            let document = SearchDocument(kind: .chatMessage, key: row.id.storageText, time: try row.row.instant("timestamp", offset: "utc_offset"),
+                                          fingerprint: SearchDocument.fingerprint(ofSealed: content), text: "")
+            return try Self.withField(content, named: "content", binding: try row.row.binding(meta: try row.row.meta()), table: row.id,
+                                      keys: keys) { try body(document, $0) }
         case .analysis(let row):
-            SearchDocument(analysis: try row.decrypt(keys: keys), fingerprint: SearchDocument.fingerprint(ofSealed: try row.row.blob("payload")))
+            var document = SearchDocument(analysis: try row.decrypt(keys: keys), fingerprint: SearchDocument.fingerprint(ofSealed: try row.row.blob("payload")))
+            var text = document.text
+            document.text = ""
+            return try text.withUTF8 { try body(document, $0) }
         }
+    }
+
+    /// Opens one sealed text field into temporary memory (wiped afterwards), checked to be UTF-8.
+    private static func withField<Result>(_ box: Data, named field: String, binding: RecordBinding, table id: UUID, keys: VaultKeys,
+                                          _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
+        var result: Result?
+        try keys.records.open([(field, box)], binding: binding) { _, plaintext in
+            guard UTF8Validation.check(plaintext).valid else {
+                throw VaultError.tamperedRecord(table: binding.table, id: id.storageText, detail: "a decrypted field is not UTF-8")
+            }
+            result = try body(plaintext)
+        }
+        return result!
     }
 
     func record(keys: VaultKeys) throws -> SearchResult {
@@ -198,20 +252,12 @@ enum StoredSearchRow: Sendable {
         try body(batch)
     }
 
-    /// The stored rows of `hits`, in their order; those no longer stored are left out.
-    static func fetch(_ hits: ArraySlice<SearchHit>, _ db: Database) throws -> [Result<StoredSearchRow, any Error>] {
-        var rows: [SearchKind: [String: Result<StoredSearchRow, any Error>]] = [:]
-        for kind in SearchKind.allCases {
-            let keys = hits.filter { $0.kind == kind }.map(\.key)
-            guard !keys.isEmpty else { continue }
-            let table = table(kind)
-            let cursor = try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name) WHERE id IN (\(placeholders(keys.count)))",
-                                             arguments: StatementArguments(keys))
-            var byKey: [String: Result<StoredSearchRow, any Error>] = [:]
-            while let row = try cursor.next() { byKey[row["id"]] = read(kind, row) }
-            rows[kind] = byKey
-        }
-        return hits.compactMap { rows[$0.kind]?[$0.key] }
+    /// The stored row of `hit` and the bytes of its sealed text; nil when it is no longer stored.
+    static func fetch(_ hit: SearchHit, _ db: Database) throws -> (Result<StoredSearchRow, any Error>, Int)? {
+        let table = table(hit.kind)
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(table.selection) FROM \(table.name) WHERE id = ?"),
+                                         arguments: [hit.key]) else { return nil }
+        return (read(hit.kind, row), (row[table.field] as Data?)?.count ?? 0)
     }
 
     static func fingerprints(of kind: SearchKind, _ db: Database) throws -> [String: [UInt8]] {
