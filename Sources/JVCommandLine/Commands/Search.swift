@@ -83,7 +83,7 @@ struct Search: VaultCommand, TakesFreeText {
             try printer.finish()
             printed = printer.count
         }
-        if printed == 0 && !output.json { Console.note("Nothing matches “\(output.shown(text))”.") }
+        if printed == 0 && !output.json { Console.note("Nothing matches “\(text)”.") }
     }
 
     /// `--count`: one number, or with `--json` an object per kind searched and the total.

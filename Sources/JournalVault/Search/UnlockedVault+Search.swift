@@ -174,8 +174,14 @@ enum StoredSearchRow: Sendable {
             let content = try row.row.blob("content")
             let document = SearchDocument(kind: .chatMessage, key: row.id.storageText, time: try row.row.instant("timestamp", offset: "utc_offset"),
                                           fingerprint: SearchDocument.fingerprint(ofSealed: content), text: "")
-            return try Self.withField(content, named: "content", binding: try row.row.binding(meta: try row.row.meta()), table: row.id,
-                                      keys: keys) { try body(document, $0) }
+            // Every field is opened (and so authenticated), as reading the message would: the
+            // content is matched in place, the metadata only checked.
+            var result: Result?
+            try row.row.open(keys: keys) { field, plaintext in
+                guard field == 0 else { return }
+                result = try Self.checkedUTF8(plaintext, table: MessageRow.table, id: row.id) { try body(document, $0) }
+            }
+            return result!
         case .analysis(let row):
             var document = SearchDocument(analysis: try row.decrypt(keys: keys), fingerprint: SearchDocument.fingerprint(ofSealed: try row.row.blob("payload")))
             var text = document.text
@@ -189,12 +195,18 @@ enum StoredSearchRow: Sendable {
                                           _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
         var result: Result?
         try keys.records.open([(field, box)], binding: binding) { _, plaintext in
-            guard UTF8Validation.check(plaintext).valid else {
-                throw VaultError.tamperedRecord(table: binding.table, id: id.storageText, detail: "a decrypted field is not UTF-8")
-            }
-            result = try body(plaintext)
+            result = try checkedUTF8(plaintext, table: binding.table, id: id, body)
         }
         return result!
+    }
+
+    /// `body` of decrypted text, or a tampering error when it is not UTF-8.
+    private static func checkedUTF8<Result>(_ plaintext: UnsafeBufferPointer<UInt8>, table: String, id: UUID,
+                                            _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
+        guard UTF8Validation.check(plaintext).valid else {
+            throw VaultError.tamperedRecord(table: table, id: id.storageText, detail: "a decrypted field is not UTF-8")
+        }
+        return try body(plaintext)
     }
 
     func record(keys: VaultKeys) throws -> SearchResult {
