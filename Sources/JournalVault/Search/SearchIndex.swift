@@ -49,17 +49,17 @@ public final class SearchIndex {
             for document in documents {
                 let text = SearchTokenizer.tokens(document.text).joined(separator: " ")
                 let table = Self.table(document.kind)
-                if let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?",
+                if let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?"),
                                                   arguments: [document.kind.rawValue, document.key]) {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowid])
-                    try db.execute(sql: "UPDATE document SET millis = ?, utc_offset = ?, fingerprint = ? WHERE rowid = ?",
-                                   arguments: [document.time.millis, document.time.utcOffsetSeconds, Data(document.fingerprint), rowid])
-                    try db.execute(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)", arguments: [rowid, text])
+                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [rowid])
+                    try db.cachedStatement(sql: "UPDATE document SET millis = ?, utc_offset = ?, fingerprint = ? WHERE rowid = ?")
+                        .execute(arguments: [document.time.millis, document.time.utcOffsetSeconds, Data(document.fingerprint), rowid])
+                    try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)").execute(arguments: [rowid, text])
                 } else {
-                    try db.execute(sql: "INSERT INTO document (kind, key, millis, utc_offset, fingerprint) VALUES (?, ?, ?, ?, ?)",
-                                   arguments: [document.kind.rawValue, document.key, document.time.millis,
+                    try db.cachedStatement(sql: "INSERT INTO document (kind, key, millis, utc_offset, fingerprint) VALUES (?, ?, ?, ?, ?)")
+                        .execute(arguments: [document.kind.rawValue, document.key, document.time.millis,
                                                document.time.utcOffsetSeconds, Data(document.fingerprint)])
-                    try db.execute(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)", arguments: [db.lastInsertedRowID, text])
+                    try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)").execute(arguments: [db.lastInsertedRowID, text])
                 }
             }
         }
@@ -69,7 +69,7 @@ public final class SearchIndex {
     public func remove(kind: SearchKind, keys: [String]) throws {
         try database.write { db in
             for key in keys {
-                guard let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?",
+                guard let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?"),
                                                      arguments: [kind.rawValue, key]) else { continue }
                 try db.execute(sql: "DELETE FROM \(Self.table(kind)) WHERE rowid = ?", arguments: [rowid])
                 try db.execute(sql: "DELETE FROM document WHERE rowid = ?", arguments: [rowid])
@@ -101,23 +101,24 @@ public final class SearchIndex {
     private func hits(_ query: SearchQuery, kind: SearchKind, ranked: Bool, _ db: Database) throws -> [SearchHit] {
         let table = Self.table(kind)
         let sql: String
-        var arguments: StatementArguments = [kind.rawValue]
+        var arguments: StatementArguments
         if query.isExclusionOnly {
             // FTS5 has no query of exclusions alone: every document but those matching any of them.
             sql = """
                 SELECT key, millis, utc_offset, \(ranked ? "0.0" : "NULL") FROM document
                 WHERE kind = ? AND rowid NOT IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)
                 """
-            _ = arguments.append(contentsOf: [Self.any(query.excluded)])
+            arguments = [kind.rawValue, Self.any(query.excluded)]
         } else {
+            // CROSS JOIN keeps the FTS5 table the outer loop: its query runs once, and each
+            // match looks its document up by rowid (the other way round would run it per document).
             sql = """
-                SELECT d.key, d.millis, d.utc_offset, m.score FROM document d JOIN (
-                    SELECT rowid, \(ranked ? "-bm25(\(table))" : "NULL") AS score FROM \(table) WHERE \(table) MATCH ?) m
-                ON m.rowid = d.rowid WHERE d.kind = ?
+                SELECT d.key, d.millis, d.utc_offset, \(ranked ? "-bm25(\(table))" : "NULL")
+                FROM \(table) CROSS JOIN document d ON d.rowid = \(table).rowid WHERE \(table) MATCH ?
                 """
-            arguments = [Self.expression(query), kind.rawValue]
+            arguments = [Self.expression(query)]
         }
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
             SearchHit(kind: kind, key: row[0], time: Instant(millis: row[1], utcOffsetSeconds: row[2]), rank: row[3])
         }
     }

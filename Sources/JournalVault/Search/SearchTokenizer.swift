@@ -80,71 +80,89 @@ public enum SearchTokenizer {
     /// Folds `bytes` into `out` and records the tokens; returns the folded length.
     private static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
                                  tokens: inout [TokenList.Token]) -> Int {
-        var written = 0
-        // The token being gathered: where it starts in `out` and in the source; -1 when none.
+        let classes = ClassTable.shared
+        return FoldTable.shared.withLookup { lookup in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * FoldTable.shared.maximumExpansion) { scratch in
+                defer { Sodium.wipe(UnsafeMutableRawBufferPointer(scratch)) }
+                return gather(bytes, into: out, scratch: scratch.baseAddress!, lookup: lookup, classes: classes, tokens: &tokens)
+            }
+        }
+    }
+
+    /// The token being gathered: where it starts in the folded buffer (-1: none) and in the source.
+    private struct Gathering {
         var start = -1, sourceStart = 0, sourceEnd = 0
+        /// At ``maximumTokenBytes``: the rest of the run is left out.
         var full = false
-        @inline(__always) func flush() {
+
+        mutating func begin(at written: Int, source: Int) {
+            guard start < 0 else { return }
+            start = written
+            sourceStart = source
+        }
+
+        mutating func flush(written: Int, into tokens: inout [TokenList.Token]) {
             if start >= 0 { tokens.append(.init(start: start, count: written - start, sourceStart: sourceStart, sourceEnd: sourceEnd)) }
             start = -1
             full = false
         }
-        let classes = ClassTable.shared
-        FoldTable.shared.withLookup { lookup in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * FoldTable.shared.maximumExpansion) { scratch in
-                defer { Sodium.wipe(UnsafeMutableRawBufferPointer(scratch)) }
-                var index = 0
-                while index < bytes.count {
-                    let lead = bytes[index]
-                    if lead < 0x80 {
-                        if ClassTable.isASCIIWord(lead) {
-                            if start < 0 { start = written; sourceStart = index }
-                            if !full && written - start < maximumTokenBytes {
-                                out[written] = ASCIIWord.lowercased(lead)
-                                written += 1
-                            } else {
-                                full = true
-                            }
-                            sourceEnd = index + 1
-                        } else {
-                            flush()
-                        }
-                        index += 1
-                        continue
+    }
+
+    /// The loop of ``tokenize(_:into:tokens:)``, its state in locals (no captured variables, so
+    /// no exclusivity checks at run time).
+    private static func gather(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, scratch: UnsafeMutablePointer<UInt8>,
+                               lookup: FoldTable.Lookup, classes: ClassTable, tokens: inout [TokenList.Token]) -> Int {
+        var written = 0
+        var token = Gathering()
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                if ClassTable.isASCIIWord(lead) {
+                    token.begin(at: written, source: index)
+                    if !token.full && written - token.start < maximumTokenBytes {
+                        out[written] = ASCIIWord.lowercased(lead)
+                        written += 1
+                    } else {
+                        token.full = true
                     }
-                    guard let (value, length) = UTF8Scalar.decode(at: index, in: bytes) else { break }
-                    // One source scalar folds to at most a few scalars (ß → ss), each classified.
-                    let foldedCount = lookup.fold(value, encodedAs: UnsafeBufferPointer(rebasing: bytes[index..<index + length]),
-                                                  into: scratch.baseAddress!)
-                    let folded = UnsafeBufferPointer(start: scratch.baseAddress, count: foldedCount)
-                    var offset = 0
-                    while offset < foldedCount {
-                        guard let (scalar, scalarLength) = UTF8Scalar.decode(at: offset, in: folded) else { break }
-                        switch classes.classify(scalar) {
-                        case .separator:
-                            flush()
-                        case .single:
-                            flush()
-                            tokens.append(.init(start: written, count: scalarLength, sourceStart: index, sourceEnd: index + length))
-                            copy(folded, offset, scalarLength, to: out + written)
-                            written += scalarLength
-                        case .word:
-                            if start < 0 { start = written; sourceStart = index }
-                            if !full && written - start + scalarLength <= maximumTokenBytes {
-                                copy(folded, offset, scalarLength, to: out + written)
-                                written += scalarLength
-                            } else {
-                                full = true
-                            }
-                            sourceEnd = index + length
-                        }
-                        offset += scalarLength
-                    }
-                    index += length
+                    token.sourceEnd = index + 1
+                } else {
+                    token.flush(written: written, into: &tokens)
                 }
+                index += 1
+                continue
             }
+            guard let (value, length) = UTF8Scalar.decode(at: index, in: bytes) else { break }
+            // One source scalar folds to at most a few scalars (ß → ss), each classified.
+            let foldedCount = lookup.fold(value, encodedAs: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), into: scratch)
+            let folded = UnsafeBufferPointer(start: scratch, count: foldedCount)
+            var offset = 0
+            while offset < foldedCount {
+                guard let (scalar, scalarLength) = UTF8Scalar.decode(at: offset, in: folded) else { break }
+                switch classes.classify(scalar) {
+                case .separator:
+                    token.flush(written: written, into: &tokens)
+                case .single:
+                    token.flush(written: written, into: &tokens)
+                    tokens.append(.init(start: written, count: scalarLength, sourceStart: index, sourceEnd: index + length))
+                    copy(folded, offset, scalarLength, to: out + written)
+                    written += scalarLength
+                case .word:
+                    token.begin(at: written, source: index)
+                    if !token.full && written - token.start + scalarLength <= maximumTokenBytes {
+                        copy(folded, offset, scalarLength, to: out + written)
+                        written += scalarLength
+                    } else {
+                        token.full = true
+                    }
+                    token.sourceEnd = index + length
+                }
+                offset += scalarLength
+            }
+            index += length
         }
-        flush()
+        token.flush(written: written, into: &tokens)
         return written
     }
 
