@@ -110,6 +110,7 @@ struct JVBench {
                 rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
                 rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
                     .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
+                rows += try SearchBenchRows(bench: self, journal: journal, baseline: baseline).rows()
                 rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
             }
             if let attachments, "attach".hasPrefix(only) || only.hasPrefix("attach") {
@@ -240,6 +241,7 @@ struct JVBench {
         }
         rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
             .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
+        rows += try SearchBenchRows(bench: self, journal: journal, baseline: baseline).rows()
         // Last, as sync's capture triggers would add to every write timed above once it is set up.
         rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
         // In vaults of their own: nothing above sees them.

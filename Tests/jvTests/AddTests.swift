@@ -276,7 +276,9 @@ struct AddTests {
         try Sandbox.requireSuccess(try sandbox.run(["chat", "new", "--title", "x"]))
         let message = try sandbox.run(["chat", "add", "--role", "user", "--model", "-mini", "- how was the walk?"])
         try Sandbox.requireSuccess(message)
-        let found = try sandbox.run(["search", "--json", "-5 degrees"]).array()
+        // A search's words are its query: "-5" excludes 5 (both entries have it), a phrase finds them.
+        #expect(try sandbox.run(["search", "--json", "-5 degrees"]).array().isEmpty)
+        let found = try sandbox.run(["search", "--json", "\"-5 degrees\""]).array()
         #expect(Set(found.contents) == ["-5 degrees this morning", "-5 degrees and -3 tomorrow --star"], "\(found)")
         #expect(try sandbox.run(["search", "--json", "--kind", "chat", "- how"]).array().contents == ["- how was the walk?"])
         #expect(try sandbox.entryCount() == 8)

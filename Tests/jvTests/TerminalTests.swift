@@ -475,6 +475,27 @@ struct TerminalTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains(hostile))
     }
 
+    /// `jv search` on a colour terminal shows the words that matched in bold (grep --color);
+    /// on a terminal without colour (TERM=dumb), in a pipe or with `--json` no escape at all,
+    /// and the text's own controls are still shown, not sent.
+    @Test("search highlights the matched words in bold on a colour terminal only")
+    func searchHighlights() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        try sandbox.add("Green tea at the Café \u{1B}[2J, then teatime")
+        let bold = { (text: String) in "\u{1B}[1m" + text + "\u{1B}[0m" }
+        let colour = try onTerminal(sandbox, ["search", "\"green tea\" cafe"], env: ["TERM": "xterm-256color"])
+        #expect(colour.status == 0, "\(colour)")
+        #expect(colour.out.contains(bold("Green") + " " + bold("tea") + " at the " + bold("Café") + " ^[[2J, then teatime"),
+                "\(colour.out.debugDescription)")
+        let dumb = try onTerminal(sandbox, ["search", "cafe"])
+        #expect(dumb.out.contains("Green tea at the Café ^[[2J, then teatime") && !dumb.out.contains("\u{1B}"), "\(dumb.out.debugDescription)")
+        let json = try onTerminal(sandbox, ["search", "--json", "cafe"], env: ["TERM": "xterm-256color"])
+        #expect(!json.out.contains("\u{1B}[1m"), "\(json.out.debugDescription)")
+        let piped = try sandbox.run(["search", "cafe"], env: ["TERM": "xterm-256color"])
+        #expect(piped.out.contains("Green tea at the Café \u{1B}[2J, then teatime") && !piped.out.contains("\u{1B}[1m"), "\(piped.out.debugDescription)")
+    }
+
     /// Stored text can reorder what a terminal shows (issue 20, "Trojan Source"): U+202E
     /// shows the rest of a line backwards, an isolate hides where text starts, U+2028 breaks a
     /// line where none is stored. On a terminal each is shown as `<U+202E>`; the bidi marks
