@@ -17,16 +17,14 @@ final class VaultDatabase: Sendable {
     /// `.readOnly`: ``write(_:)`` refuses, and `pool` is opened read-only besides.
     let access: Vault.Access
     /// For reading a vault that can be written: an idle read-write connection opened before
-    /// `pool` and closed after it. Its first read makes the `-wal` and `-shm` files SQLite needs
-    /// beside a WAL vault; closing last, it finds the log empty (nothing to fold in) and removes
-    /// them — which a read-only connection, closing last, would leave behind.
-    private let keeper: DatabaseQueue?
+    /// `pool` and closed after it, which makes the `-wal` and `-shm` files and removes them again.
+    private let keeper: CompanionFilesKeeper?
 
     /// The schema version this binary writes: the number of migrations it knows.
     static let supportedSchemaVersion = SchemaMigrations.all.count
 
     private init(path: String, pool: any DatabaseWriter, manifestRecorder: ManifestRecorder, syncCapture: SyncCapture = SyncCapture(),
-                 access: Vault.Access = .readWrite, keeper: DatabaseQueue? = nil) {
+                 access: Vault.Access = .readWrite, keeper: CompanionFilesKeeper? = nil) {
         self.path = path
         self.pool = pool
         self.manifestRecorder = manifestRecorder
@@ -42,7 +40,7 @@ final class VaultDatabase: Sendable {
     /// The reading connection first, the keeper last (see ``keeper``).
     private func closeConnections() throws {
         try pool.close()
-        try keeper?.close()
+        keeper?.close()
     }
 
     /// Opens an existing vault file, migrating it forward; refuses a newer schema.
@@ -135,10 +133,9 @@ final class VaultDatabase: Sendable {
                 return VaultDatabase(path: path, pool: try DatabaseQueue(path: immutableURI(path), configuration: readOnly),
                                      manifestRecorder: recorder, access: .readOnly)
             }
-            let keeper: DatabaseQueue
+            let keeper: CompanionFilesKeeper
             do {
-                keeper = try DatabaseQueue(path: path, configuration: configuration(recorder: nil))
-                _ = try keeper.inDatabase { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                keeper = try CompanionFilesKeeper(path: path)
             } catch let error as DatabaseError where PrivateFiles.diskFull(error, writing: path) != nil {
                 // A full disk: SQLite cannot size the `-shm` index a shared reader needs. No
                 // write can commit to this disk either, and the log holds nothing, so the file
@@ -151,7 +148,7 @@ final class VaultDatabase: Sendable {
                 return VaultDatabase(path: path, pool: try DatabaseQueue(path: path, configuration: readOnly),
                                      manifestRecorder: recorder, access: .readOnly, keeper: keeper)
             } catch {
-                try? keeper.close()
+                keeper.close()
                 throw error
             }
         }

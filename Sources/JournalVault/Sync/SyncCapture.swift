@@ -15,12 +15,6 @@ final class SyncCapture: @unchecked Sendable {
         ["insert", "delete", "update"].map { "\(table.name)_sync_\($0)" }
     })
 
-    /// Of a vault that syncs, whether a trigger is missing among `triggers` (the names in the
-    /// file): a change written without them would never reach the other devices.
-    static func triggersMissing(among triggers: Set<String>, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sync_device)") == true && !triggerNames.isSubset(of: triggers)
-    }
-
     private let lock = NSLock()
     private var applying = false
 

@@ -24,10 +24,13 @@ extension SyncEngine {
     /// no lock while copying; the pack's transaction makes sure again (``ensureBlobFiles(_:layout:device:present:)``).
     /// Returns the streams whose files are at the location.
     func uploadBlobs(layout: SyncLayout, location: SyncLocation, device: UUID) throws -> Set<UUID> {
-        // Left by a sync of this device that was killed: the file is written again whole.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.attachmentsFolder)) ?? []
-        where SyncLayout.isTemporaryBlobName(name, of: device) {
-            unlink(layout.attachmentsFolder + "/" + name)
+        // Left by a sync of this device that was killed: the file is written again whole. (Most
+        // locations have no attachments folder: Foundation's error for it cost more than the rest.)
+        if access(layout.attachmentsFolder, F_OK) == 0 {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.attachmentsFolder)) ?? []
+            where SyncLayout.isTemporaryBlobName(name, of: device) {
+                unlink(layout.attachmentsFolder + "/" + name)
+            }
         }
         let pending = try database.read { db in try Self.pendingBlobStreams(db) }
         guard !pending.isEmpty else { return [] }
@@ -38,9 +41,10 @@ extension SyncEngine {
 
     /// The chunk streams of the blob rows waiting to be sent.
     private static func pendingBlobStreams(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: """
+        // Cached: every sync asks, with or without attachments.
+        try String.fetchAll(db.cachedStatement(sql: """
             SELECT b.stream_id FROM sync_pending p JOIN attachment_blob b ON b.id = p.id WHERE p.tbl = 'attachment_blob'
-            """)
+            """))
     }
 
     /// Writes, through a temporary name, the blob file of every pending blob row whose stream is
@@ -117,7 +121,7 @@ extension SyncEngine {
     /// of its own, checked whole before it commits.
     func fetchContents(layout: SyncLayout, location: SyncLocation, policy: AttachmentSyncPolicy) throws -> ContentFetch {
         var result = ContentFetch()
-        let absent = try database.read { db in try String.fetchAll(db, sql: Self.absentContents) }.compactMap(UUID.init(storageText:))
+        let absent = try database.read { db in try String.fetchAll(db.cachedStatement(sql: Self.absentContents)) }.compactMap(UUID.init(storageText:))
         guard !absent.isEmpty else { return result }
         guard policy == .all else {
             result.left = absent.count

@@ -33,26 +33,15 @@ extension UnlockedVault {
         }
     }
 
-    /// The stored manifest, once its triggers are confirmed in place; a vault from before the
-    /// manifest is upgraded first.
-    /// How many of the manifest's triggers and of sync's the schema has, and whether sync is set
-    /// up: counted by SQLite in one statement, since it runs before every write (reading the
-    /// names of every trigger into Swift strings cost more than a small write itself).
-    private static let writeTriggersPresentSQL: String = {
-        func count(_ names: Set<String>) -> String {
-            let quoted = names.sorted().map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")
-            return "(SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN (\(quoted)))"
-        }
-        return "SELECT \(count(Manifest.triggerNames)), \(count(SyncCapture.triggerNames)), EXISTS (SELECT 1 FROM sync_device)"
-    }()
-
+    /// The stored manifest, once its triggers are confirmed in place (``WriteTriggers``); a
+    /// vault from before the manifest is upgraded first.
     func manifestForWritingWithTriggers(_ db: Database) throws -> Manifest {
+        let triggers = try WriteTriggers.read(db)
         // Without its triggers, this write would not reach the manifest.
-        guard let present = try Row.fetchOne(db.cachedStatement(sql: Self.writeTriggersPresentSQL)) else { throw VaultError.storage("cannot read the schema") }
-        guard present[0] as Int == Manifest.triggerNames.count else {
+        guard triggers.manifestComplete else {
             throw VaultError.manifestDamaged("the triggers that keep it up to date were removed from the file")
         }
-        if present[2] as Bool, present[1] as Int != SyncCapture.triggerNames.count {
+        if triggers.syncIncomplete {
             throw VaultError.corruptDatabase("the triggers that note changes for jv sync were removed from the file")
         }
         if let manifest = try Manifest.loadUnlessNotBuiltYet(db, keys: keys) { return manifest }

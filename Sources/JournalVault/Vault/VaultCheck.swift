@@ -52,8 +52,7 @@ extension UnlockedVault {
             try checkAttachmentChunks(db, into: &report, manifest: &found)
             let activeThreads = try Int.fetchOne(db, sql: "SELECT count(*) FROM chat_thread WHERE is_active = 1") ?? 0
             if activeThreads > 1 { report.problems.append("\(activeThreads) chat threads are marked active; at most one may be.") }
-            let triggers = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger'")
-            if try SyncCapture.triggersMissing(among: triggers, db) {
+            if try WriteTriggers.read(db).syncIncomplete {
                 report.problems.append("The triggers that note changes for jv sync were removed: changes made since would not reach the other devices.")
             }
             try compareManifest(found, requiresManifest: requiresManifest, db, into: &report)
