@@ -147,10 +147,13 @@ struct SessionSearchTests {
         try Sandbox.requireSuccess(try sandbox.run(["add", "--no-agent", "--passphrase-file", sandbox.passphraseFile, corpus.text()]))
         try queryRound(&corpus)
 
-        // Another device's writes, which jv sync applies here.
+        // Another device's writes, which jv sync applies here: new entries, an edit and a
+        // deletion of entries this device wrote.
+        try Sandbox.requireSuccess(try machines.first.run(["sync"]))
+        try Sandbox.requireSuccess(try machines.second.run(["sync"]))
         for _ in 0..<4 { _ = try machines.second.add(corpus.text()) }
         try Sandbox.requireSuccess(try machines.second.run(["edit", ids[2]], input: corpus.text()))
-        try Sandbox.requireSuccess(try machines.first.run(["sync"]))
+        try Sandbox.requireSuccess(try machines.second.run(["delete", "--yes", listed[9]]))
         try Sandbox.requireSuccess(try machines.second.run(["sync"]))
         try Sandbox.requireSuccess(try machines.first.run(["sync"]))
         try queryRound(&corpus)
@@ -260,6 +263,7 @@ struct SessionSearchTests {
         let logs = sandbox.folder.file("strace/log")
         try FileManager.default.createDirectory(atPath: sandbox.folder.file("strace"), withIntermediateDirectories: true)
         let strace = try #require(JV.tool("strace"))
+        try FileManager.default.createDirectory(atPath: sandbox.folder.file(".strace-io"), withIntermediateDirectories: true)
         let traced = try JV.spawn(executable: strace, arguments: ["-f", "-ff", "-qq", "-o", logs, "-e", "trace=%file,%process", "--",
                                                                   sandbox.binary, "unlock", "--passphrase-file", sandbox.passphraseFile],
                                   environment: sandbox.environment, stdin: nil, ioFolder: sandbox.folder.file(".strace-io"))

@@ -48,6 +48,15 @@ final class SessionIndexSource {
         return identity != now
     }
 
+    /// Lets the file go. SQLite, closing the last connection to a file, folds its log in and
+    /// removes its `-wal` and `-shm` by name: when another file has taken the path (`jv
+    /// restore`), those names are the new vault's, whose log would be lost. So a replaced
+    /// file's connections stay open until the process ends, whose descriptors the kernel
+    /// closes without SQLite; the file at the path is let go as any reading command lets it go.
+    func retire() {
+        if fileWasReplaced { _ = Unmanaged.passRetained(self) }
+    }
+
     /// Brings `index` up to what the vault holds, if anything was committed since the last
     /// look: the stored fingerprints of each kind against the index's, the new and changed
     /// records decrypted (on every core), the vanished ones removed.

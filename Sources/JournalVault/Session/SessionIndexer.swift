@@ -157,6 +157,7 @@ final class SessionIndexer: Sendable {
         for job in shared.withLock({ $0.jobs }) {
             if case let .query(_, connection, _) = job { close(connection) }
         }
+        source?.retire()
     }
 
     private static func answer(_ query: SessionWire.Query, _ index: SearchIndex) -> SessionWire.QueryAnswer {
@@ -169,6 +170,8 @@ final class SessionIndexer: Sendable {
     private func refresh(_ index: SearchIndex, _ source: inout SessionIndexSource?) -> Outcome {
         do {
             if source?.fileWasReplaced ?? true {
+                source?.retire()
+                source = nil
                 source = try SessionIndexSource.open(vaultPath, key: key, keyVersion: keyVersion)
             }
             guard let opened = source else {
