@@ -202,7 +202,7 @@ fileprivate func aiContains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         let threadNow = try #require(UUID(uuidString: try vault.text(table, "thread_id", id: id)))
         expectAITampered(comment, sourceLocation: #_sourceLocation) { try vault.journal.messages(inThread: threadNow) }
         expectAITampered(comment, sourceLocation: #_sourceLocation) { try vault.journal.messages() }
-        expectAITampered(comment, sourceLocation: #_sourceLocation) { try vault.journal.searchMessages("Anna") }
+        expectAITampered(comment, sourceLocation: #_sourceLocation) { try vault.journal.searchIDs("Anna", kinds: [.chatMessage]) }
         try fixture.expectCheckReports(reported, comment, sourceLocation: #_sourceLocation)
         #expect(try vault.journal.messages(inThread: fixture.quietThread.id) == [fixture.quietMessage], comment)
     }
@@ -302,7 +302,7 @@ fileprivate func aiContains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         let comment: Comment = "\(edit.rawValue)"
         expectAITampered(comment, sourceLocation: #_sourceLocation) { try vault.journal.analysis(id: id) }
         expectAITampered(comment, sourceLocation: #_sourceLocation) { try vault.journal.analyses() }
-        expectAITampered(comment, sourceLocation: #_sourceLocation) { try vault.journal.searchAnalyses("hopeful") }
+        expectAITampered(comment, sourceLocation: #_sourceLocation) { try vault.journal.searchIDs("hopeful", kinds: [.analysis]) }
         try fixture.expectCheckReports(reported, comment, sourceLocation: #_sourceLocation)
         if !reported.contains(fixture.otherAnalysis.id) {
             #expect(try vault.journal.analysis(id: fixture.otherAnalysis.id) == fixture.otherAnalysis, comment)
@@ -440,8 +440,8 @@ fileprivate func aiContains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
             relations: [RelationDraft(from: NodeReference(type: "person", name: "Zyxnodeannaa"),
                                       to: NodeReference(type: "place", name: "Vexplacelisb"), type: "visits", strength: 0.5)])
         // Everything reads back (the words are really stored).
-        #expect(try journal.searchMessages("quixotrombe").count == 1)
-        #expect(try journal.searchAnalyses("frazzlethemeq").count == 1)
+        #expect(try journal.searchIDs("quixotrombe", kinds: [.chatMessage]).count == 1)
+        #expect(try journal.searchIDs("frazzlethemeq", kinds: [.analysis]).count == 1)
         #expect(try journal.resolveNode("vexplacelisb").name == "Vexplacelisb")
 
         func scan(_ stage: String) throws {

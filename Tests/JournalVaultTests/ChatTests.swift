@@ -334,7 +334,7 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
         #expect(try vault.journal.messages(inThread: kept.id) == [keptMessage])
         #expect(try vault.journal.threads().map(\.id) == [kept.id])
         expectChatError(where: isChatNotFound) { try vault.journal.thread(id: doomed.id) }
-        #expect(try vault.journal.searchMessages("two").isEmpty)
+        #expect(try vault.journal.searchIDs("two", kinds: [.chatMessage]).isEmpty)
         #expect(try vault.journal.check().isClean)
     }
 
@@ -368,10 +368,11 @@ fileprivate func isChatNotFound(_ error: VaultError) -> Bool {
         let later = try vault.journal.addMessage(ChatMessageDraft(role: .assistant, content: "cafe zurich, noon.",
                                                                   timestamp: Instant(millis: 1_767_614_400_000 + 3 * 86_400_000, utcOffsetSeconds: 0)))
         try vault.journal.addMessage(ChatMessageDraft(role: .user, content: "Something else"))
-        #expect(try vault.journal.searchMessages("CAFE ZURICH").map(\.id) == [café.id, later.id])
-        #expect(try vault.journal.searchMessages("café", to: .day(CivilDay(year: 2026, month: 1, day: 5)!)).map(\.id) == [café.id])
-        #expect(try vault.journal.searchMessages("café", from: .day(CivilDay(year: 2026, month: 1, day: 6)!)).map(\.id) == [later.id])
-        #expect(try vault.journal.searchMessages("nowhere to be found").isEmpty)
+        // Newest first.
+        #expect(try vault.journal.searchIDs("CAFE ZURICH", kinds: [.chatMessage]) == [later.id, café.id])
+        #expect(try vault.journal.searchIDs("café", kinds: [.chatMessage], to: .day(CivilDay(year: 2026, month: 1, day: 5)!)) == [café.id])
+        #expect(try vault.journal.searchIDs("café", kinds: [.chatMessage], from: .day(CivilDay(year: 2026, month: 1, day: 6)!)) == [later.id])
+        #expect(try vault.journal.searchIDs("nowhere to be found", kinds: [.chatMessage]).isEmpty)
     }
 }
 

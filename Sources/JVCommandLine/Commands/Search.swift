@@ -2,24 +2,36 @@
 import ArgumentParser
 import JournalVault
 
-/// `jv search`: find text in decrypted records.
+/// `jv search`: find words in decrypted records.
 struct Search: VaultCommand, TakesFreeText {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Search the decrypted text of entries, chat messages and analyses (case- and accent-insensitive).",
         discussion: """
-            Without --kind every kind is searched. --json prints one array of records in their own \
-            shapes: entries first, then chat messages, then analyses.
+            Every word must occur (as a whole word); "a phrase" in quotes must occur as written; \
+            word* finds words that start with it; A OR B finds either; -word leaves out what has \
+            it. Results come newest first within each kind (entries, then chat messages, then \
+            analyses); --rank orders each kind by relevance. Without --kind every kind is \
+            searched. --json prints one array of records in their own shapes; --count prints \
+            how many match.
             """)
 
     enum Kind: String, CaseIterable, ExpressibleByArgument {
         case entry, chat, analysis
+
+        var searchKind: SearchKind {
+            switch self {
+            case .entry: .entry
+            case .chat: .chatMessage
+            case .analysis: .analysis
+            }
+        }
     }
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The text to find.")
-    var query: String
+    @Argument(help: "What to find: words, \"phrases\", prefix*, OR, -excluded.")
+    var words: [String]
 
     @Option(help: "Only records from this date on.")
     var from: String?
@@ -30,38 +42,55 @@ struct Search: VaultCommand, TakesFreeText {
     @Option(help: "What to search: entry, chat or analysis (default: all).")
     var kind: Kind?
 
+    @Flag(help: "Order each kind by relevance (bm25), best first, instead of newest first.")
+    var rank = false
+
+    @Flag(help: "Print only how many records match (with --json: per kind and in total).")
+    var count = false
+
     @OptionGroup var paging: PagerOption
 
     func execute() throws {
+        let text = words.joined(separator: " ")
+        // A query that cannot be read is refused before anything is unlocked.
+        let query = try SearchQuery.parse(text)
         let (from, to) = try DateArgument.range(from: from, to: to)
+        let kinds = kind.map { [$0.searchKind] } ?? SearchKind.allCases
         let journal = try options.unlockedVault(access: .readOnly)
-        let kinds = kind.map { [$0] } ?? Kind.allCases
-        var range = EntryQuery()
-        range.from = from
-        range.to = to
-        range.contains = query
-        let output = options.output
+        let hits = try journal.search(SearchRequest(query: query, kinds: Set(kinds), from: from, to: to, ranked: rank))
+        var output = options.output
+        if count { return printCount(hits, kinds: kinds, output) }
+        output.highlight = output.color ? query : nil
+        let style = RecordStyle(json: output.json)
+        // Times carry their UTC offset when the entries found were written at more than one.
+        let withOffset = !output.json && Set(hits.lazy.filter { $0.kind == .entry }.map(\.time.utcOffsetSeconds)).count > 1
         var printed = 0
-        // Entries are printed as they are decrypted; the chat messages and analyses that match follow.
-        try StandardOutput.with(pager: output.json ? nil : paging.pager) { stream in
-            let style = RecordStyle(json: output.json)
+        try StandardOutput.with(pager: output.json ? nil : paging.pager) { [output] stream in
             let printer = try RecordPrinter(stream, style: style)
-            if kinds.contains(.entry) {
-                let withOffset = try !output.json && journal.entriesSpanZones(range)
-                try journal.forEachEntry(matching: range, transform: { entry in
-                    style.render(entry.json, text: output.render(entry, withOffset: withOffset))
-                }, printer.print)
-            }
-            for message in kinds.contains(.chat) ? try journal.searchMessages(query, from: from, to: to) : [] {
-                let when = output.bold(output.time(message.timestamp)), thread = output.dim("chat " + Output.shortID(message.threadID))
-                try printer.print(style.render(message.json, text: "\(when)  \(thread)  \(message.role.rawValue): \(output.shown(message.content))"))
-            }
-            for analysis in kinds.contains(.analysis) ? try journal.searchAnalyses(query, from: from, to: to) : [] {
-                try printer.print(style.render(analysis.json, text: output.summary(analysis)))
-            }
+            // The records are read and decrypted here, by id, as they are printed: what is shown
+            // is authenticated by this process whichever path found it.
+            try journal.forEachSearchResult(hits, transform: { result in
+                switch result {
+                case .entry(let entry):
+                    return style.render(entry.json, text: output.render(entry, withOffset: withOffset))
+                case .chatMessage(let message):
+                    let when = output.bold(output.time(message.timestamp)), thread = output.dim("chat " + Output.shortID(message.threadID))
+                    return style.render(message.json, text: "\(when)  \(thread)  \(message.role.rawValue): \(output.shown(message.content))")
+                case .analysis(let analysis):
+                    return style.render(analysis.json, text: output.summary(analysis))
+                }
+            }, printer.print)
             try printer.finish()
             printed = printer.count
         }
-        if printed == 0 && !output.json { Console.note("Nothing matches “\(query)”.") }
+        if printed == 0 && !output.json { Console.note("Nothing matches “\(output.shown(text))”.") }
+    }
+
+    /// `--count`: one number, or with `--json` an object per kind searched and the total.
+    private func printCount(_ hits: [SearchHit], kinds: [SearchKind], _ output: Output) {
+        guard output.json else { return Console.out(String(hits.count)) }
+        let names: [SearchKind: String] = [.entry: "entries", .chatMessage: "chat_messages", .analysis: "analyses"]
+        let counts = kinds.map { kind in (names[kind]!, JSONValue.integer(Int64(hits.count { $0.kind == kind }))) }
+        output.printJSON(.object(counts + [("total", .integer(Int64(hits.count)))]))
     }
 }

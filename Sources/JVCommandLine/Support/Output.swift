@@ -7,6 +7,8 @@ struct Output {
     let json: Bool
     let color: Bool
     let timeFormat: TimeFormat
+    /// A search whose matched words ``shown(_:)`` prints in bold (set only when `color` is).
+    var highlight: SearchQuery?
 
     init(json: Bool, noColor: Bool) {
         self.json = json
@@ -46,7 +48,18 @@ struct Output {
     /// Text from the vault, for standard output: on a terminal with its control characters
     /// shown rather than acted on (``TerminalText``); exact when piped or redirected.
     func shown(_ text: String) -> String {
-        Console.stdoutIsTerminal ? TerminalText.visible(text) : text
+        guard color, let highlight else { return Console.stdoutIsTerminal ? TerminalText.visible(text) : text }
+        // Highlighting is for a colour terminal only: each piece is shown, matches in bold.
+        var result = "", position = 0
+        let utf8 = text.utf8
+        func piece(_ range: Range<Int>) -> String {
+            TerminalText.visible(String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)])))
+        }
+        for match in highlight.matchedUTF8Ranges(in: text) {
+            result += piece(position..<match.lowerBound) + bold(piece(match))
+            position = match.upperBound
+        }
+        return result + piece(position..<utf8.count)
     }
 
     func bold(_ text: String) -> String { styled(text, "1") }

@@ -112,6 +112,15 @@ struct EncryptedEntryRow: SealedRecordRow {
                      modifiedAt: modifiedAt, starred: starred, explicitTags: explicitTags, version: version)
     }
 
+    /// The decrypted content alone (a search's document needs nothing else of the row).
+    func decryptContent(keys: VaultKeys) throws -> String {
+        var text = ""
+        try keys.records.open([("content", content)], binding: try binding(meta: try parsedMeta())) { _, plaintext in
+            text = try String(decrypted: plaintext, table: Self.table, id: id)
+        }
+        return text
+    }
+
     /// Whether the decrypted content matches, without decrypting the rest of the row or making
     /// a `String` of it: the search path for the many rows that do not match.
     func contentMatches(_ matcher: TextMatcher, keys: VaultKeys) throws -> Bool {

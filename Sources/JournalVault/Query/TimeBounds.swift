@@ -29,6 +29,19 @@ struct TimeBounds {
         }
     }
 
+    /// Whether `instant` is within the bounds: the conditions of ``clauses(millisColumn:localDay:)``
+    /// decided in Swift, for records found without SQL (search hits).
+    func includes(_ instant: Instant) -> Bool {
+        terms.allSatisfy { term in
+            switch term {
+            case .dayFrom(let day): instant.localDay >= day
+            case .dayTo(let day): instant.localDay <= day
+            case .millisFrom(let millis): instant.millis >= millis
+            case .millisTo(let millis): instant.millis <= millis
+            }
+        }
+    }
+
     var arguments: StatementArguments {
         StatementArguments(terms.map { term -> DatabaseValueConvertible in
             switch term {

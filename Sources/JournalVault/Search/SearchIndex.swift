@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import GRDB
+
+/// A full-text index of search documents in an in-memory SQLite database (FTS5), never a file.
+///
+/// One FTS5 table per kind holds each document's tokens (``SearchTokenizer``) joined by single
+/// spaces under FTS5's `ascii` tokenizer, which splits exactly there: the Swift tokenizer stays
+/// the one definition of a token, and FTS5's statistics per kind are the ones ``SearchScan``
+/// computes. A `document` table maps each FTS5 row to the record's kind, id, time and
+/// fingerprint. Queries reach FTS5 with every token double-quoted, so no text of the user's is
+/// read as FTS5 syntax. The database keeps its temporary storage in memory and zeroes what it
+/// frees (`secure_delete`).
+///
+/// Not `Sendable`: one owner (the session agent's index thread) uses it.
+///
+/// ```swift
+/// let index = try SearchIndex()
+/// try index.upsert([SearchDocument(entryID: entry.id, created: entry.created, content: entry.content, fingerprint: nonce)])
+/// let hits = try index.hits(try SearchQuery.parse("tea"), kinds: [.entry], ranked: false)
+/// ```
+public final class SearchIndex {
+    private let database: DatabaseQueue
+
+    public init() throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA secure_delete = ON")
+        }
+        database = try DatabaseQueue(configuration: configuration)
+        try database.write { db in
+            try db.execute(sql: """
+                CREATE TABLE document (
+                    rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, key TEXT NOT NULL,
+                    millis INTEGER NOT NULL, utc_offset INTEGER NOT NULL, fingerprint BLOB NOT NULL,
+                    UNIQUE (kind, key))
+                """)
+            for kind in SearchKind.allCases {
+                try db.execute(sql: "CREATE VIRTUAL TABLE \(Self.table(kind)) USING fts5(tokens, tokenize = 'ascii', detail = full)")
+            }
+        }
+    }
+
+    private static func table(_ kind: SearchKind) -> String { "fts_\(kind.rawValue)" }
+
+    /// Adds documents, replacing any of the same kind and key.
+    public func upsert(_ documents: [SearchDocument]) throws {
+        try database.write { db in
+            for document in documents {
+                let text = SearchTokenizer.tokens(document.text).joined(separator: " ")
+                let table = Self.table(document.kind)
+                if let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?",
+                                                  arguments: [document.kind.rawValue, document.key]) {
+                    try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [rowid])
+                    try db.execute(sql: "UPDATE document SET millis = ?, utc_offset = ?, fingerprint = ? WHERE rowid = ?",
+                                   arguments: [document.time.millis, document.time.utcOffsetSeconds, Data(document.fingerprint), rowid])
+                    try db.execute(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)", arguments: [rowid, text])
+                } else {
+                    try db.execute(sql: "INSERT INTO document (kind, key, millis, utc_offset, fingerprint) VALUES (?, ?, ?, ?, ?)",
+                                   arguments: [document.kind.rawValue, document.key, document.time.millis,
+                                               document.time.utcOffsetSeconds, Data(document.fingerprint)])
+                    try db.execute(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)", arguments: [db.lastInsertedRowID, text])
+                }
+            }
+        }
+    }
+
+    /// Removes the documents of `kind` with these keys (keys not in the index are ignored).
+    public func remove(kind: SearchKind, keys: [String]) throws {
+        try database.write { db in
+            for key in keys {
+                guard let rowid = try Int64.fetchOne(db, sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?",
+                                                     arguments: [kind.rawValue, key]) else { continue }
+                try db.execute(sql: "DELETE FROM \(Self.table(kind)) WHERE rowid = ?", arguments: [rowid])
+                try db.execute(sql: "DELETE FROM document WHERE rowid = ?", arguments: [rowid])
+            }
+        }
+    }
+
+    /// Each indexed key of `kind` with its fingerprint, for a refresh to compare with the vault's.
+    public func fingerprints(kind: SearchKind) throws -> [String: [UInt8]] {
+        try database.read { db in
+            var result: [String: [UInt8]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, fingerprint FROM document WHERE kind = ?", arguments: [kind.rawValue])
+            while let row = try rows.next() { result[row[0]] = [UInt8](row[1] as Data) }
+            return result
+        }
+    }
+
+    /// The documents of `kinds` matching `query`, kind by kind (``SearchKind/allCases`` order),
+    /// each kind newest first or, `ranked`, by FTS5's bm25 (best first, ties newest first):
+    /// the same hits, order and ranks as the scan over the same documents.
+    public func hits(_ query: SearchQuery, kinds: Set<SearchKind>, ranked: Bool) throws -> [SearchHit] {
+        try database.read { db in
+            try SearchKind.allCases.filter(kinds.contains).flatMap { kind in
+                try hits(query, kind: kind, ranked: ranked, db).sorted(by: SearchHit.precedes)
+            }
+        }
+    }
+
+    private func hits(_ query: SearchQuery, kind: SearchKind, ranked: Bool, _ db: Database) throws -> [SearchHit] {
+        let table = Self.table(kind)
+        let sql: String
+        var arguments: StatementArguments = [kind.rawValue]
+        if query.isExclusionOnly {
+            // FTS5 has no query of exclusions alone: every document but those matching any of them.
+            sql = """
+                SELECT key, millis, utc_offset, \(ranked ? "0.0" : "NULL") FROM document
+                WHERE kind = ? AND rowid NOT IN (SELECT rowid FROM \(table) WHERE \(table) MATCH ?)
+                """
+            _ = arguments.append(contentsOf: [Self.any(query.excluded)])
+        } else {
+            sql = """
+                SELECT d.key, d.millis, d.utc_offset, m.score FROM document d JOIN (
+                    SELECT rowid, \(ranked ? "-bm25(\(table))" : "NULL") AS score FROM \(table) WHERE \(table) MATCH ?) m
+                ON m.rowid = d.rowid WHERE d.kind = ?
+                """
+            arguments = [Self.expression(query), kind.rawValue]
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            SearchHit(kind: kind, key: row[0], time: Instant(millis: row[1], utcOffsetSeconds: row[2]), rank: row[3])
+        }
+    }
+
+    /// The FTS5 expression of `query`: its groups ANDed (each an OR of phrases), then NOT any
+    /// exclusion. Phrases come in ``SearchQuery/rankedPhrases`` order, the order bm25 sums them.
+    static func expression(_ query: SearchQuery) -> String {
+        let required = query.required.map { "(" + $0.map(phrase).joined(separator: " OR ") + ")" }.joined(separator: " AND ")
+        return query.excluded.isEmpty ? required : "(\(required)) NOT \(any(query.excluded))"
+    }
+
+    private static func any(_ phrases: [SearchQuery.Phrase]) -> String {
+        "(" + phrases.map(phrase).joined(separator: " OR ") + ")"
+    }
+
+    /// A phrase as an FTS5 string: tokens hold no ASCII punctuation, but a quote is still doubled.
+    private static func phrase(_ phrase: SearchQuery.Phrase) -> String {
+        "\"" + phrase.tokens.joined(separator: " ").replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (phrase.prefix ? " *" : "")
+    }
+
+    /// How many documents the index holds.
+    public var documentCount: Int {
+        (try? database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM document") }) ?? 0
+    }
+
+    /// The bytes of the index's database (its pages, all in memory).
+    public var memoryBytes: Int {
+        (try? database.read { db in
+            try Int.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
+        }) ?? 0
+    }
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import GRDB
+
+extension UnlockedVault {
+    /// The records `request` finds: kind by kind (entries, chat messages, analyses), each
+    /// newest first or, ranked, by bm25. Without a session's index this scans: every record of
+    /// the kinds asked is decrypted on all cores and its document evaluated (``SearchScan``),
+    /// which gives the hits, order and ranks the index would. Only ids and times come back: a
+    /// command reads the records it shows with ``forEachSearchResult(_:transform:_:)``.
+    ///
+    /// ```swift
+    /// let hits = try journal.search(SearchRequest(query: try SearchQuery.parse("tea -coffee"), kinds: [.entry]))
+    /// ```
+    public func search(_ request: SearchRequest) throws -> [SearchHit] {
+        request.withinDates(try scanSearch(request.query, kinds: request.kinds, ranked: request.ranked))
+    }
+
+    /// The scan: every document of `kinds` evaluated, whatever the dates (the statistics bm25
+    /// ranks by are those of all documents of a kind, as in the index).
+    func scanSearch(_ query: SearchQuery, kinds: Set<SearchKind>, ranked: Bool) throws -> [SearchHit] {
+        var scan = SearchScan(query)
+        let evaluator = scan
+        for kind in SearchKind.allCases where kinds.contains(kind) {
+            try forEachSearchDocument(of: kind, transform: { evaluator.evaluate($0) }) { batch in
+                for evaluated in batch { scan.add(evaluated) }
+            }
+        }
+        return scan.hits(ranked: ranked)
+    }
+
+    /// The documents of `kind` (those with these `ids` when given), each turned into what
+    /// `deliver` takes by `transform` on the threads that decrypt, delivered a batch at a time
+    /// in the file's order: memory stays within two batches however many records there are.
+    /// The one reader of search documents, for the scan and for building an index.
+    func forEachSearchDocument<Item: Sendable>(of kind: SearchKind, ids: [String]? = nil,
+                                               transform: @escaping @Sendable (SearchDocument) throws -> Item,
+                                               _ deliver: @escaping ([Item]) throws -> Void) throws {
+        let pipeline = BatchPipeline(transform: { (stored: Result<StoredSearchRow, any Error>) -> Item in
+            try transform(try stored.get().document(keys: self.keys))
+        }, deliver: deliver)
+        try database.read { db in
+            try StoredSearchRow.forEachBatch(of: kind, ids: ids, db) { try pipeline.submit($0) }
+            try pipeline.finish()
+        }
+    }
+
+    /// Each stored key of `kind` with the fingerprint of its sealed text, read without
+    /// decrypting anything: what an index compares with its own ``SearchIndex/fingerprints(kind:)``.
+    func storedSearchFingerprints(of kind: SearchKind) throws -> [String: [UInt8]] {
+        try database.read { db in try StoredSearchRow.fingerprints(of: kind, db) }
+    }
+
+    /// Reads and decrypts the records of `hits`, in their order, and calls `body` with each
+    /// (turned into what `body` takes by `transform`, on every core) as its batch is done. A
+    /// record deleted since the search is left out; one that fails verification ends the walk
+    /// with ``VaultError/tamperedRecord(table:id:detail:)``.
+    ///
+    /// ```swift
+    /// try journal.forEachSearchResult(hits, transform: { $0 }) { result in
+    ///     if case .entry(let entry) = result { print(entry.title) }
+    /// }
+    /// ```
+    public func forEachSearchResult<Item: Sendable>(_ hits: [SearchHit], transform: @escaping @Sendable (SearchResult) throws -> Item,
+                                                    _ body: (Item) throws -> Void) throws {
+        try withoutActuallyEscaping(body) { body in
+            let pipeline = BatchPipeline(transform: { (stored: Result<StoredSearchRow, any Error>) -> Item in
+                try transform(try stored.get().record(keys: self.keys))
+            }, deliver: { items in for item in items { try body(item) } })
+            // Small batches first, so the first results show at once, then larger ones.
+            var start = 0, size = 64
+            while start < hits.count {
+                let chunk = hits[start..<min(start + size, hits.count)]
+                let rows = try database.read { db in try StoredSearchRow.fetch(chunk, db) }
+                try pipeline.submit(rows)
+                start += chunk.count
+                size = min(size * 2, 1024)
+            }
+            try pipeline.finish()
+        }
+    }
+}
+
+/// What a search asks: the query, the kinds of record, the dates and whether to rank.
+///
+/// ```swift
+/// var request = SearchRequest(query: try SearchQuery.parse("\"green tea\""))
+/// request.kinds = [.entry]
+/// request.from = .day(CivilDay(year: 2026, month: 1, day: 1)!)
+/// request.ranked = true
+/// ```
+public struct SearchRequest: Sendable {
+    public var query: SearchQuery
+    public var kinds: Set<SearchKind>
+    /// Records from this day or moment on; a day compares the writer's local day.
+    public var from: DateExpression?
+    /// Records up to this day (inclusive) or moment.
+    public var to: DateExpression?
+    /// Order each kind by relevance (bm25) instead of newest first.
+    public var ranked: Bool
+
+    public init(query: SearchQuery, kinds: Set<SearchKind> = Set(SearchKind.allCases), from: DateExpression? = nil,
+                to: DateExpression? = nil, ranked: Bool = false) {
+        self.query = query
+        self.kinds = kinds
+        self.from = from
+        self.to = to
+        self.ranked = ranked
+    }
+
+    /// The hits within the request's dates, by the rules of listings (``TimeBounds``): both
+    /// paths bound their hits here.
+    public func withinDates(_ hits: [SearchHit]) -> [SearchHit] {
+        let bounds = TimeBounds(from: from, to: to)
+        return hits.filter { bounds.includes($0.time) }
+    }
+}
+
+/// A record a search found, decrypted.
+public enum SearchResult: Sendable {
+    case entry(Entry)
+    case chatMessage(ChatMessage)
+    case analysis(Analysis)
+}
+
+/// The stored row of a record a search reads: how its document is made and its record opened.
+enum StoredSearchRow: Sendable {
+    case entry(EncryptedEntryRow)
+    case message(MessageRow)
+    case analysis(AnalysisRow)
+
+    /// The document of the record: one constructor per kind (``SearchDocument``), the
+    /// fingerprint the start of the nonce of its sealed text field.
+    func document(keys: VaultKeys) throws -> SearchDocument {
+        switch self {
+        case .entry(let row):
+            try SearchDocument(entryID: row.id, created: Instant(millis: row.createdAt, utcOffsetSeconds: row.utcOffset),
+                               content: row.decryptContent(keys: keys), fingerprint: SearchDocument.fingerprint(ofSealed: row.content))
+        case .message(let row):
+            SearchDocument(message: try row.decrypt(keys: keys), fingerprint: SearchDocument.fingerprint(ofSealed: try row.row.blob("content")))
+        case .analysis(let row):
+            SearchDocument(analysis: try row.decrypt(keys: keys), fingerprint: SearchDocument.fingerprint(ofSealed: try row.row.blob("payload")))
+        }
+    }
+
+    func record(keys: VaultKeys) throws -> SearchResult {
+        switch self {
+        case .entry(let row): .entry(try row.decrypt(keys: keys))
+        case .message(let row): .chatMessage(try row.decrypt(keys: keys))
+        case .analysis(let row): .analysis(try row.decrypt(keys: keys))
+        }
+    }
+
+    private static func table(_ kind: SearchKind) -> (name: String, selection: String, field: String) {
+        switch kind {
+        case .entry: (EncryptedEntryRow.table, EncryptedEntryRow.selection, "content")
+        case .chatMessage: (MessageRow.table, MessageRow.selection, "content")
+        case .analysis: (AnalysisRow.table, AnalysisRow.selection, "payload")
+        }
+    }
+
+    private static func read(_ kind: SearchKind, _ row: Row) -> Result<StoredSearchRow, any Error> {
+        Result {
+            switch kind {
+            case .entry: .entry(try EncryptedEntryRow(row: row))
+            case .chatMessage: .message(try MessageRow(row: row))
+            case .analysis: .analysis(try AnalysisRow(row: row))
+            }
+        }
+    }
+
+    /// The rows of `kind` (those of `ids` when given) in batches of at most 2,048 rows or the
+    /// pipeline's byte bound. A row that cannot be read is an error of its batch, in row order.
+    static func forEachBatch(of kind: SearchKind, ids: [String]?, _ db: Database,
+                             _ body: ([Result<StoredSearchRow, any Error>]) throws -> Void) throws {
+        let table = table(kind)
+        var batch: [Result<StoredSearchRow, any Error>] = []
+        var bytes = 0
+        func walk(_ rows: RowCursor) throws {
+            while let row = try rows.next() {
+                bytes += (row[table.field] as Data?)?.count ?? 0
+                batch.append(read(kind, row))
+                guard batch.count == 2048 || bytes >= BatchPipeline<Int, Int>.batchBytes else { continue }
+                try body(batch)
+                batch = []
+                bytes = 0
+            }
+        }
+        if let ids {
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                try walk(try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name) WHERE id IN (\(placeholders(chunk.count)))",
+                                             arguments: StatementArguments(chunk)))
+            }
+        } else {
+            try walk(try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name)"))
+        }
+        try body(batch)
+    }
+
+    /// The stored rows of `hits`, in their order; those no longer stored are left out.
+    static func fetch(_ hits: ArraySlice<SearchHit>, _ db: Database) throws -> [Result<StoredSearchRow, any Error>] {
+        var rows: [SearchKind: [String: Result<StoredSearchRow, any Error>]] = [:]
+        for kind in SearchKind.allCases {
+            let keys = hits.filter { $0.kind == kind }.map(\.key)
+            guard !keys.isEmpty else { continue }
+            let table = table(kind)
+            let cursor = try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name) WHERE id IN (\(placeholders(keys.count)))",
+                                             arguments: StatementArguments(keys))
+            var byKey: [String: Result<StoredSearchRow, any Error>] = [:]
+            while let row = try cursor.next() { byKey[row["id"]] = read(kind, row) }
+            rows[kind] = byKey
+        }
+        return hits.compactMap { rows[$0.kind]?[$0.key] }
+    }
+
+    static func fingerprints(of kind: SearchKind, _ db: Database) throws -> [String: [UInt8]] {
+        let table = table(kind)
+        var result: [String: [UInt8]] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, substr(\(table.field), 1, \(SearchDocument.fingerprintLength)) FROM \(table.name)")
+        while let row = try rows.next() { result[row[0]] = (row[1] as Data?).map { [UInt8]($0) } ?? [] }
+        return result
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}
+
+extension JSONValue {
+    /// The strings and numbers inside, joined, so a search finds entity names, not JSON syntax.
+    var searchableText: String {
+        switch self {
+        case .null: ""
+        case .bool(let value): String(value)
+        case .integer(let value): String(value)
+        case .number(let value): String(value)
+        case .string(let text): text
+        case .array(let items): items.map(\.searchableText).joined(separator: " ")
+        case .object(let members): members.map { $0.0 + " " + $0.1.searchableText }.joined(separator: " ")
+        }
+    }
+}
