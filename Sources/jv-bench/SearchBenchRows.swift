@@ -26,11 +26,7 @@ struct SearchBenchRows {
         let jv = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
         guard FileManager.default.isExecutableFile(atPath: jv) else { return [] }
         let runtime = bench.folder + "/search-runtime"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let passphraseFile = bench.folder + "/passphrase"
-        try JVBench.passphrase.write(toFile: passphraseFile, atomically: true, encoding: .utf8)
-        let withoutSession = ["JV_PASSPHRASE_FILE=" + passphraseFile, "XDG_RUNTIME_DIR=" + runtime]
-        let inSession = ["XDG_RUNTIME_DIR=" + runtime]
+        let (withoutSession, inSession) = try process.environments(runtime: runtime)
         setenv("XDG_RUNTIME_DIR", runtime, 1)
         defer { unsetenv("XDG_RUNTIME_DIR") }
 

@@ -196,17 +196,6 @@ struct SessionSearchTests {
         #expect(text.out.contains("search index    ready: 5 records in"), "\(text.out)")
     }
 
-    private func isRunning(_ pid: Int32) -> Bool {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
-        return !status.contains("State:\tZ")
-    }
-
-    private func waitUntilGone(_ pid: Int32, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while isRunning(pid) && Date() < deadline { usleep(50_000) }
-        return !isRunning(pid)
-    }
-
     private func unlockWithIndex(_ sandbox: Sandbox, _ options: [String] = []) throws -> Int32 {
         let unlocked = try sandbox.run(["unlock", "--json", "--passphrase-file", sandbox.passphraseFile] + options)
         try Sandbox.requireSuccess(unlocked)
@@ -222,10 +211,10 @@ struct SessionSearchTests {
         for index in 0..<20 { _ = try sandbox.add("Entry \(index) about tea and rain.") }
         let locked = try unlockWithIndex(sandbox)
         try Sandbox.requireSuccess(try sandbox.run(["lock"]))
-        #expect(waitUntilGone(locked, seconds: 5))
+        #expect(SessionTests.waitUntilGone(locked, seconds: 5))
         let rekeyed = try unlockWithIndex(sandbox)
         try Sandbox.requireSuccess(try sandbox.run(["rekey", "--passphrase-file", sandbox.passphraseFile]))
-        #expect(waitUntilGone(rekeyed, seconds: 5))
+        #expect(SessionTests.waitUntilGone(rekeyed, seconds: 5))
         #expect(try index(sandbox) == nil)
     }
 
@@ -235,8 +224,31 @@ struct SessionSearchTests {
         try sandbox.initVault()
         _ = try sandbox.add("Entry about tea.")
         let pid = try unlockWithIndex(sandbox, ["--for", "3s"])
-        #expect(waitUntilGone(pid, seconds: 8))
+        #expect(SessionTests.waitUntilGone(pid, seconds: 8))
         #expect(try index(sandbox) == nil)
+    }
+
+    @Test("after jv restore replaced the file, the index follows the new file, and what is written to it after stays in it")
+    func indexFollowsARestore() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        for index in 0..<5 { _ = try sandbox.add("Entry \(index) about tea.") }
+        let backup = sandbox.folder.file("journal.jvbak")
+        try Sandbox.requireSuccess(try sandbox.run(["backup", backup]))
+        for index in 0..<3 { _ = try sandbox.add("Entry \(index) about rain.") }
+        _ = try unlockWithIndex(sandbox)
+        defer { _ = try? sandbox.run(["lock"]) }
+        try compare(sandbox, ["rain"])
+        try Sandbox.requireSuccess(try sandbox.run(["restore", backup, "--force", "--passphrase-file", sandbox.passphraseFile]))
+        try compare(sandbox, ["rain"])
+        try compare(sandbox, ["tea"])
+        _ = try sandbox.add("Snow after the restore.")
+        try Sandbox.requireSuccess(try sandbox.run(["add", "--no-agent", "--passphrase-file", sandbox.passphraseFile, "More snow."]))
+        try compare(sandbox, ["snow"])
+        try Sandbox.requireSuccess(try sandbox.run(["lock"]))
+        let after = try sandbox.run(["list", "--json", "--no-agent", "--passphrase-file", sandbox.passphraseFile])
+        #expect(try after.array().count == 7, "\(after)")
+        try Sandbox.requireSuccess(try sandbox.run(["check", "--no-agent", "--passphrase-file", sandbox.passphraseFile]))
     }
 
     /// The thread ids of the process `pid` in strace's `-ff` logs (`<prefix>.<tid>`): it and every
