@@ -251,6 +251,34 @@ struct SessionSearchTests {
         try Sandbox.requireSuccess(try sandbox.run(["check", "--no-agent", "--passphrase-file", sandbox.passphraseFile]))
     }
 
+    @Test("the agent ends its session itself when the file at its path no longer opens with its key: a nudge makes it look",
+          .enabled(if: JV.tool("perl") != nil, "needs perl to send the nudge alone"))
+    func agentEndsWhenItsKeyNoLongerOpens() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        _ = try sandbox.add("Before the rotation.")
+        // The same vault under a new key, as a backup to restore over it.
+        let copy = sandbox.folder.file("copy/journal.vault")
+        try FileManager.default.createDirectory(atPath: sandbox.folder.file("copy"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sandbox.vault, toPath: copy)
+        try Sandbox.requireSuccess(try sandbox.run(["rekey", "--vault", copy, "--passphrase-file", sandbox.passphraseFile]))
+        let backup = sandbox.folder.file("rekeyed.jvbak")
+        try Sandbox.requireSuccess(try sandbox.run(["backup", backup, "--vault", copy, "--passphrase-file", sandbox.passphraseFile]))
+        let pid = try unlockWithIndex(sandbox)
+        try Sandbox.requireSuccess(try sandbox.run(["restore", backup, "--force", "--passphrase-file", sandbox.passphraseFile]))
+        #expect(SessionTests.isRunning(pid), "nothing asked the agent yet")
+        let folder = sandbox.runtime.path + "/jv"
+        let socket = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".socket") }.map { folder + "/" + $0 })
+        let nudge = "4a565332" + "4e" + (socket as NSString).lastPathComponent.prefix(32)
+        let client = """
+            use Socket; socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die "socket: $!"; connect($s, pack_sockaddr_un($ARGV[0])) or die "connect: $!";
+            syswrite($s, pack("H*", $ARGV[1])); my $n = sysread($s, my $answer, 4096); print $n;
+            """
+        let sent = try sandbox.runTool(try #require(JV.tool("perl")), ["-e", client, socket, nudge])
+        #expect(sent.out == "33", "the nudge is answered at once: \(sent)")
+        #expect(SessionTests.waitUntilGone(pid, seconds: 10), "the agent found that its key does not open the file, and ended")
+    }
+
     /// The thread ids of the process `pid` in strace's `-ff` logs (`<prefix>.<tid>`): it and every
     /// thread it or its threads cloned.
     private func threads(of pid: Int32, logs prefix: String) -> [String: String] {
