@@ -42,7 +42,7 @@ struct SearchBenchRows {
             index = try vault.session()?.index
         }
         guard let index, index.state == .ready else { throw BenchError.wrongResult("the session's index was not built: \(String(describing: index))") }
-        var rows = [ReportRow(workload: "session index build", entries: bench.size, vault: Timings(runs: [clock.now - started]),
+        var rows = [ReportRow(workload: "search index build, session", entries: bench.size, vault: Timings(runs: [clock.now - started]),
                               memory: String(format: "%.1f MiB index, %.1f MiB locked", Double(index.bytes) / 1_048_576,
                                              Double(index.lockedBytes) / 1_048_576))]
         for query in Self.queries {

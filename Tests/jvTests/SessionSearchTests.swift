@@ -116,7 +116,7 @@ struct SessionSearchTests {
     }
 
     @Test("jv search --json gives the same bytes in a session (the index) and with --no-agent (the scan), through adds, edits, deletes, an import, a write without the session and a jv sync",
-          arguments: [1, 2] as [UInt64])
+          .tags(.slow), .notInQuickRun, arguments: [1, 2] as [UInt64])
     func indexMatchesTheScan(seed: UInt64) throws {
         var corpus = Corpus(random: SeededGenerator(seed: 2400 + seed))
         let machines = try SyncCommandTests.Machines(location: { $0.folder.file("location") })

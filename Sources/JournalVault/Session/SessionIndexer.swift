@@ -74,8 +74,8 @@ final class SessionIndexer: Sendable {
             run()
             finished.signal()
         }
-        // The build decrypts and tokenizes the whole vault: more than the default 512 KiB of
-        // stack is never needed, but the tokenizer's recursion-free loops keep well within it.
+        // Half of glibc's default (RLIMIT_STACK, 8 MiB): where mlockall is allowed, every page
+        // of a stack is made resident and locked.
         thread.stackSize = 4 << 20
         thread.start()
     }
