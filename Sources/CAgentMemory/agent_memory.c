@@ -87,7 +87,8 @@ static void lock_as_far_as_allowed(char *start, size_t length, size_t page) {
 }
 
 long jv_lock_memory(void) {
-    int all_locked = mlockall(MCL_CURRENT) == 0;
+    // Not mlockall: it would also make every page of the program and its libraries resident
+    // (hundreds of MiB), which hold nothing of the journal.
     FILE *maps = fopen("/proc/self/maps", "re");
     if (maps != NULL) {
         size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -100,7 +101,7 @@ long jv_lock_memory(void) {
             // mappings, stacks); files mapped read-only hold nothing of the journal.
             if (permissions[1] != 'w' || permissions[3] != 'p' || strstr(line, "[vvar") != NULL || strstr(line, "[vsyscall]") != NULL) continue;
             madvise((void *)start, end - start, MADV_DONTDUMP);
-            if (!all_locked) lock_as_far_as_allowed((char *)start, end - start, page);
+            lock_as_far_as_allowed((char *)start, end - start, page);
         }
         fclose(maps);
     }

@@ -15,12 +15,11 @@ int jv_sqlite_wipe_on_free(void);
 /// Whether SQLite in this process allocates through jv_sqlite_wipe_on_free's allocator (1) or not (0).
 int jv_sqlite_wipes_on_free(void);
 
-/// Locks this process's memory in RAM as far as RLIMIT_MEMLOCK allows, and excludes its
-/// writable private mappings from core dumps (MADV_DONTDUMP): mlockall(MCL_CURRENT) first;
-/// when the limit is smaller than the process, every writable private mapping (heap, anonymous
-/// memory, thread stacks) one by one, each as far as the limit still allows. Memory mapped
-/// later is not locked until the next call. Returns the bytes locked now (the kernel's VmLck),
-/// or -1 when it cannot be read.
+/// Locks this process's data in RAM as far as RLIMIT_MEMLOCK allows, and excludes it from core
+/// dumps (MADV_DONTDUMP): every writable private mapping (heap, anonymous memory, thread
+/// stacks) one by one, in address order, each as far as the limit still allows; the program's
+/// and libraries' read-only pages are left alone. Memory mapped later is not locked until the
+/// next call. Returns the bytes locked now (the kernel's VmLck), or -1 when it cannot be read.
 long jv_lock_memory(void);
 
 /// The bytes of this process's memory locked in RAM (VmLck of /proc/self/status), or -1.

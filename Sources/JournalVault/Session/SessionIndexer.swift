@@ -74,8 +74,8 @@ final class SessionIndexer: Sendable {
             run()
             finished.signal()
         }
-        // Half of glibc's default (RLIMIT_STACK, 8 MiB): where mlockall is allowed, every page
-        // of a stack is made resident and locked.
+        // Half of glibc's default (RLIMIT_STACK, 8 MiB): where the limit allows, every page of
+        // a stack is made resident and locked (``jv_lock_memory``).
         thread.stackSize = 4 << 20
         thread.start()
     }
