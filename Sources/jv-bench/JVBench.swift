@@ -110,7 +110,7 @@ struct JVBench {
                 rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
                 let process = ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
                 rows += try process.rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
-                rows += try SearchBenchRows(bench: self, vaultPath: vaultPath, process: process).rows()
+                rows += try SessionSearchBenchRows(bench: self, vaultPath: vaultPath, process: process).rows()
                 rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
             }
             if let attachments, "attach".hasPrefix(only) || only.hasPrefix("attach") {
@@ -241,7 +241,7 @@ struct JVBench {
         }
         let process = ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
         rows += try process.rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
-        rows += try SearchBenchRows(bench: self, vaultPath: vaultPath, process: process).rows()
+        rows += try SessionSearchBenchRows(bench: self, vaultPath: vaultPath, process: process).rows()
         // Last, as sync's capture triggers would add to every write timed above once it is set up.
         rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
         // In vaults of their own: nothing above sees them.

@@ -7,7 +7,7 @@ import VaultCrypto
 /// a session (the scan, after Argon2id with the vault's `moderate` profile, as a person without
 /// a session pays it), on 10,000 entries and less; and the index's build after `jv unlock`,
 /// with its size. ``ProcessRows`` must have run first (it sets the vault's profile).
-struct SearchBenchRows {
+struct SessionSearchBenchRows {
     let bench: JVBench
     let vaultPath: String
     let process: ProcessRows
