@@ -6,7 +6,7 @@ APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config libvips-dev
 # Tests also use the sqlite3 shell to tamper with vault files, rclone for `jv sync` to remotes,
 # groff to check that the man pages render without warnings, bash-completion, zsh and fish
 # to try the completion scripts in each shell, and libvips' vips command to draw test images.
-TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish libvips-tools
+TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish libvips-tools strace
 # `make deb` takes the package's Depends from dpkg-shlibdeps.
 DEB_APT_PACKAGES := dpkg-dev
 
@@ -150,7 +150,7 @@ bench: deps
 # Coverage-guided fuzzing (libFuzzer) of every parser of untrusted bytes, FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := date json jv-export jrnl-txt jrnl-json dayone-json markdown-note backup age recovery-key \
-	sync-pack sync-snapshot sync-keys sync-acks sync-rotation sync-blob terminal-answers jpeg-size
+	sync-pack sync-snapshot sync-keys sync-acks sync-rotation sync-blob terminal-answers jpeg-size session-request session-answer
 fuzz: deps
 	$(SWIFT) build -c release --product jv-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@mkdir -p .build-fuzz/corpus

@@ -28,6 +28,8 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CProcessHygiene"),
+        // The session agent's memory: SQLite's allocator that wipes what it frees, and mlock.
+        .target(name: "CAgentMemory", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "Migrations",
             path: "migrations",
@@ -48,6 +50,7 @@ let package = Package(
                 "VaultCrypto",
                 "Migrations",
                 "CProcessHygiene",
+                "CAgentMemory",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for reading trigger arguments and columns in place (RowDigest).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

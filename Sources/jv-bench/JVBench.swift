@@ -108,9 +108,10 @@ struct JVBench {
             // Every attachment row's name starts with "attach", and no other row's name has it.
             if !only.hasPrefix("attach") {
                 rows += try streamingRows(vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline)
-                rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
-                    .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
+                let process = ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
+                rows += try process.rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
                 rows += try SearchBenchRows(bench: self, journal: journal, baseline: baseline).rows()
+                rows += try SessionSearchBenchRows(bench: self, vaultPath: vaultPath, process: process).rows()
                 rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
             }
             if let attachments, "attach".hasPrefix(only) || only.hasPrefix("attach") {
@@ -239,9 +240,10 @@ struct JVBench {
             // with their ratios but without a verdict (docs/performance.md gives their ranges).
             for index in rows.indices { (rows[index].target, rows[index].met) = ("", nil) }
         }
-        rows += try ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
-            .rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
+        let process = ProcessRows(bench: self, vaultPath: vaultPath, plainPath: folder + "/plain.sqlite", secret: secret)
+        rows += try process.rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
         rows += try SearchBenchRows(bench: self, journal: journal, baseline: baseline).rows()
+        rows += try SessionSearchBenchRows(bench: self, vaultPath: vaultPath, process: process).rows()
         // Last, as sync's capture triggers would add to every write timed above once it is set up.
         rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
         // In vaults of their own: nothing above sees them.

@@ -70,12 +70,7 @@ struct ProcessRows {
                     sql: "SELECT \(columns) FROM entry WHERE content LIKE '%\(Corpus.needle)%' ORDER BY created_at",
                     sessionTarget: bench.size == JVBench.targetSize ? nil : 80),
         ]
-        let runtime = bench.folder + "/runtime"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let passphraseFile = bench.folder + "/passphrase"
-        try JVBench.passphrase.write(toFile: passphraseFile, atomically: true, encoding: .utf8)
-        let withoutSession = ["JV_PASSPHRASE_FILE=" + passphraseFile, "XDG_RUNTIME_DIR=" + runtime]
-        let inSession = ["XDG_RUNTIME_DIR=" + runtime]
+        let (withoutSession, inSession) = try environments(runtime: bench.folder + "/runtime")
         _ = try time(jv, ["unlock", "--vault", vaultPath, "--for", "30m"], environment: withoutSession, runs: 1)
         defer { _ = try? time(jv, ["lock", "--all"], environment: inSession, runs: 1) }
 
@@ -96,6 +91,15 @@ struct ProcessRows {
             }
         }
         return rows
+    }
+
+    /// The environments of commands without a session (the passphrase from a file) and in one,
+    /// whose agents listen in the new private folder `runtime`.
+    func environments(runtime: String) throws -> (withoutSession: [String], inSession: [String]) {
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let passphraseFile = bench.folder + "/passphrase"
+        try JVBench.passphrase.write(toFile: passphraseFile, atomically: true, encoding: .utf8)
+        return (["JV_PASSPHRASE_FILE=" + passphraseFile, "XDG_RUNTIME_DIR=" + runtime], ["XDG_RUNTIME_DIR=" + runtime])
     }
 
     /// `executable` run `runs` times through posix_spawn and waitpid (Foundation's Process adds

@@ -81,7 +81,11 @@ struct OutputTests {
         let status = SessionStatus(agentPID: 4242, expiresAt: Date(timeIntervalSince1970: 1_795_382_100),
                                    endsAt: Date(timeIntervalSince1970: 1_795_382_100 + 3600), idleTimeout: 900)
         let fields = Info.sessionFields(status)
-        #expect(fields.map(\.0) == ["expires_at", "ends_at", "idle_timeout_seconds", "agent_pid"])
-        #expect(fields[2].1 == .integer(900) && fields[3].1 == .integer(4242))
+        #expect(fields.map(\.0) == ["expires_at", "ends_at", "idle_timeout_seconds", "agent_pid", "index"])
+        #expect(fields[2].1 == .integer(900) && fields[3].1 == .integer(4242) && fields[4].1 == .null)
+        var indexed = status
+        indexed.index = SessionIndexStatus(state: .ready, documents: 10, bytes: 4096, lockedBytes: 8192, searches: 3)
+        #expect(Info.sessionFields(indexed)[4].1 == .object([("state", .string("ready")), ("documents", .integer(10)), ("bytes", .integer(4096)),
+                                                            ("locked_bytes", .integer(8192)), ("searches", .integer(3))]))
     }
 }

@@ -56,6 +56,9 @@ struct Info: VaultCommand {
             recovery key    \(info.hasRecoveryKey ? "set" : "none")
             session         \(session.map { Self.describe($0, options.output.timeFormat) } ?? "none (jv unlock opens one)")
             """)
+        if let index = session?.index {
+            Console.out("search index    " + Self.describe(index))
+        }
         for (label, count) in info.counts.sorted(by: { $0.key < $1.key }) {
             Console.out(label.padding(toLength: 16, withPad: " ", startingAt: 0) + String(count))
         }
@@ -68,7 +71,31 @@ struct Info: VaultCommand {
             ("ends_at", .string(Instant(session.endsAt).iso8601)),
             ("idle_timeout_seconds", .integer(Int64(session.idleTimeout))),
             ("agent_pid", .integer(Int64(session.agentPID))),
+            ("index", session.index.map { index in
+                .object([
+                    ("state", .string(index.state.rawValue)),
+                    ("documents", .integer(Int64(index.documents))),
+                    ("bytes", .integer(Int64(index.bytes))),
+                    ("locked_bytes", .integer(Int64(index.lockedBytes))),
+                    ("searches", .integer(Int64(index.searches))),
+                ])
+            } ?? .null),
         ]
+    }
+
+    /// "ready: 10000 records in 6.1 MiB of the agent's memory; 48.2 MiB of that memory locked in RAM".
+    private static func describe(_ index: SessionIndexStatus) -> String {
+        let state = switch index.state {
+        case .building: "being built (searches scan meanwhile)"
+        case .ready: "ready"
+        case .unavailable: "not available (searches scan)"
+        }
+        return "\(state): \(index.documents) records in \(mebibytes(index.bytes)) of the agent's memory; "
+            + "\(mebibytes(index.lockedBytes)) of that memory locked in RAM"
+    }
+
+    private static func mebibytes(_ bytes: Int) -> String {
+        String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
     }
 
     /// "open until 10:58 (15 minutes after its last use; 18:40 at the latest), agent pid 4242".

@@ -13,7 +13,10 @@ extension UnlockedVault {
     /// let hits = try journal.search(SearchRequest(query: try SearchQuery.parse("tea -coffee"), kinds: [.entry]))
     /// ```
     public func search(_ request: SearchRequest) throws -> [SearchHit] {
-        request.withinDates(try scanSearch(request.query, kinds: request.kinds, ranked: request.ranked))
+        // A session's index, current with the file as it answers; else (no session, its index
+        // not built yet) the scan, which gives the same hits.
+        request.withinDates(try session?.search(request.query, kinds: request.kinds, ranked: request.ranked)
+            ?? scanSearch(request.query, kinds: request.kinds, ranked: request.ranked))
     }
 
     /// The scan: every document of `kinds` evaluated, whatever the dates (the statistics bm25

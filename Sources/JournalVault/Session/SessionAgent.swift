@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
+import CAgentMemory
 import CProcessHygiene
 import Foundation
 import VaultCrypto
 
 /// The session agent: a small process that holds one vault file's master key in locked memory and
-/// gives it to commands of the same user until the session ends. It never opens the vault,
-/// writes nothing but its socket, and keeps no other secret: it is a key holder, never a second
-/// copy of the journal. `jv unlock` starts it through ``UnlockedVault/startSession(agent:idleTimeout:lifetime:)``,
+/// gives it to commands of the same user until the session ends. It also holds the vault's search
+/// index, in its memory only (``SessionIndexer``): it opens the vault read-only to build it and
+/// keep it current, and writes nothing but its socket. `jv unlock` starts it through ``UnlockedVault/startSession(agent:idleTimeout:lifetime:)``,
 /// which runs jv's hidden agent command, which calls ``run()``.
 public enum SessionAgent {
     /// Sessions last at most this long after `jv unlock`, however much they are used.
@@ -16,6 +17,11 @@ public enum SessionAgent {
     /// lock request, a signal, or the removal of its socket; then wipes the key, removes the
     /// socket and returns the exit status. Reports "ready" (or why not) on standard output.
     public static func run() -> Int32 {
+        // Before SQLite's first use in this process, which fixes its allocator for good.
+        guard jv_sqlite_wipe_on_free() == 0 else {
+            report("error: SQLite was in use before the agent could set its allocator")
+            return 1
+        }
         guard let handOver = SessionWire.HandOver.read(from: STDIN_FILENO), let key = SessionWire.readKey(from: STDIN_FILENO) else {
             report("error: the hand-over from jv unlock was incomplete")
             return 1
@@ -26,12 +32,20 @@ public enum SessionAgent {
             report("error: cannot listen at \(handOver.socketPath) (\(String(cString: strerror(errno))))")
             return 1
         }
-        var agent = Agent(handOver: handOver, key: key, listener: listener)
+        guard let indexer = SessionIndexer(handOver: handOver, key: key) else {
+            close(listener)
+            unlink(handOver.socketPath)
+            report("error: cannot make the agent's index thread (\(String(cString: strerror(errno))))")
+            return 1
+        }
+        var agent = Agent(handOver: handOver, key: key, listener: listener, indexer: indexer)
         chdir("/")
         report("ready")
         redirectStandardStreamsToNull()
+        indexer.start()
         agent.serve(signals: signals)
         agent.end()
+        indexer.stop()
         return 0
     }
 
@@ -54,16 +68,18 @@ private struct Agent {
     let handOver: SessionWire.HandOver
     let key: SecureBytes
     let listener: Int32
+    let indexer: SessionIndexer
     /// The socket file as bound: a socket put in its place by anyone else is never removed.
     let socketIdentity: (device: UInt64, inode: UInt64)?
     let started: TimeInterval
     var lastUse: TimeInterval
     var locked = false
 
-    init(handOver: SessionWire.HandOver, key: SecureBytes, listener: Int32) {
+    init(handOver: SessionWire.HandOver, key: SecureBytes, listener: Int32, indexer: SessionIndexer) {
         self.handOver = handOver
         self.key = key
         self.listener = listener
+        self.indexer = indexer
         socketIdentity = Self.identity(of: handOver.socketPath)
         started = Self.now()
         lastUse = started
@@ -88,31 +104,56 @@ private struct Agent {
         while !locked {
             let remaining = deadline - Self.now()
             guard remaining > 0 else { return }
-            var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-            let waited = poll(&descriptors, 2, Int32(min(remaining, Self.socketCheckInterval) * 1000) + 1)
+            var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: indexer.endDescriptor, events: Int16(POLLIN), revents: 0)]
+            let waited = poll(&descriptors, 3, Int32(min(remaining, Self.socketCheckInterval) * 1000) + 1)
             if waited < 0, errno != EINTR { return }
-            if descriptors[1].revents != 0 { return }
+            // A signal, or the index thread found that the key no longer opens the vault.
+            if descriptors[1].revents != 0 || descriptors[2].revents != 0 { return }
             if descriptors[0].revents & Int16(POLLIN) != 0 { answerOneConnection() }
             guard socketIsOurs else { return }
         }
     }
 
     /// Serves one request. The peer's uid comes from the kernel (SO_PEERCRED); a process of any
-    /// other user is disconnected before a byte is read.
+    /// other user is disconnected before a byte is read. A query the index can answer goes to
+    /// the index thread with its connection, so this loop never waits for a search.
     private mutating func answerOneConnection() {
         let connection = jv_unix_accept(listener, 1000)
         guard connection >= 0 else { return }
-        defer { close(connection) }
+        var handedOn = false
+        defer { if !handedOn { close(connection) } }
         var uid: UInt32 = 0
         var pid: Int32 = 0
         guard jv_peer_credentials(connection, &uid, &pid) == 0, uid == getuid(),
-              let request = SessionWire.readBytes(connection, count: SessionWire.requestLength).flatMap(SessionWire.parseRequest) else { return }
+              let request = SessionWire.readRequest({ SessionWire.readBytes(connection, count: $0) }) else { return }
         let served = request.session == handOver.session
         if served, request.kind == .key { lastUse = Self.now() }
         if served, request.kind == .lock { locked = true }
         let answer = SessionWire.Answer(served: served, status: status, keyVersion: handOver.keyVersion)
-        guard SessionWire.writeFully(connection, answer.bytes), served, request.kind == .key else { return }
-        _ = key.withUnsafeBytes { SessionWire.writeFully(connection, $0) }
+        guard served else {
+            _ = SessionWire.writeFully(connection, answer.bytes)
+            return
+        }
+        switch request.kind {
+        case .key:
+            guard SessionWire.writeFully(connection, answer.bytes) else { return }
+            _ = key.withUnsafeBytes { SessionWire.writeFully(connection, $0) }
+        case .indexStatus:
+            _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.IndexStatus(indexer.status).bytes)
+        case .nudge:
+            indexer.nudge()
+            _ = SessionWire.writeFully(connection, answer.bytes)
+        case .query:
+            guard let query = request.query, indexer.isReady else {
+                _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.QueryAnswer.notReady.bytes)
+                return
+            }
+            handedOn = indexer.answer(query, on: connection, prefix: answer.bytes)
+            if !handedOn { _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.QueryAnswer.notReady.bytes) }
+        case .status, .lock:
+            _ = SessionWire.writeFully(connection, answer.bytes)
+        }
     }
 
     private var status: SessionStatus {

@@ -18,7 +18,48 @@ enum SessionClient {
     /// this user's process is never asked (the kernel's SO_PEERCRED, checked both ways), and a
     /// socket a killed agent left is removed.
     static func ask(_ kind: SessionWire.Request, session: SessionID, socket: String) -> Reply? {
-        let connection = jv_unix_connect(socket, timeoutMilliseconds)
+        exchange(SessionWire.request(kind, session: session), socket: socket) { connection, answer in
+            guard kind == .key else { return Reply(answer: answer, key: nil) }
+            return SessionWire.readKey(from: connection).map { Reply(answer: answer, key: $0) }
+        }
+    }
+
+    /// The agent's status with its index's; nil when none answers for `session` (or one from
+    /// before the index, which does not know the request).
+    static func indexStatus(session: SessionID, socket: String) -> SessionStatus? {
+        exchange(SessionWire.request(.indexStatus, session: session), socket: socket) { connection, answer in
+            guard let index = SessionWire.readBytes(connection, count: SessionWire.IndexStatus.length).flatMap(SessionWire.IndexStatus.init(bytes:)) else { return nil }
+            var status = answer.status
+            status.index = index.index
+            return status
+        }
+    }
+
+    /// How long a search waits for the agent, which brings its index up to date first (after an
+    /// import, that is decrypting what it brought).
+    static let queryTimeoutMilliseconds: Int32 = 10_000
+
+    /// The agent's answer to `query`; nil when none answers for `session`.
+    static func query(_ query: SessionWire.Query, session: SessionID, socket: String) -> SessionWire.QueryAnswer? {
+        guard let request = SessionWire.request(query, session: session) else { return nil }
+        return exchange(request, socket: socket, timeout: queryTimeoutMilliseconds) { connection, _ in
+            SessionWire.QueryAnswer.read { SessionWire.readBytes(connection, count: $0) }
+        }
+    }
+
+    /// How long a write waits to tell the agent: a moment, since the next search looks anyway.
+    static let nudgeTimeoutMilliseconds: Int32 = 250
+
+    /// Tells the agent that this vault was written, so that it brings its index up to date.
+    static func nudge(session: SessionID, socket: String) {
+        _ = exchange(SessionWire.request(.nudge, session: session), socket: socket, timeout: nudgeTimeoutMilliseconds) { _, answer in answer }
+    }
+
+    /// Sends `request` to the agent at `socket` and reads the fixed answer, then the rest with
+    /// `rest`; nil when no agent of this user answers for the request's session.
+    private static func exchange<Result>(_ request: [UInt8], socket: String, timeout: Int32 = timeoutMilliseconds,
+                                         _ rest: (Int32, SessionWire.Answer) -> Result?) -> Result? {
+        let connection = jv_unix_connect(socket, timeout)
         guard connection >= 0 else {
             if errno == ECONNREFUSED { removeIfAbandoned(socket) }
             return nil
@@ -26,13 +67,10 @@ enum SessionClient {
         defer { close(connection) }
         var uid: UInt32 = 0
         var pid: Int32 = 0
-        guard jv_peer_credentials(connection, &uid, &pid) == 0, uid == getuid(),
-              SessionWire.writeFully(connection, SessionWire.request(kind, session: session)),
+        guard jv_peer_credentials(connection, &uid, &pid) == 0, uid == getuid(), SessionWire.writeFully(connection, request),
               let answer = SessionWire.readBytes(connection, count: SessionWire.answerLength).flatMap(SessionWire.Answer.init(bytes:)),
               answer.served else { return nil }
-        guard kind == .key else { return Reply(answer: answer, key: nil) }
-        guard let key = SessionWire.readKey(from: connection) else { return nil }
-        return Reply(answer: answer, key: key)
+        return rest(connection, answer)
     }
 
     /// Ends the session whose socket is `socket` (named by its session id); false when none was open.

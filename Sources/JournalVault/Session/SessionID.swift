@@ -40,7 +40,7 @@ struct SessionID: Equatable, Sendable {
     /// `path` with every link, `.` and `..` resolved (as it is absolute when the file is
     /// missing): the file's path whatever name a command was given, and unchanged when the
     /// file is replaced there — unlike its inode, which `jv restore` changes.
-    private static func canonicalPath(_ path: String) -> String {
+    static func canonicalPath(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return URL(fileURLWithPath: path).standardizedFileURL.path }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -18,4 +18,6 @@ public struct SessionStatus: Sendable, Equatable {
     public let endsAt: Date
     /// How long the session lasts after each use.
     public let idleTimeout: TimeInterval
+    /// The agent's search index; nil from an agent that does not report one.
+    public var index: SessionIndexStatus? = nil
 }

@@ -2,25 +2,29 @@
 import Foundation
 import VaultCrypto
 
-/// The bytes between `jv` and its session agent (SECURITY.md "Sessions"). Both ends are the
-/// same jv binary on the same machine, so the layout carries a version tag but no negotiation.
+/// The bytes between `jv` and its session agent (SECURITY.md "Sessions", FORMAT.md §13). Both
+/// ends are the same jv binary on the same machine, so the layout carries a version tag but no
+/// negotiation.
 ///
-/// Hand-over, `jv unlock` → agent, through a socket pair (never a file): `JVH2`, session id (16,
-/// ``SessionID``), key version u32, idle timeout u32 s, lifetime u32 s, socket path (u16 length,
-/// UTF-8), then the master key (32). Request, client → agent: `JVS2`, kind (1: `K`ey, `S`tatus,
-/// `L`ock), session id (16). Answer: `JVS2`, result (1: 0 served, 1 another session's agent), agent pid u32,
-/// expires-at and ends-at (u64 ms since 1970), idle timeout u32 s, key version u32, then for
-/// a served key request the master key (32). Integers are big-endian.
+/// Hand-over, `jv unlock` → agent, through a socket pair (never a file): `JVH3`, session id (16,
+/// ``SessionID``), key version u32, idle timeout u32 s, lifetime u32 s, socket path and vault path
+/// (each u16 length, UTF-8), then the master key (32). Request, client → agent: `JVS2`, kind (1:
+/// `K`ey, `S`tatus, `L`ock, `I`ndex status, `N`udge, `Q`uery), session id (16), then for a query
+/// its ranked flag u8, kinds u8 (a bit per ``SearchKind``), text length u32 and text. Answer:
+/// `JVS2`, result (1: 0 served, 1 another session's agent), agent pid u32, expires-at and ends-at
+/// (u64 ms since 1970), idle timeout u32 s, key version u32, then for a served key request the
+/// master key (32), for an index status request ``IndexStatus``, for a query ``QueryAnswer``.
+/// Integers are big-endian.
 enum SessionWire {
     enum Request: UInt8 {
-        case key = 0x4B, status = 0x53, lock = 0x4C
+        case key = 0x4B, status = 0x53, lock = 0x4C, indexStatus = 0x49, nudge = 0x4E, query = 0x51
     }
 
     static let requestLength = 4 + 1 + SessionID.length
     static let answerLength = 4 + 1 + 4 + 8 + 8 + 4 + 4
     static let keyLength = SubkeyDerivation.keyLength
     private static let sessionTag = Array("JVS2".utf8)
-    private static let handOverTag = Array("JVH2".utf8)
+    private static let handOverTag = Array("JVH3".utf8)
 
     static func request(_ kind: Request, session: SessionID) -> [UInt8] {
         var writer = ByteWriter(capacity: requestLength)
@@ -79,6 +83,8 @@ enum SessionWire {
         var idleTimeout: UInt32
         var lifetime: UInt32
         var socketPath: String
+        /// The vault file the agent indexes (its canonical path: the one the session id names).
+        var vaultPath: String
 
         var bytes: [UInt8] {
             var writer = ByteWriter()
@@ -87,8 +93,10 @@ enum SessionWire {
             writer.u32(keyVersion)
             writer.u32(idleTimeout)
             writer.u32(lifetime)
-            writer.u16(UInt16(socketPath.utf8.count))
-            writer.raw(socketPath.utf8)
+            for path in [socketPath, vaultPath] {
+                writer.u16(UInt16(path.utf8.count))
+                writer.raw(path.utf8)
+            }
             return writer.bytes
         }
 
@@ -99,9 +107,14 @@ enum SessionWire {
             var reader = ByteReader(fixed)
             guard reader.raw(4) == handOverTag, let session = reader.raw(SessionID.length).flatMap(SessionID.init(bytes:)), let keyVersion = reader.u32(), let idle = reader.u32(),
                   let lifetime = reader.u32(), let pathLength = reader.u16(),
-                  let path = readBytes(descriptor, count: Int(pathLength)) else { return nil }
+                  let path = readBytes(descriptor, count: Int(pathLength)),
+                  let vaultPathLength = readBytes(descriptor, count: 2).flatMap({ bytes -> UInt16? in
+                      var reader = ByteReader(bytes)
+                      return reader.u16()
+                  }),
+                  let vaultPath = readBytes(descriptor, count: Int(vaultPathLength)) else { return nil }
             return HandOver(session: session, keyVersion: keyVersion, idleTimeout: idle, lifetime: lifetime,
-                            socketPath: String(decoding: path, as: UTF8.self))
+                            socketPath: String(decoding: path, as: UTF8.self), vaultPath: String(decoding: vaultPath, as: UTF8.self))
         }
     }
 

@@ -15,13 +15,14 @@ extension Vault {
     /// ```
     public func unlockThroughSession() throws -> UnlockedVault? {
         let header = try header()
-        guard let reply = try askAgent(.key, vaultID: header.vaultID), let key = reply.key else { return nil }
+        guard let endpoint = try sessionEndpoint(vaultID: header.vaultID),
+              let reply = SessionClient.ask(.key, session: endpoint.session, socket: endpoint.socket), let key = reply.key else { return nil }
         let keys = try VaultKeys(vaultID: header.vaultID, keyVersion: header.keyVersion, masterKey: key)
         guard reply.answer.keyVersion == header.keyVersion, opens(with: keys) else {
-            _ = try askAgent(.lock, vaultID: header.vaultID)
+            _ = SessionClient.ask(.lock, session: endpoint.session, socket: endpoint.socket)
             return nil
         }
-        return UnlockedVault(vault: self, keys: keys, unlockedSlot: nil)
+        return UnlockedVault(vault: self, keys: keys, unlockedSlot: nil, session: endpoint)
     }
 
     /// Where the background check of the whole vault that `jv unlock` starts leaves its outcome,
@@ -32,9 +33,10 @@ extension Vault {
         return folder.socket(for: session) + ".checked"
     }
 
-    /// The open session of this vault, if any.
+    /// The open session of this vault, if any, with its search index
+    /// (``SessionStatus/index``).
     public func session() throws -> SessionStatus? {
-        try askAgent(.status, vaultID: header().vaultID)?.answer.status
+        try sessionEndpoint(vaultID: header().vaultID)?.status()
     }
 
     /// Ends this vault's session: the agent wipes the key and exits. False when none was open.
@@ -45,9 +47,14 @@ extension Vault {
 
     /// The answer of this vault file's agent; nil when none answers.
     private func askAgent(_ kind: SessionWire.Request, vaultID: UUID) throws -> SessionClient.Reply? {
+        try sessionEndpoint(vaultID: vaultID).flatMap { SessionClient.ask(kind, session: $0.session, socket: $0.socket) }
+    }
+
+    /// Where this vault file's session would be; nil without a session folder or its salt.
+    private func sessionEndpoint(vaultID: UUID) throws -> SessionEndpoint? {
         guard let folder = try SessionFolder.current(creating: false),
               let session = try folder.session(vaultID: vaultID, file: path, creating: false) else { return nil }
-        return SessionClient.ask(kind, session: session, socket: folder.socket(for: session))
+        return SessionEndpoint(session: session, socket: folder.socket(for: session))
     }
 
     /// Ends every session of this user, whatever the vault; returns how many were open.
@@ -80,9 +87,9 @@ extension UnlockedVault {
         let handOver = SessionWire.HandOver(session: session, keyVersion: keys.keyVersion,
                                             idleTimeout: UInt32(max(1, idleTimeout.rounded())),
                                             lifetime: UInt32(max(1, min(lifetime, SessionAgent.longestLifetime).rounded())),
-                                            socketPath: socket)
+                                            socketPath: socket, vaultPath: SessionID.canonicalPath(vault.path))
         try SessionClient.spawnAgent(agent, handOver: handOver, key: keys.masterKey)
-        guard let status = SessionClient.ask(.status, session: session, socket: socket)?.answer.status else {
+        guard let status = SessionEndpoint(session: session, socket: socket).status() else {
             throw VaultError.sessionUnavailable("the agent started but does not answer at \(socket)")
         }
         return status
@@ -92,7 +99,7 @@ extension UnlockedVault {
 extension Vault {
     /// Whether `keys` are this vault's: the row-set manifest authenticates under them (a vault
     /// from before the manifest: they open a stored record).
-    fileprivate func opens(with keys: VaultKeys) -> Bool {
+    func opens(with keys: VaultKeys) -> Bool {
         do {
             if try database.read({ db in try Manifest.load(db, keys: keys) }) != nil { return true }
         } catch {

@@ -17,7 +17,7 @@ extension UnlockedVault {
     /// `renewingInstance`: the file takes a new instance id (FORMAT.md §11.2), a copy's own.
     func write<Result>(renewingInstance: Bool = false, _ body: (Database) throws -> Result) throws -> Result {
         let recorder = database.manifestRecorder
-        return try database.write { db in
+        let result = try database.write { db in
             defer { _ = recorder.finish() }
             let manifest = try manifestForWritingWithTriggers(db)
             recorder.startRecording(key: keys.manifestKey)
@@ -31,6 +31,10 @@ extension UnlockedVault {
             try next.save(db, keys: keys)
             return result
         }
+        // Committed: the session's index takes the change in now rather than at the next search
+        // (which would see it all the same). An agent that is gone changes nothing here.
+        session?.nudge()
+        return result
     }
 
     /// The stored manifest, once its triggers are confirmed in place (``WriteTriggers``); a

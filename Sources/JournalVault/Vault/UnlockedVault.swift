@@ -19,10 +19,14 @@ public final class UnlockedVault: Sendable {
     /// The keys, and the keyslot they came through when they did (so it can be re-wrapped);
     /// replaced when another process's `jv rekey` is followed (``followKeyRotation(_:)``).
     private let unlocked: Mutex<(keys: VaultKeys, slot: UnlockedSlot?)>
+    /// The session this vault was unlocked through, whose agent answers searches from its index
+    /// and is told of this vault's writes; nil when it was unlocked otherwise.
+    let session: SessionEndpoint?
 
-    init(vault: Vault, keys: VaultKeys, unlockedSlot: UnlockedSlot?) {
+    init(vault: Vault, keys: VaultKeys, unlockedSlot: UnlockedSlot?, session: SessionEndpoint? = nil) {
         self.vault = vault
         unlocked = Mutex((keys, unlockedSlot))
+        self.session = session
     }
 
     /// The keys of the vault as the current transaction sees it.

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+/// A session as a command reaches it: its id and its agent's socket. Kept by a vault unlocked
+/// through the session (``UnlockedVault/session``), to ask the agent's index and to tell it of
+/// writes.
+struct SessionEndpoint: Sendable {
+    let session: SessionID
+    let socket: String
+
+    /// The agent's status with its index's; nil when none answers.
+    func status() -> SessionStatus? {
+        // An agent from before the index does not know the index request, and answers this one.
+        SessionClient.indexStatus(session: session, socket: socket) ?? SessionClient.ask(.status, session: session, socket: socket)?.answer.status
+    }
+
+    /// Tells the agent that the vault was written; never fails (an agent that is gone or slow
+    /// is left alone: its next search looks at the vault anyway).
+    func nudge() {
+        SessionClient.nudge(session: session, socket: socket)
+    }
+
+    /// The hits of the agent's index, current with the vault as it answers; nil when no agent
+    /// answers, its index is not built, or it refuses the query: the caller scans.
+    func search(_ query: SearchQuery, kinds: Set<SearchKind>, ranked: Bool) -> [SearchHit]? {
+        guard case .hits(let hits)? = SessionClient.query(SessionWire.Query(query: query, kinds: kinds, ranked: ranked),
+                                                          session: session, socket: socket) else { return nil }
+        return hits
+    }
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import GRDB
+import VaultCrypto
+
+/// The vault as the session agent's index thread reads it: opened read-only at the session's
+/// path with the session's key, on a connection of its own whose `PRAGMA data_version` changes
+/// whenever another connection (any jv command, a `jv sync`, an import) commits to the file.
+/// Owned by that thread alone.
+final class SessionIndexSource {
+    enum Update {
+        /// Nothing was committed since the last look.
+        case unchanged
+        /// The index now holds what the vault holds.
+        case updated
+        /// The vault's key version is not the session's, or the key does not open it.
+        case keyDoesNotOpen
+    }
+
+    private let journal: UnlockedVault
+    private let path: String
+    /// The file opened (device, inode): `jv restore` puts another file at the path.
+    private let identity: (device: UInt64, inode: UInt64)?
+    /// The data version the index was last brought up to; nil before the first build.
+    private var indexedVersion: Int64?
+
+    private init(journal: UnlockedVault, path: String, identity: (device: UInt64, inode: UInt64)?) {
+        self.journal = journal
+        self.path = path
+        self.identity = identity
+    }
+
+    /// The vault at `path` unlocked with `key`; nil when its key version is not `keyVersion` or
+    /// the key does not open it (the row-set manifest does not authenticate under it).
+    static func open(_ path: String, key: SecureBytes, keyVersion: UInt32) throws -> SessionIndexSource? {
+        let identity = Self.identity(of: path)
+        let vault = try Vault.open(at: path, access: .readOnly)
+        let header = try vault.header()
+        guard header.keyVersion == keyVersion else { return nil }
+        let keys = try VaultKeys(vaultID: header.vaultID, keyVersion: keyVersion, masterKey: key)
+        guard vault.opens(with: keys) else { return nil }
+        return SessionIndexSource(journal: UnlockedVault(vault: vault, keys: keys, unlockedSlot: nil), path: path, identity: identity)
+    }
+
+    /// Whether the file at the path is not the one opened (replaced, moved away, removed).
+    var fileWasReplaced: Bool {
+        guard let identity, let now = Self.identity(of: path) else { return true }
+        return identity != now
+    }
+
+    /// Lets the file go. SQLite, closing the last connection to a file, folds its log in and
+    /// removes its `-wal` and `-shm` by name: when another file has taken the path (`jv
+    /// restore`), those names are the new vault's, whose log would be lost. So a replaced
+    /// file's connections stay open until the process ends, whose descriptors the kernel
+    /// closes without SQLite; the file at the path is let go as any reading command lets it go.
+    func retire() {
+        if fileWasReplaced { _ = Unmanaged.passRetained(self) }
+    }
+
+    /// Brings `index` up to what the vault holds, if anything was committed since the last
+    /// look: the stored fingerprints of each kind against the index's, the new and changed
+    /// records decrypted (on every core), the vanished ones removed.
+    func update(_ index: SearchIndex) throws -> Update {
+        // Read before the rows: a commit after it changes it again, and the next look sees that.
+        let (version, keyVersion) = try journal.vault.database.read { db in
+            (try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0, try Int64.fetchOne(db, sql: "SELECT key_version FROM vault_header"))
+        }
+        guard version != indexedVersion else { return .unchanged }
+        guard keyVersion == Int64(journal.keys.keyVersion), journal.vault.opens(with: journal.keys) else { return .keyDoesNotOpen }
+        for kind in SearchKind.allCases {
+            let stored = try journal.storedSearchFingerprints(of: kind)
+            let indexed = try index.fingerprints(kind: kind)
+            let vanished = indexed.keys.filter { stored[$0] == nil }
+            if !vanished.isEmpty { try index.remove(kind: kind, keys: vanished) }
+            let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
+            guard !changed.isEmpty else { continue }
+            // The whole kind at its first build, read in the file's order; afterwards by id.
+            try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, transform: { $0 }) { documents in
+                try index.upsert(documents)
+            }
+        }
+        indexedVersion = version
+        return .updated
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+}

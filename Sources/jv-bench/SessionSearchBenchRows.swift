@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import JournalVault
+import VaultCrypto
+
+/// Whole `jv search` processes answered by a session's index against the same searches without
+/// a session (the scan, after Argon2id with the vault's `moderate` profile, as a person without
+/// a session pays it), on 10,000 entries and less; and the index's build after `jv unlock`,
+/// with its size. ``ProcessRows`` must have run first (it sets the vault's profile).
+struct SessionSearchBenchRows {
+    let bench: JVBench
+    let vaultPath: String
+    let process: ProcessRows
+
+    private static let queries: [(name: String, arguments: [String])] = [
+        ("WORD", [Corpus.needle]),
+        ("a phrase", ["\"morning coffee\""]),
+        ("OR", ["quokka OR Zürich"]),
+        ("a prefix", ["brû*"]),
+        ("WORD --rank", ["--rank", "rain"]),
+        ("WORD --count", ["--count", "café"]),
+    ]
+
+    func rows() throws -> [ReportRow] {
+        guard bench.size <= 10_000 else { return [] }
+        let jv = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("jv").path
+        guard FileManager.default.isExecutableFile(atPath: jv) else { return [] }
+        let runtime = bench.folder + "/search-runtime"
+        let (withoutSession, inSession) = try process.environments(runtime: runtime)
+        setenv("XDG_RUNTIME_DIR", runtime, 1)
+        defer { unsetenv("XDG_RUNTIME_DIR") }
+
+        // The build: from the agent's start (the key unwrapped) until it answers "ready".
+        _ = try process.time(jv, ["unlock", "--vault", vaultPath, "--for", "30m"], environment: withoutSession, runs: 1)
+        defer { _ = try? process.time(jv, ["lock", "--all"], environment: inSession, runs: 1) }
+        let vault = try Vault.open(at: vaultPath, access: .readOnly)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var index = try vault.session()?.index
+        while index?.state == .building {
+            usleep(5_000)
+            index = try vault.session()?.index
+        }
+        guard let index, index.state == .ready else { throw BenchError.wrongResult("the session's index was not built: \(String(describing: index))") }
+        var rows = [ReportRow(workload: "search index build, session", entries: bench.size, vault: Timings(runs: [clock.now - started]),
+                              memory: String(format: "%.1f MiB index, %.1f MiB locked", Double(index.bytes) / 1_048_576,
+                                             Double(index.lockedBytes) / 1_048_576))]
+        for query in Self.queries {
+            let arguments = ["search"] + query.arguments + ["--vault", vaultPath]
+            let indexed = try process.time(jv, arguments, environment: inSession, runs: 10)
+            let scanned = try process.time(jv, arguments + ["--no-agent"], environment: withoutSession, runs: 3)
+            rows.append(ReportRow(workload: "process: jv search \(query.name), session index against passphrase and scan", entries: bench.size,
+                                  vault: indexed, baseline: scanned))
+        }
+        guard let searches = try vault.session()?.index?.searches, searches == Self.queries.count * 10 else {
+            throw BenchError.wrongResult("the session's index did not answer every search")
+        }
+        return rows
+    }
+}

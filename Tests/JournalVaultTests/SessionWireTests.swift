@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+@testable import JournalVault
+import TestSupport
+import Testing
+
+/// The session protocol's search requests and answers (FORMAT.md §13): what one end writes the
+/// other reads back exactly, and anything malformed is refused whole.
+@Suite("session wire")
+struct SessionWireTests {
+    private let session = SessionID(bytes: Array(0..<16))!
+
+    /// Reads `bytes` as the agent reads a connection.
+    private func read(_ bytes: [UInt8]) -> SessionWire.ReadRequest? {
+        var reader = ByteReader(bytes)
+        return SessionWire.readRequest { reader.raw($0) }
+    }
+
+    private func readAnswer(_ bytes: [UInt8]) -> SessionWire.QueryAnswer? {
+        var reader = ByteReader(bytes)
+        return SessionWire.QueryAnswer.read { reader.raw($0) }
+    }
+
+    private func query(_ text: String, kinds: Set<SearchKind> = Set(SearchKind.allCases), ranked: Bool = false) throws -> SessionWire.Query {
+        SessionWire.Query(query: try SearchQuery.parse(text), kinds: kinds, ranked: ranked)
+    }
+
+    @Test("a query request is read back as it was sent, whatever its query, kinds and flag")
+    func queryRoundTrip() throws {
+        let texts = [#"tea OR coffee "early morning" -rain"#, "東京", "café*", #""green te"*"#, "-rain -snow", "don't e-mail 🙂"]
+        let kindSets: [Set<SearchKind>] = [[.entry], [.chatMessage], [.analysis], [.entry, .analysis], Set(SearchKind.allCases)]
+        for (index, text) in texts.enumerated() {
+            let sent = try query(text, kinds: kindSets[index % kindSets.count], ranked: index % 2 == 0)
+            let bytes = try #require(SessionWire.request(sent, session: session))
+            #expect(read(bytes) == SessionWire.ReadRequest(kind: .query, session: session, query: sent), "\(text)")
+        }
+        for kind in [SessionWire.Request.key, .status, .lock, .indexStatus, .nudge] {
+            #expect(read(SessionWire.request(kind, session: session)) == SessionWire.ReadRequest(kind: kind, session: session, query: nil))
+        }
+    }
+
+    @Test("a malformed query request is refused: each field out of its bounds, a short read, bytes of another tag")
+    func malformedRequestsAreRefused() throws {
+        let good = try #require(SessionWire.request(try query("tea OR coffee -rain"), session: session))
+        let header = SessionWire.requestLength
+        #expect(read(good) != nil)
+        // Cut anywhere: the agent waits for bytes that never come and gets nothing.
+        for length in 0..<good.count { #expect(read(Array(good.prefix(length))) == nil, "cut at \(length)") }
+        func changed(_ offset: Int, _ value: UInt8) -> [UInt8] {
+            var bytes = good
+            bytes[offset] = value
+            return bytes
+        }
+        #expect(read(changed(0, UInt8(ascii: "X"))) == nil, "another tag")
+        #expect(read(changed(4, 0x51 ^ 0x20)) == nil, "an unknown kind")
+        #expect(read(changed(header, 2)) == nil, "a ranked flag other than 0 or 1")
+        #expect(read(changed(header + 1, 0)) == nil, "no kind")
+        #expect(read(changed(header + 1, 8)) == nil, "an unknown kind bit")
+        var tooLong = Array(good.prefix(header + 2))
+        tooLong += [0x00, 0x01, 0x00, 0x01] + Array(repeating: 0, count: SessionWire.longestQuery + 1)
+        #expect(read(tooLong) == nil, "a query longer than the bound")
+        // Inside the query: no group nor exclusion, an empty group, an empty token, bytes that are not UTF-8, a byte left over.
+        func withQuery(_ encoded: [UInt8]) -> [UInt8] {
+            Array(good.prefix(header + 2)) + [UInt8(encoded.count >> 24), UInt8(encoded.count >> 16 & 0xFF), UInt8(encoded.count >> 8 & 0xFF),
+                                              UInt8(encoded.count & 0xFF)] + encoded
+        }
+        let oneWord: [UInt8] = [0, 1, 0, 1, 0, 0, 1, 0, 3] + Array("tea".utf8) + [0, 0]
+        #expect(read(withQuery(oneWord))?.query?.query == SearchQuery(required: [[SearchQuery.Phrase(tokens: ["tea"])]]))
+        #expect(read(withQuery([0, 0, 0, 0])) == nil, "nothing to search")
+        #expect(read(withQuery([0, 1, 0, 0, 0, 0])) == nil, "an empty group")
+        #expect(read(withQuery([0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0])) == nil, "an empty token")
+        #expect(read(withQuery([0, 1, 0, 1, 0, 0, 1, 0, 1, 0xFF, 0, 0])) == nil, "a token that is not UTF-8")
+        #expect(read(withQuery([0, 1, 0, 1, 2, 0, 1, 0, 1, 0x61, 0, 0])) == nil, "a prefix flag other than 0 or 1")
+        #expect(read(withQuery(oneWord + [0])) == nil, "a byte left over")
+    }
+
+    @Test("a query that does not fit a request is not sent (the command scans)")
+    func oversizedQueryIsNotSent() throws {
+        let long = SearchQuery(required: [[SearchQuery.Phrase(tokens: [String(repeating: "a", count: SessionWire.longestQuery)])]])
+        #expect(SessionWire.request(SessionWire.Query(query: long, kinds: [.entry], ranked: false), session: session) == nil)
+        let emptyToken = SearchQuery(required: [[SearchQuery.Phrase(tokens: [""])]])
+        #expect(SessionWire.request(SessionWire.Query(query: emptyToken, kinds: [.entry], ranked: false), session: session) == nil)
+    }
+
+    @Test("query answers round trip: hits of every kind, with and without ranks, offsets; not ready; refused")
+    func answerRoundTrip() throws {
+        var random = SeededGenerator(seed: 24)
+        let hits = (0..<200).map { index in
+            SearchHit(kind: SearchKind.allCases[index % 3], key: UUID().uuidString.lowercased(),
+                      time: Instant(millis: Int64.random(in: -1_000_000_000_000...4_000_000_000_000, using: &random),
+                                    utcOffsetSeconds: Int.random(in: -14 * 3600...14 * 3600, using: &random)),
+                      rank: index % 2 == 0 ? nil : Double.random(in: -50...0, using: &random))
+        }
+        for answer in [SessionWire.QueryAnswer.hits(hits), .hits([]), .notReady, .refused] {
+            #expect(readAnswer(answer.bytes) == answer)
+        }
+        let bytes = SessionWire.QueryAnswer.hits(Array(hits.prefix(3))).bytes
+        for length in 0..<bytes.count { #expect(readAnswer(Array(bytes.prefix(length))) == nil, "cut at \(length)") }
+    }
+
+    @Test("a malformed answer is refused: an unknown result, hits of no kind, a rank that is not finite, bytes left over")
+    func malformedAnswersAreRefused() throws {
+        let hit = SearchHit(kind: .entry, key: "k", time: Instant(millis: 5, utcOffsetSeconds: 0), rank: -1.5)
+        let good = SessionWire.QueryAnswer.hits([hit]).bytes
+        #expect(readAnswer(good) == .hits([hit]))
+        func changed(_ offset: Int, _ value: UInt8) -> [UInt8] {
+            var bytes = good
+            bytes[offset] = value
+            return bytes
+        }
+        #expect(readAnswer(changed(0, 3)) == nil, "an unknown result")
+        #expect(readAnswer(SessionWire.QueryAnswer.notReady.bytes + [0]) == SessionWire.QueryAnswer.notReady, "what follows is not read")
+        #expect(readAnswer([1, 0, 0, 0, 1, 0]) == nil, "not ready with a payload")
+        #expect(readAnswer(changed(9, 8)) == nil, "a hit of no kind")
+        var notFinite = good
+        notFinite.replaceSubrange(good.count - 8..<good.count, with: withUnsafeBytes(of: Double.nan.bitPattern.bigEndian, Array.init))
+        #expect(readAnswer(notFinite) == nil, "a rank that is not a number")
+        var extra = good + [0]
+        extra[4] += 1
+        #expect(readAnswer(extra) == nil, "a byte left over in the payload")
+        var manyHits = good
+        manyHits[8] = 9
+        #expect(readAnswer(manyHits) == nil, "more hits than the payload holds")
+    }
+
+    @Test("index status and the hand-over with the vault's path round trip")
+    func statusAndHandOver() throws {
+        let status = SessionIndexStatus(state: .ready, documents: 10_000, bytes: 6 << 20, lockedBytes: 8 << 20, searches: 12)
+        #expect(SessionWire.IndexStatus(bytes: SessionWire.IndexStatus(status).bytes)?.index == status)
+        #expect(SessionWire.IndexStatus(bytes: [3] + Array(repeating: 0, count: 32)) == nil, "an unknown state")
+        let handOver = SessionWire.HandOver(session: session, keyVersion: 3, idleTimeout: 900, lifetime: 3600,
+                                            socketPath: "/run/user/1000/jv/x.socket", vaultPath: "/home/me/Journal/journal.vault")
+        let folder = try TemporaryFolder(prefix: "jv-wire")
+        let file = try folder.write("hand-over", Data(handOver.bytes))
+        let descriptor = open(file, O_RDONLY)
+        defer { close(descriptor) }
+        #expect(SessionWire.HandOver.read(from: descriptor) == handOver)
+    }
+}
