@@ -51,7 +51,7 @@ struct Analyze: VaultCommand {
 
         static func help(for value: Self) -> ArgumentHelp? {
             switch value {
-            case .replace: "Replace the entry's earlier analyses by the same model (the default)."
+            case .replace: "Replace the entry's earlier analyses by the same model."
             case .keep: "Keep them and add another."
             }
         }
