@@ -147,6 +147,69 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
         #expect(analyserExpectRefused(#"{"model": "m"}"#)?.contains("sentiment") == true)
     }
 
+    // MARK: Answers in a code fence or with prose around them
+
+    @Test(arguments: [
+        "```json\n{\"sentiment\": \"calm\"}\n```\n",
+        "```\n{\"sentiment\": \"calm\"}\n```",
+        "Here is the analysis:\n\n```JSON\n{\"sentiment\": \"calm\"}\n```\n\nLet me know if you need more.",
+        "  ```json  \r\n{\"sentiment\": \"calm\"}\r\n  ```  \r\n",
+        "Sure! {\"sentiment\": \"calm\"} Hope that helps.",
+        "The answer:\n{\"sentiment\": \"calm\"}",
+        "```json\n{\"sentiment\": \"calm\"}",                 // a fence never closed: the braces still hold one object
+        "Some {braces} in the prose, then\n```json\n{\"sentiment\": \"calm\"}\n```\nand {more}.",
+    ])
+    func anObjectInAFenceOrAmongProseIsTaken(text: String) throws {
+        #expect(try AnalyserAnswer(parsing: Array(text.utf8)).sentiment == "calm")
+    }
+
+    @Test func bracesAndFencesInsideStringsAreTheObjectsOwn() throws {
+        let answer = try AnalyserAnswer(parsing: Array(#"""
+            Okay. {"sentiment": "a } { b", "themes": ["{x}", "```"], "entities": {"note": "}{"}} Done.
+            """#.utf8))
+        #expect(answer.sentiment == "a } { b")
+        #expect(answer.themes == ["{x}", "```"])
+        #expect(answer.entities == .object([("note", .string("}{"))]))
+        let fenced = try AnalyserAnswer(parsing: Array("```json\n{\"sentiment\": \"}\", \"themes\": [\"{\"]}\n```\n".utf8))
+        #expect(fenced.sentiment == "}" && fenced.themes == ["{"])
+    }
+
+    @Test(arguments: [
+        "Two: {\"sentiment\": \"a\"} and {\"sentiment\": \"b\"}",
+        "```json\n{\"sentiment\": \"a\"}\n```\nor\n```json\n{\"sentiment\": \"b\"}\n```\n",
+        "```json\n{\"sentiment\": \"a\"}\n{\"sentiment\": \"b\"}\n```\n",
+        "```json\n[{\"sentiment\": \"a\"}]\n```\n",             // a fenced array is not an object
+        "```json\nnot yet\n```\n{\"sentiment\": \"a\"}",            // the block is the answer, not what follows it
+        "```json\n{\"sentiment\": \"a\"}\n```json\n{\"sentiment\": \"b\"}\n```\n",
+        "No JSON here at all.",
+        "```\n```",
+        "} backwards {",
+        "Almost: {\"sentiment\": \"calm\"",
+    ])
+    func twoObjectsOrNoneAreRefusedAsBefore(text: String) throws {
+        let whole: JSONParser.Error
+        do {
+            _ = try JSONParser.parse(Array(text.utf8))
+            Issue.record("\(text) is JSON as a whole")
+            return
+        } catch {
+            whole = error
+        }
+        #expect(analyserExpectRefused(text) == "did not print valid JSON (\(whole.description))")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func hugeHostileAnswersCostOnePass() throws {
+        let size = 8 << 20
+        #expect(analyserExpectRefused(String(repeating: "{", count: size)) != nil)
+        #expect(analyserExpectRefused(String(repeating: "{\"", count: size / 2)) != nil)
+        #expect(analyserExpectRefused("{" + String(repeating: "{\"a\": ", count: size / 6) + "}") != nil)
+        #expect(analyserExpectRefused(String(repeating: "```\n", count: size / 4)) != nil)
+        #expect(analyserExpectRefused(String(repeating: "```json\n{}\n```\n", count: size / 16)) != nil)
+        let prose = String(repeating: "words and {braces} ", count: size / 20)
+        #expect(try AnalyserAnswer(parsing: Array("```\n{\"themes\": [\"long\"]}\n```\n\(prose)".utf8)).themes == ["long"])
+        #expect(try AnswerText.outermostBraces(in: Array("x{\"a\": 1}y".utf8)).map { String(decoding: $0, as: UTF8.self) } == #"{"a": 1}"#)
+    }
+
     // MARK: Running analysers
 
     /// The analyser's input socket must be closed once: closing it a second time closes whatever
@@ -204,7 +267,7 @@ fileprivate func analyserExpectRefused(_ text: String, sourceLocation: SourceLoc
         #expect(try vault.journal.analyse(entryID: entry.id, with: Analyser(command: withModel, model: "given-model")).model == "given-model")
         #expect(try vault.journal.analyse(entryID: entry.id, with: Analyser(command: withModel)).model == "answer-model")
         #expect(try vault.journal.analyse(entryID: entry.id, with: Analyser(command: withoutModel)).model == "local")
-        #expect(try vault.journal.analyse(entryID: entry.id, with: Analyser(command: withoutModel, model: "given-model")).model == "given-model")
+        #expect(try vault.journal.analyse(entryID: entry.id, with: Analyser(command: withoutModel, model: "given-model"), replacingEarlier: false).model == "given-model")
         #expect(try vault.journal.analyses().map(\.model) == ["given-model", "answer-model", "local", "given-model"])
     }
 

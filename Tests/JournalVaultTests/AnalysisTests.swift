@@ -127,6 +127,25 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
         #expect(try ids { $0.entryID = UUID() } == [])
     }
 
+    @Test func entryBoundsCompareTheAnalysedEntrysLocalDay() throws {
+        let vault = try TemporaryVault()
+        // Jan 5 at 23:00 UTC is Jan 6 in Tokyo: the entry's own offset decides its day.
+        let jan5Tokyo = try vault.journal.addEntry("Tokyo evening.", at: analysisMoment(day: 5, hour: 23, offsetHours: 9))
+        let jan5 = try vault.journal.addEntry("Plain day.", at: analysisMoment(day: 5, hour: 12))
+        let ofTokyo = try vault.journal.addAnalysis(Analysis(entryID: jan5Tokyo.id, model: "m", processedAt: analysisMoment(day: 1, hour: 1)))
+        let ofPlain = try vault.journal.addAnalysis(Analysis(entryID: jan5.id, model: "m", processedAt: analysisMoment(day: 20, hour: 1)))
+        func ids(_ build: (inout AnalysisQuery) -> Void) throws -> [UUID] {
+            var query = AnalysisQuery()
+            build(&query)
+            return try vault.journal.analyses(query).map(\.id)
+        }
+        #expect(try ids { $0.entryFrom = analysisDay(5); $0.entryTo = analysisDay(5) } == [ofPlain.id])
+        #expect(try ids { $0.entryFrom = analysisDay(6) } == [ofTokyo.id])
+        #expect(try ids { $0.entryTo = analysisDay(6) } == [ofTokyo.id, ofPlain.id])
+        #expect(try ids { $0.entryFrom = analysisDay(5); $0.from = analysisDay(10) } == [ofPlain.id], "both kinds of bound at once")
+        #expect(try ids { $0.entryFrom = analysisDay(7) } == [])
+    }
+
     @Test func deletingAnEntryDeletesItsAnalysesAndTheRelationsLearntFromIt() throws {
         let vault = try TemporaryVault()
         let doomed = try vault.journal.addEntry("Walked with Anna to the harbour.")
@@ -174,6 +193,35 @@ fileprivate func isAnalysisNotFound(_ error: VaultError) -> Bool {
         #expect(try vault.journal.nodes().count == 2)
         #expect(try vault.journal.allRelations().count == 1)
         expectAnalysisError(where: isAnalysisNotFound) { try vault.journal.deleteAnalysis(id: analysis.id) }
+    }
+
+    @Test func replacingEarlierDeletesTheEntrysAnalysesByTheModelInTheSameWrite() throws {
+        let vault = try TemporaryVault()
+        let entry = try vault.journal.addEntry("Seen twice.")
+        let other = try vault.journal.addEntry("Seen once.")
+        let relation = RelationDraft(from: NodeReference(type: "person", name: "me"), to: NodeReference(type: "person", name: "Dana"),
+                                     type: "met", strength: 0.4)
+        let old = try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now(), sentiment: "old"), relations: [relation])
+        let byOtherModel = try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "n", processedAt: .now(), sentiment: "n"))
+        let ofOtherEntry = try vault.journal.addAnalysis(Analysis(entryID: other.id, model: "m", processedAt: .now(), sentiment: "o"))
+        var stronger = relation
+        stronger.strength = 0.9
+        let new = try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now(), sentiment: "new"),
+                                                relations: [stronger], replacingEarlier: true)
+        #expect(Set(try vault.journal.analyses().map(\.id)) == [new.id, byOtherModel.id, ofOtherEntry.id])
+        expectAnalysisError(where: isAnalysisNotFound) { try vault.journal.analysis(id: old.id) }
+        #expect(try vault.journal.allRelations().map(\.strength) == [0.9], "the relation is updated, not doubled")
+        #expect(try vault.journal.nodes().count == 2)
+        // A replacement that fails (an unknown entry) deletes nothing.
+        #expect(throws: VaultError.self) {
+            try vault.journal.addAnalysis(Analysis(entryID: UUID(), model: "m", processedAt: .now()), replacingEarlier: true)
+        }
+        // Without it, a second analysis is added as before.
+        try vault.journal.addAnalysis(Analysis(entryID: entry.id, model: "m", processedAt: .now(), sentiment: "another"))
+        var ofEntry = AnalysisQuery()
+        ofEntry.entryID = entry.id
+        #expect(try vault.journal.analyses(ofEntry).count == 3)
+        #expect(try vault.journal.check().isClean)
     }
 
     @Test func analysisIDsResolveFromUniquePrefixes() throws {

@@ -3,7 +3,7 @@ import Foundation
 import JournalVault
 import Testing
 
-// `jv analysis add|list|show`, with `search --kind` and the counts of `info` and `check`, end to
+// `jv analysis add|list|show|delete`, with `search --kind` and the counts of `info` and `check`, end to
 // end (README "JSON"): the built jv binary, a passphrase file, no terminal, standard input /dev/null.
 
 fileprivate let analysisCLIShape = ["id", "entry_id", "model", "processed_at", "sentiment", "themes", "entities"]
@@ -83,7 +83,7 @@ fileprivate let analysisCLIShape = ["id", "entry_id", "model", "processed_at", "
         #expect(try jv.counts()["analyses"] == .integer(0))
     }
 
-    @Test func analysisListFiltersByEntryModelAndProcessingDate() throws {
+    @Test func analysisListFiltersByEntryModelAndRunDate() throws {
         let jv = try Sandbox(from: .empty())
         let first = try jv.ok(["add", "First."]).printedID()
         let second = try jv.ok(["add", "Second."]).printedID()
@@ -103,16 +103,75 @@ fileprivate let analysisCLIShape = ["id", "entry_id", "model", "processed_at", "
         #expect(try list(["--model", "mistral"]) == [b, c])
         #expect(try list(["--model", "llama3", "--entry", second]) == [d])
         #expect(try list(["--model", "gpt"]) == [])
-        #expect(try list(["--from", "2026-01-04", "--to", "2026-01-05"]) == [b], "--to includes its whole day")
-        #expect(try list(["--from", "2026-01-06"]) == [c, d])
-        #expect(try list(["--to", "2026-01-06"]) == [a, b, c])
-        #expect(try list(["--from", "2026-01-05 23:00", "--to", "2026-01-06 01:00"]) == [b, c])
-        #expect(try list(["--from", "2026-01-04", "--model", "llama3"]) == [d])
+        #expect(try list(["--ran-from", "2026-01-04", "--ran-to", "2026-01-05"]) == [b], "--ran-to includes its whole day")
+        #expect(try list(["--ran-from", "2026-01-06"]) == [c, d])
+        #expect(try list(["--ran-to", "2026-01-06"]) == [a, b, c])
+        #expect(try list(["--ran-from", "2026-01-05 23:00", "--ran-to", "2026-01-06 01:00"]) == [b, c])
+        #expect(try list(["--ran-from", "2026-01-04", "--model", "llama3"]) == [d])
 
         let text = try jv.ok(["analysis", "list", "--model", "mistral"]).out
         #expect(text.contains("sentiment: b"))
         #expect(text.contains("sentiment: c"))
         #expect(!text.contains("sentiment: a"))
+    }
+
+    /// `--from`/`--to` choose by the analysed entry's day — what a person looking back means —
+    /// whenever the analysis ran; `--ran-from`/`--ran-to` by the run's day.
+    @Test func analysisListFromAndToChooseByTheEntrysDay() throws {
+        let jv = try Sandbox(from: .empty())
+        let march = try jv.ok(["add", "--at", "2026-03-10 09:00", "March."]).printedID()
+        let lateMay = try jv.ok(["add", "--at", "2026-05-31 23:30", "Late in May."]).printedID()
+        let june = try jv.ok(["add", "--at", "2026-06-01 08:00", "June."]).printedID()
+        // All analysed in November, in another order than the entries were written.
+        let ofJune = try jv.ok(["analysis", "add", june, "--model", "m", "--processed-at", "2026-11-01 10:00"]).printedID()
+        let ofMarch = try jv.ok(["analysis", "add", march, "--model", "m", "--processed-at", "2026-11-02 10:00"]).printedID()
+        let ofLateMay = try jv.ok(["analysis", "add", lateMay, "--model", "m", "--processed-at", "2026-11-03 10:00"]).printedID()
+        func list(_ options: [String]) throws -> [String] {
+            try #require(try jv.ok(["analysis", "list", "--json"] + options).jsonValue().arrayValue).compactMap { $0["id"]?.stringValue }
+        }
+        #expect(try list(["--from", "2026-05-01", "--to", "2026-05-31"]) == [ofLateMay], "the entry's local day, --to whole")
+        #expect(try list(["--from", "2026-05"]) == [ofJune, ofLateMay], "in the order they ran")
+        #expect(try list(["--to", "2026-05"]) == [ofMarch, ofLateMay])
+        #expect(try list(["--from", "2026-06-01", "--to", "2026-06-01"]) == [ofJune])
+        #expect(try list(["--from", "2026-11-01"]) == [], "the run's day does not count")
+        #expect(try list(["--from", "2026-03", "--to", "2026-06", "--ran-from", "2026-11-02"]) == [ofMarch, ofLateMay])
+        #expect(try list(["--ran-from", "2026-11-01", "--ran-to", "2026-11-01"]) == [ofJune])
+        let reversed = try jv.fails(["analysis", "list", "--ran-from", "2026-11-03", "--ran-to", "2026-11-01"], status: 64)
+        #expect(reversed.err.contains("--ran-from 2026-11-03 is after --ran-to 2026-11-01"), "\(reversed)")
+        #expect(reversed.out.isEmpty)
+        try jv.fails(["analysis", "list", "--from", "2026-06", "--to", "2026-05"], status: 64)
+        try jv.fails(["analysis", "list", "--from", "not a day"], status: 64)
+    }
+
+    @Test func analysisDeleteRemovesOneAnalysisAndKeepsTheGraph() throws {
+        let jv = try Sandbox(from: .empty())
+        let entry = try jv.ok(["add", "Met Erik."]).printedID()
+        let answer = #"{"sentiment": "glad", "relations": [{"from": {"type": "person", "name": "me"}, "to": {"type": "person", "name": "Erik"}, "type": "met"}]}"#
+        let analysed = try jv.ok(["analyze", entry, "--json", "--model", "m", "--command", "cat >/dev/null; printf '%s' '\(answer)'"]).jsonValue()
+        let first = try #require(analysed.arrayValue?.first)
+        let id = try #require(first["id"]?.stringValue)
+        let other = try jv.ok(["analysis", "add", entry, "--model", "n", "--sentiment", "calm"]).printedID()
+        // Not asked without a terminal (as jv delete); --json prints what was deleted.
+        let deleted = try jv.ok(["analysis", "delete", String(id.prefix(8)), "--json"])
+        #expect(try deleted.jsonValue() == first)
+        #expect(try jv.ok(["analysis", "list", "--json"]).jsonValue().arrayValue?.compactMap { $0["id"]?.stringValue } == [other])
+        let counts = try jv.counts()
+        #expect(counts["nodes"] == .integer(2))
+        #expect(counts["relations"] == .integer(1))
+        let plain = try jv.ok(["analysis", "delete", "--yes", other])
+        #expect(plain.out.isEmpty && plain.err == "Deleted \(other).\n", "\(plain)")
+        #expect(try jv.ok(["check"]).status == 0)
+    }
+
+    @Test func analysisDeleteOfAnUnknownOrTooShortIDChangesNothing() throws {
+        let jv = try Sandbox(from: .empty())
+        let entry = try jv.ok(["add", "Kept."]).printedID()
+        let id = try jv.ok(["analysis", "add", entry, "--model", "m"]).printedID()
+        try jv.fails(["analysis", "delete", "--yes", id.hasPrefix("ffff") ? "eeeeeeee" : "ffffffff"], status: 66)
+        try jv.fails(["analysis", "delete", "--yes", String(id.prefix(2))], status: 64)
+        try jv.fails(["analysis", "delete"], status: 64)
+        try jv.fails(["analysis", "delete", "--yes", entry], status: 66)   // an entry's id is not an analysis's
+        #expect(try jv.ok(["analysis", "list", "--json"]).jsonValue().arrayValue?.count == 1)
     }
 
     @Test func deletingAnEntryDeletesItsAnalyses() throws {

@@ -103,6 +103,31 @@ fileprivate let analyzeCLIGoodAnswer = """
         #expect(printed == (try jv.analyses()))
     }
 
+    /// A model asked for JSON often answers in a Markdown code fence with a sentence around it.
+    @Test func anAnswerInACodeFenceWithProseAroundItIsStored() throws {
+        let jv = try Sandbox(from: .empty())
+        let entry = try jv.ok(["add", "Fenced."]).printedID()
+        let script = jv.folder.file("fenced-analyser.sh")
+        try """
+            #!/bin/sh
+            cat >/dev/null
+            echo 'Here is the analysis you asked for:'
+            echo
+            echo '```json'
+            echo '{"sentiment": "calm", "themes": ["a } brace"]}'
+            echo '```'
+            echo 'I hope this helps.'
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        try jv.ok(["analyze", entry, "--command", "sh \(analyzeCLIQuoted(script))"])
+        let analyses = try jv.analyses()
+        #expect(analyses.map { $0["sentiment"] } == [.string("calm")])
+        #expect(analyses.first?["themes"] == .array([.string("a } brace")]))
+        let twice = try jv.fails(["analyze", entry, "--command", analyzeCLIPrinting(#"One: {"sentiment": "a"} two: {"sentiment": "b"}"#)],
+                                 status: 65)
+        #expect(twice.err.contains("did not print valid JSON"), "\(twice)")
+        #expect(try jv.analyses().count == 1)
+    }
+
     @Test func theModelIsTheOptionElseTheAnswersElseLocal() throws {
         let jv = try Sandbox(from: .empty())
         let entry = try jv.ok(["add", "Models."]).printedID()
@@ -111,7 +136,7 @@ fileprivate let analyzeCLIGoodAnswer = """
         try jv.ok(["analyze", entry, "--model", "option-model", "--command", withModel])
         try jv.ok(["analyze", entry, "--command", withModel])
         try jv.ok(["analyze", entry, "--command", withoutModel])
-        try jv.ok(["analyze", entry, "--command", withoutModel, "--model", "option-model"])
+        try jv.ok(["analyze", entry, "--command", withoutModel, "--model", "option-model", "--keep"])
         #expect(try jv.analyses().map { $0["model"] } == [.string("option-model"), .string("answer-model"), .string("local"), .string("option-model")])
         #expect(try jv.ok(["analysis", "list", "--model", "local", "--json"]).jsonValue().arrayValue?.count == 1)
     }
@@ -286,7 +311,34 @@ fileprivate let analyzeCLIGoodAnswer = """
         let counts = try jv.counts()
         #expect(counts["relations"] == .integer(1))
         #expect(counts["nodes"] == .integer(2))
-        #expect(counts["analyses"] == .integer(2))
+        #expect(counts["analyses"] == .integer(1), "the second run replaced the first")
+    }
+
+    @Test func analysingAgainWithTheSameModelReplacesTheEarlierAnalysisUnlessKept() throws {
+        let jv = try Sandbox(from: .empty())
+        let entry = try jv.ok(["add", "Twice analysed."]).printedID()
+        let other = try jv.ok(["add", "Analysed once."]).printedID()
+        func run(_ sentiment: String, model: String, _ extra: [String] = []) throws -> String {
+            let printed = try jv.ok(["analyze", entry, "--json", "--model", model, "--command",
+                                     analyzeCLIPrinting(#"{"sentiment": "\#(sentiment)"}"#)] + extra).jsonValue()
+            return try #require(printed.arrayValue?.first?["id"]?.stringValue)
+        }
+        try jv.ok(["analyze", other, "--model", "m", "--command", analyzeCLIPrinting(#"{"sentiment": "other"}"#)])
+        let first = try run("first", model: "m")
+        let replaced = try run("second", model: "m")
+        let elsewhere = try run("by n", model: "n")
+        func sentiments() throws -> [String: Set<String>] {
+            Dictionary(grouping: try jv.analyses(), by: { $0["entry_id"]?.stringValue ?? "" })
+                .mapValues { Set($0.compactMap { $0["sentiment"]?.stringValue }) }
+        }
+        #expect(try sentiments() == [entry: ["second", "by n"], other: ["other"]], "no duplicate; other models and entries untouched")
+        try jv.fails(["analysis", "show", first], status: 66)
+        let kept = try run("third", model: "m", ["--keep"])
+        #expect(try sentiments()[entry] == ["second", "by n", "third"])
+        #expect(Set([replaced, elsewhere, kept]).count == 3)
+        try run("fourth", model: "m", ["--replace"])
+        #expect(try sentiments()[entry] == ["by n", "fourth"], "--replace replaces every earlier one by the model")
+        try jv.fails(["analyze", entry, "--keep", "--replace", "--command", analyzeCLIPrinting(#"{"sentiment": "x"}"#)], status: 64)
     }
 
     @Test func badAnalyzeInvocationsAreRefused() throws {

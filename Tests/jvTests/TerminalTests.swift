@@ -161,6 +161,21 @@ struct TerminalTests {
         #expect(try sandbox.entryCount() == 0)
     }
 
+    @Test("analysis delete without --yes asks on a terminal: only yes deletes")
+    func analysisDeleteAsks() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let entry = try sandbox.add("Analysed, then not")
+        let id = try sandbox.ok(["analysis", "add", entry, "--model", "m", "--sentiment", "calm"]).printedID()
+        let declined = try onTerminal(sandbox, ["analysis", "delete", id], typed: ["n\n"], delay: 0.5)
+        #expect(declined.status == 1, "\(declined)")
+        #expect(declined.out.contains("Delete the analysis by m") && declined.out.contains("[y/N]"), "\(declined)")
+        try sandbox.ok(["analysis", "show", id])
+        let accepted = try onTerminal(sandbox, ["analysis", "delete", id], typed: ["y\n"], delay: 0.5)
+        #expect(accepted.status == 0, "\(accepted)")
+        try sandbox.fails(["analysis", "show", id], status: 66)
+    }
+
     @Test("edit over several entries asks on a terminal before deleting: only yes saves, and saves every change")
     func multiEditAsksBeforeDeleting() throws {
         let sandbox = try Sandbox()

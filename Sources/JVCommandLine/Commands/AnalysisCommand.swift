@@ -8,7 +8,7 @@ struct AnalysisCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "analysis",
         abstract: "AI analyses of entries (sentiment, themes, entities).",
-        subcommands: [AnalysisAdd.self, AnalysisList.self, AnalysisShow.self])
+        subcommands: [AnalysisAdd.self, AnalysisList.self, AnalysisShow.self, AnalysisDelete.self])
 }
 
 struct AnalysisAdd: VaultCommand {
@@ -60,7 +60,8 @@ struct AnalysisAdd: VaultCommand {
 }
 
 struct AnalysisList: VaultCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List analyses by processing time.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List analyses in the order they ran; --from/--to choose by the entry's day, --ran-from/--ran-to by the run's.")
 
     @OptionGroup var options: GlobalOptions
 
@@ -70,16 +71,23 @@ struct AnalysisList: VaultCommand {
     @Option(help: "Only analyses by this model.")
     var model: String?
 
-    @Option(help: "Processed from this date on.")
+    @Option(help: "Only analyses of entries from this date on (the entry's day, as jv list).")
     var from: String?
 
-    @Option(help: "Processed up to this date (inclusive).")
+    @Option(help: "Only analyses of entries up to this date (inclusive).")
     var to: String?
+
+    @Option(help: "Only analyses that ran from this date on.")
+    var ranFrom: String?
+
+    @Option(help: "Only analyses that ran up to this date (inclusive).")
+    var ranTo: String?
 
     func execute() throws {
         var query = AnalysisQuery()
         query.model = model
-        (query.from, query.to) = try DateArgument.range(from: from, to: to)
+        (query.entryFrom, query.entryTo) = try DateArgument.range(from: from, to: to)
+        (query.from, query.to) = try DateArgument.range(from: ranFrom, to: ranTo, options: ("--ran-from", "--ran-to"))
         let journal = try options.unlockedVault(access: .readOnly)
         query.entryID = try entry.map(journal.resolveEntryID)
         let analyses = try journal.analyses(query)

@@ -11,8 +11,11 @@ struct Analyze: VaultCommand {
         discussion: """
             CMD runs through /bin/sh -c once per entry, gets the entry's JSON object on standard input \
             (never in a file) and must print one JSON object with sentiment, themes and/or entities, and \
-            optionally nodes and relations for the knowledge graph. An entry whose analyser fails, \
-            prints something invalid or runs past --timeout gets nothing stored; jv names it and exits 65.
+            optionally nodes and relations for the knowledge graph (a Markdown code fence or prose \
+            around the object is allowed). An entry whose analyser fails, \
+            prints something invalid or runs past --timeout gets nothing stored; jv names it and exits 65. \
+            An entry's earlier analysis by the same model is replaced, in the same transaction, unless \
+            --keep is given.
 
             The protocol and an example analyser are in the README, installed as \
             /usr/share/doc/jv/README.md.gz and /usr/share/doc/jv/examples/analyser.py by the package \
@@ -39,6 +42,21 @@ struct Analyze: VaultCommand {
     @Option(help: "Seconds to wait for each answer.")
     var timeout: Double = 120
 
+    /// `--replace` (the default) or `--keep`: a second run of the same model is a correction, not
+    /// another opinion; `--keep` is for comparing runs (a changed prompt, another temperature).
+    @Flag var earlier: EarlierAnalysis = .replace
+
+    enum EarlierAnalysis: String, EnumerableFlag {
+        case replace, keep
+
+        static func help(for value: Self) -> ArgumentHelp? {
+            switch value {
+            case .replace: "Replace the entry's earlier analyses by the same model."
+            case .keep: "Keep them and add another."
+            }
+        }
+    }
+
     func validate() throws {
         guard !entries.isEmpty || from != nil || to != nil else {
             throw ValidationError("Name entries, or give --from and/or --to.")
@@ -63,7 +81,7 @@ struct Analyze: VaultCommand {
             defer { jv_end_descendants() }
             progress.update(done, of: ids.count, unit: "entries")
             do {
-                stored.append(try journal.analyse(entryID: id, with: analyser))
+                stored.append(try journal.analyse(entryID: id, with: analyser, replacingEarlier: earlier == .replace))
             } catch let error as AnalyserError {
                 failures += 1
                 progress.finish()

@@ -28,7 +28,8 @@ enum DateArgument {
     /// `--from` and `--to` together: a range whose start is after its end is refused (64)
     /// rather than answered with nothing. A run of days (`last month`) starts on its first
     /// day and ends with its last.
-    static func range(from: String?, to: String?) throws -> (from: DateExpression?, to: DateExpression?) {
+    static func range(from: String?, to: String?, options: (from: String, to: String) = ("--from", "--to"))
+        throws -> (from: DateExpression?, to: DateExpression?) {
         let start = try parse(from), end = try parse(to)
         let reversed = switch (start, end) {
         case (.instant(let first)?, .instant(let last)?): first.millis > last.millis
@@ -36,7 +37,7 @@ enum DateArgument {
         default: false
         }
         if reversed, let from, let to {
-            throw CLIError.usage("--from \(TerminalText.visible(from)) is after --to \(TerminalText.visible(to)); give the earlier date first.")
+            throw CLIError.usage("\(options.from) \(TerminalText.visible(from)) is after \(options.to) \(TerminalText.visible(to)); give the earlier date first.")
         }
         return (start, end)
     }

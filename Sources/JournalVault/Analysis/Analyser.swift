@@ -61,11 +61,12 @@ public struct AnalyserAnswer: Sendable, Equatable {
 
     private static let known: Set<String> = ["sentiment", "themes", "entities", "model", "nodes", "relations"]
 
-    /// Parses and checks an answer; the error says what is wrong with it.
+    /// Parses and checks an answer — one JSON object, perhaps in a Markdown code fence or with
+    /// prose around it (``AnswerText``); the error says what is wrong with it.
     public init(parsing bytes: [UInt8]) throws(AnalyserError) {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            value = try AnswerText.json(in: bytes)
         } catch {
             throw AnalyserError(reason: bytes.isEmpty ? "printed nothing" : "did not print valid JSON (\(error.description))")
         }
@@ -113,13 +114,15 @@ public struct AnalyserAnswer: Sendable, Equatable {
 
 extension UnlockedVault {
     /// Runs `analyser` on one entry and stores its answer (analysis, nodes, relations) in one
-    /// transaction. If the analyser fails, nothing is stored and the error says why.
+    /// transaction. If the analyser fails, nothing is stored and the error says why. The entry's
+    /// earlier analysis by the same model is replaced in that transaction unless
+    /// `replacingEarlier` is false (``addAnalysis(_:nodes:relations:replacingEarlier:)``).
     @discardableResult
-    public func analyse(entryID: UUID, with analyser: Analyser) throws -> Analysis {
+    public func analyse(entryID: UUID, with analyser: Analyser, replacingEarlier: Bool = true) throws -> Analysis {
         let entry = try entry(id: entryID)
         let answer = try analyser.answer(for: entry)
         let analysis = Analysis(entryID: entryID, model: analyser.model ?? answer.model ?? "local", processedAt: .now(),
                                 sentiment: answer.sentiment, themes: answer.themes, entities: answer.entities, extra: answer.extra)
-        return try addAnalysis(analysis, nodes: answer.nodes, relations: answer.relations)
+        return try addAnalysis(analysis, nodes: answer.nodes, relations: answer.relations, replacingEarlier: replacingEarlier)
     }
 }

@@ -84,12 +84,23 @@ public struct RelationDraft: Sendable, Hashable {
 }
 
 /// Which analyses to list.
+///
+/// ```swift
+/// var query = AnalysisQuery()
+/// query.entryFrom = .day(CivilDay(year: 2026, month: 11, day: 1)!)
+/// query.entryTo = .day(CivilDay(year: 2026, month: 11, day: 30)!)
+/// let novembers = try journal.analyses(query)   // analyses of November's entries, whenever they ran
+/// ```
 public struct AnalysisQuery: Sendable {
     public var entryID: UUID?
     public var model: String?
     /// Bounds on `processed_at` (days compare the analysis's local day).
     public var from: DateExpression?
     public var to: DateExpression?
+    /// Bounds on the analysed entry's time, as ``EntryQuery`` bounds it (days compare the
+    /// entry's local day).
+    public var entryFrom: DateExpression?
+    public var entryTo: DateExpression?
 
     public init() {}
 }

@@ -5,13 +5,26 @@ import GRDB
 extension UnlockedVault {
     /// Stores an analysis of an entry together with the nodes and relations it names, in one
     /// transaction: all of it or nothing. Nodes are found or created per (type, name).
+    /// `replacingEarlier` deletes, in the same transaction, the entry's other analyses by the
+    /// same model (their nodes and relations stay, as ``deleteAnalysis(id:)`` leaves them; the
+    /// relations the new one names are updated in place).
+    ///
+    /// ```swift
+    /// try journal.addAnalysis(Analysis(entryID: id, model: "llama3", processedAt: .now(), sentiment: "calm"),
+    ///                         replacingEarlier: true)
+    /// ```
     @discardableResult
-    public func addAnalysis(_ analysis: Analysis, nodes: [NodeReference] = [], relations: [RelationDraft] = []) throws -> Analysis {
+    public func addAnalysis(_ analysis: Analysis, nodes: [NodeReference] = [], relations: [RelationDraft] = [],
+                            replacingEarlier: Bool = false) throws -> Analysis {
         let row = try AnalysisRow(analysis, meta: .fresh(keyVersion: keys.keyVersion), keys: keys)
         try Self.validate(nodes: nodes, relations: relations)
         try write { db in
             guard try Int.fetchOne(db, sql: "SELECT 1 FROM entry WHERE id = ?", arguments: [analysis.entryID.storageText]) != nil else {
                 throw VaultError.notFound(kind: "entry", id: analysis.entryID.storageText)
+            }
+            if replacingEarlier {
+                try db.execute(sql: "DELETE FROM analysis WHERE entry_id = ? AND model = ? AND id != ?",
+                               arguments: [analysis.entryID.storageText, analysis.model, analysis.id.storageText])
             }
             try row.insert(db)
             for node in nodes { _ = try findOrCreateNode(node, db) }
@@ -52,6 +65,12 @@ extension UnlockedVault {
         let bounds = TimeBounds(from: query.from, to: query.to)
         clauses += bounds.clauses(millisColumn: "processed_at", localDay: TimeBounds.localDay(millisColumn: "processed_at", offsetColumn: "utc_offset"))
         arguments += bounds.arguments
+        if query.entryFrom != nil || query.entryTo != nil {
+            let entryBounds = TimeBounds(from: query.entryFrom, to: query.entryTo)
+            clauses.append("entry_id IN (SELECT id FROM entry WHERE "
+                           + entryBounds.clauses(millisColumn: "created_at", localDay: "local_day").joined(separator: " AND ") + ")")
+            arguments += entryBounds.arguments
+        }
         return try database.read { db in
             try AnalysisRow.fetchAll(db, where: clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments: arguments,
                                      orderedBy: "processed_at, id").map { try $0.decrypt(keys: keys) }
