@@ -114,7 +114,7 @@ final class PlainBaseline {
         try pool.write { db in
             let rows = try Row.fetchAll(db, sql: "SELECT seq, content FROM entry")
             let statement = try db.makeStatement(sql: "UPDATE entry SET content = ? WHERE seq = ?")
-            for row in rows { try statement.execute(arguments: [row[1] as Data, row[0] as Int64]) }
+            for row in rows { try statement.execute(arguments: [row[1] as String, row[0] as Int64]) }
             return rows.count
         }
     }

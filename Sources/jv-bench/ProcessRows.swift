@@ -61,8 +61,10 @@ struct ProcessRows {
             Command(name: "jv show ID", arguments: ["show", someID],
                     sql: "SELECT \(columns) FROM entry WHERE id = '\(someID)'", sessionTarget: listLimit),
             Command(name: "jv add TEXT", arguments: ["add", "A benchmark entry, written by a whole process."],
+                    // A UUID-shaped id, as every other row's: later rows read the plain table back as entries.
                     sql: "INSERT INTO entry (id, created_at, modified_at, utc_offset, local_day, version, starred, content, tags) "
-                        + "VALUES (lower(hex(randomblob(16))), 0, 0, 0, '1970-01-01', 1, 0, 'A benchmark entry.', '[]')",
+                        + "SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-' || substr(h, 13, 4) || '-' || substr(h, 17, 4) || '-' || substr(h, 21), "
+                        + "0, 0, 0, '1970-01-01', 1, 0, 'A benchmark entry.', '[]' FROM (SELECT lower(hex(randomblob(16))) AS h)",
                     sessionTarget: listLimit),
             Command(name: "jv calendar YYYY", arguments: ["calendar", String(year)],
                     sql: "SELECT local_day, count(*) FROM entry WHERE local_day LIKE '\(year)-%' GROUP BY local_day", sessionTarget: listLimit),
