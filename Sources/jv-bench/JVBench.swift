@@ -32,7 +32,8 @@ struct JVBench {
         do {
             var rows = only == nil ? try kdfRows() : []
             for (index, size) in sizes.enumerated() {
-                rows += try Self(size: size, only: only, keep: arguments.contains("--keep"), attachments: index == 0 ? attachments : nil).run()
+                let withAttachments = index == 0 && !arguments.contains("--no-attachments")
+                rows += try Self(size: size, only: only, keep: arguments.contains("--keep"), attachments: withAttachments ? attachments : nil).run()
             }
             let text = arguments.contains("--json") ? JSONValue.array(rows.map(\.json)).serialized(pretty: true) : Report.table(rows)
             FileHandle.standardOutput.write(Data((text + "\n").utf8))

@@ -32,6 +32,13 @@ struct SearchScan: Sendable {
         /// Documents each ranked phrase occurs in.
         var documentsWith: [Int]
         var matched: [Evaluated] = []
+
+        mutating func add(_ evaluated: Evaluated) {
+            documents += 1
+            tokens += evaluated.tokenCount
+            for (index, count) in evaluated.counts.enumerated() where count > 0 { documentsWith[index] += 1 }
+            if evaluated.matches { matched.append(evaluated) }
+        }
     }
 
     let query: SearchQuery
@@ -98,12 +105,9 @@ struct SearchScan: Sendable {
 
     /// Counts a document of the kind searched (every one, matching or not: they make the statistics).
     mutating func add(_ evaluated: Evaluated) {
-        var kind = statistics[evaluated.kind] ?? KindStatistics(documentsWith: Array(repeating: 0, count: ranked.count))
-        kind.documents += 1
-        kind.tokens += evaluated.tokenCount
-        for (index, count) in evaluated.counts.enumerated() where count > 0 { kind.documentsWith[index] += 1 }
-        if evaluated.matches { kind.matched.append(evaluated) }
-        statistics[evaluated.kind] = kind
+        // Changed in place: a copy taken out of the dictionary would share `matched` with the
+        // stored one, and every append would then copy the whole array (quadratic in the hits).
+        statistics[evaluated.kind, default: KindStatistics(documentsWith: Array(repeating: 0, count: ranked.count))].add(evaluated)
     }
 
     /// The matching documents, kind by kind (``SearchKind/allCases`` order), each kind newest
