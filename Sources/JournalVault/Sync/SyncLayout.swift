@@ -130,7 +130,14 @@ struct SyncLayout: Sendable, Equatable {
 
     /// `pack-NNNNNNNNNNNN.jvp` or `snap-NNNNNNNNNNNN.jvp`: twelve digits.
     static func fileName(_ kind: SyncPack.Kind, _ number: UInt64) -> String {
-        prefix(kind) + String(format: "%0\(packDigits)llu", number) + packExtension
+        prefix(kind) + zeroPadded(number, to: packDigits) + packExtension
+    }
+
+    /// `number` in decimal with leading zeros up to `digits` (as printf's `%0Nllu`): Foundation's
+    /// `String(format:)` cost every `jv sync` process a million instructions for these names.
+    private static func zeroPadded<Number: BinaryInteger>(_ number: Number, to digits: Int) -> String {
+        let decimal = String(number)
+        return String(repeating: "0", count: max(0, digits - decimal.count)) + decimal
     }
 
     /// The number in a file name of this kind, or nil for any other name.
@@ -176,7 +183,7 @@ struct SyncLayout: Sendable, Equatable {
 
     /// `rotation-NNNNNNNNNN.jvr`: ten digits.
     static func rotationFileName(to version: UInt32) -> String {
-        rotationPrefix + String(format: "%010u", version) + rotationExtension
+        rotationPrefix + zeroPadded(version, to: 10) + rotationExtension
     }
 
     // MARK: Listing
