@@ -204,6 +204,31 @@ struct SessionSearchTests {
         return Int32(pid)
     }
 
+    /// The nice value of each thread of `pid`, by thread id (`/proc/PID/task/TID/stat`, field 19).
+    private func niceValues(of pid: Int32) throws -> [Int32: Int32] {
+        var values: [Int32: Int32] = [:]
+        for task in try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
+            let stat = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8)
+            // After the command name in parentheses, which may hold spaces: state is field 3.
+            let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+            values[try #require(Int32(task))] = try #require(Int32(fields[16]))
+        }
+        return values
+    }
+
+    @Test("the index is built at the lowest priority: the threads that decrypt for it run at nice 19, the agent's serving thread at its own")
+    func indexBuildYieldsTheCores() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        var corpus = Corpus(random: SeededGenerator(seed: 24))
+        try importDocument(sandbox, corpus.document(entries: 300, messages: 0, analyses: 0))
+        let pid = try unlockWithIndex(sandbox)
+        defer { _ = try? sandbox.run(["lock"]) }
+        let values = try niceValues(of: pid)
+        #expect(values[pid] == 0, "the serving thread answers commands at the usual priority: \(values)")
+        #expect(values.values.contains(19), "the index's helpers yield to every command: \(values)")
+    }
+
     @Test("after jv lock and jv rekey no agent remains, and with it the index")
     func indexEndsWithLockAndRekey() throws {
         let sandbox = try Sandbox()

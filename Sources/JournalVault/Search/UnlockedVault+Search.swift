@@ -41,16 +41,18 @@ extension UnlockedVault {
     /// The documents of `kind` (those with these `ids` when given), each turned into what
     /// `deliver` takes by `transform` on the threads that decrypt, delivered a batch at a time
     /// in the file's order: memory stays within two batches however many records there are.
-    /// The one reader of search documents, for the scan and for building an index.
+    /// The one reader of search documents, for the scan and for building an index. `inBackground`:
+    /// nobody waits for the documents (an index built ahead of its queries), so the threads that
+    /// decrypt them run at the lowest priority and stay there.
     ///
     /// ```swift
     /// let index = try SearchIndex()
     /// try journal.forEachSearchDocument(of: .entry, transform: { $0 }) { try index.upsert($0) }
     /// ```
-    public func forEachSearchDocument<Item: Sendable>(of kind: SearchKind, ids: [String]? = nil,
+    public func forEachSearchDocument<Item: Sendable>(of kind: SearchKind, ids: [String]? = nil, inBackground: Bool = false,
                                                transform: @escaping @Sendable (SearchDocument) throws -> Item,
                                                _ deliver: @escaping ([Item]) throws -> Void) throws {
-        let pipeline = BatchPipeline(transform: { (stored: Result<StoredSearchRow, any Error>) -> Item in
+        let pipeline = BatchPipeline(urgency: inBackground ? .background : .waitedFor, transform: { (stored: Result<StoredSearchRow, any Error>) -> Item in
             try transform(try stored.get().document(keys: self.keys))
         }, deliver: deliver)
         try database.read { db in

@@ -59,7 +59,9 @@ final class SessionIndexSource {
 
     /// Brings `index` up to what the vault holds, if anything was committed since the last
     /// look: the stored fingerprints of each kind against the index's, the new and changed
-    /// records decrypted (on every core), the vanished ones removed.
+    /// records decrypted (on every core, this thread at its priority and the helpers at the
+    /// lowest: the first build runs while the person who unlocked goes on with jv), the
+    /// vanished ones removed.
     func update(_ index: SearchIndex) throws -> Update {
         // Read before the rows: a commit after it changes it again, and the next look sees that.
         let (version, keyVersion) = try journal.vault.database.read { db in
@@ -75,7 +77,8 @@ final class SessionIndexSource {
             let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
             guard !changed.isEmpty else { continue }
             // The whole kind at its first build, read in the file's order; afterwards by id.
-            try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, transform: { $0 }) { documents in
+            try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, inBackground: true,
+                                             transform: { $0 }) { documents in
                 try index.upsert(documents)
             }
         }

@@ -13,6 +13,8 @@ import Synchronization
 /// two batches are in memory at once, and outputs are delivered in submission order on the
 /// caller's thread. A caller ends a batch at ``batchBytes`` of record text as well as at its
 /// count, so two batches of the longest entries take no more memory than of short ones.
+/// Work nobody waits for (the session agent's index) takes ``Urgency/background``: its helpers
+/// take only the cores no command wants.
 ///
 /// ```swift
 /// let pipeline = BatchPipeline(transform: { (row: EncryptedEntryRow) in try row.decrypt(keys: keys) }) { entries in
@@ -22,6 +24,18 @@ import Synchronization
 /// try pipeline.finish()
 /// ```
 final class BatchPipeline<Item: Sendable, Output: Sendable> {
+    /// Who waits for the work.
+    enum Urgency: Sendable {
+        /// A command a person is waiting on: helpers at the process's priority.
+        case waitedFor
+        /// Work done ahead of need: each helper lowers its thread to the lowest priority
+        /// (nice 19) before it starts, so a command started meanwhile, on a machine of two
+        /// cores, is hardly slowed. A thread cannot raise its priority again, so the helpers
+        /// stay there: for processes whose pool does no other work (the session agent).
+        case background
+    }
+
+    private let urgency: Urgency
     private let transform: @Sendable (Item) throws -> Output
     private let deliver: ([Output]) throws -> Void
     private var running: Job?
@@ -34,7 +48,9 @@ final class BatchPipeline<Item: Sendable, Output: Sendable> {
     /// Background workers per batch: the caller's own core is busy reading meanwhile.
     private static var helpers: Int { max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }
 
-    init(transform: @escaping @Sendable (Item) throws -> Output, deliver: @escaping ([Output]) throws -> Void) {
+    init(urgency: Urgency = .waitedFor, transform: @escaping @Sendable (Item) throws -> Output,
+         deliver: @escaping ([Output]) throws -> Void) {
+        self.urgency = urgency
         self.transform = transform
         self.deliver = deliver
     }
@@ -44,8 +60,12 @@ final class BatchPipeline<Item: Sendable, Output: Sendable> {
         try finish()
         guard !batch.isEmpty else { return }
         let job = Job(items: batch, transform: transform)
+        let background = urgency == .background
         for _ in 0..<Self.helpers {
-            DispatchQueue.global().async(group: job.group) { job.work() }
+            DispatchQueue.global().async(group: job.group) {
+                if background { ThreadPriority.lowerToBackground() }
+                job.work()
+            }
         }
         running = job
     }
