@@ -65,8 +65,21 @@ struct SearchIndexScanTests {
                     let scanned = try journal.search(request)
                     let indexed = request.withinDates(try index.hits(parsed, kinds: request.kinds, ranked: ranked))
                     Self.expectSame(indexed, scanned, "\(query) from \(String(describing: from)) to \(String(describing: to)) ranked \(ranked)")
+                    // What a command prints: the same records in the same order (entries streamed by the scan).
+                    var printed: [String] = []
+                    try journal.forEachSearchMatch(request, transform: Self.key) { printed.append($0) }
+                    #expect(printed == scanned.map { "\($0.kind.rawValue)/\($0.key)" }, "\(query) ranked \(ranked)")
                 }
             }
+        }
+    }
+
+    /// A result's kind and id, as a hit names them.
+    @Sendable static func key(_ result: SearchResult) -> String {
+        switch result {
+        case .entry(let entry): "entry/" + entry.id.storageText
+        case .chatMessage(let message): "chatMessage/" + message.id.storageText
+        case .analysis(let analysis): "analysis/" + analysis.id.storageText
         }
     }
 

@@ -43,7 +43,7 @@ struct StreamingTests {
     private static let fixture = Result {
         try Fixture { sandbox in
             let ids = try LongJournal.make(sandbox, count: 3000)
-            return ["last": ids[2999], "late": ids[2900]]
+            return ["last": ids[2999], "late": ids[2900], "middle": ids[2000]]
         }
     }
 
@@ -65,6 +65,22 @@ struct StreamingTests {
         let printed = LongJournal.numbers(in: result.lines)
         #expect(printed.count >= 1000 && printed.count < 2900, "\(printed.count) entries printed")
         #expect(printed == Array(0..<printed.count))
+    }
+
+    @Test("search without a session prints the newest matches as the scan finds them: those before a damaged older record are out when it stops the search (65)")
+    func searchPrintsBeforeTheEnd() throws {
+        let sandbox = try journal()
+        let victim = try Self.fixture.get()["middle"]
+        let hex = try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'")
+        var bytes = try #require(Data(hexString: hex))
+        bytes[bytes.count / 2] ^= 0x01
+        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hex)' WHERE id = '\(victim)'")
+        let result = try sandbox.run(["search", "common"])
+        #expect(result.status == 65 && result.err.contains(victim), "\(result)")
+        // Entry 2000 is the 1,000th newest: whole batches of the newer ones came out before it.
+        let printed = LongJournal.numbers(in: result.lines)
+        #expect(printed.count >= 128 && printed.count < 1000, "\(printed.count) entries printed")
+        #expect(printed == Array((3000 - printed.count)..<3000).reversed())
     }
 
     @Test("a closed pipe (jv list | head -1) ends jv quietly, with SIGPIPE as other tools do or, where it is ignored, status 141")

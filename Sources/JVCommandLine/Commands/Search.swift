@@ -57,19 +57,21 @@ struct Search: VaultCommand, TakesFreeText {
         let (from, to) = try DateArgument.range(from: from, to: to)
         let kinds = kind.map { [$0.searchKind] } ?? SearchKind.allCases
         let journal = try options.unlockedVault(access: .readOnly)
-        let hits = try journal.search(SearchRequest(query: query, kinds: Set(kinds), from: from, to: to, ranked: rank))
+        let request = SearchRequest(query: query, kinds: Set(kinds), from: from, to: to, ranked: rank)
         var output = options.output
-        if count { return printCount(hits, kinds: kinds, output) }
+        if count { return printCount(try journal.search(request), kinds: kinds, output) }
         output.highlight = output.color ? query : nil
         let style = RecordStyle(json: output.json)
-        // Times carry their UTC offset when the entries found were written at more than one.
-        let withOffset = !output.json && Set(hits.lazy.filter { $0.kind == .entry }.map(\.time.utcOffsetSeconds)).count > 1
+        // Times carry their UTC offset when the entries of the dates searched were written at
+        // more than one (as `jv list` decides): known before the first result is found.
+        var range = EntryQuery()
+        range.from = from
+        range.to = to
+        let withOffset = try !output.json && kinds.contains(.entry) && journal.entriesSpanZones(range)
         var printed = 0
         try StandardOutput.with(pager: output.json ? nil : paging.pager) { [output] stream in
             let printer = try RecordPrinter(stream, style: style)
-            // The records are read and decrypted here, by id, as they are printed: what is shown
-            // is authenticated by this process whichever path found it.
-            try journal.forEachSearchResult(hits, transform: { result in
+            try journal.forEachSearchMatch(request, transform: { result in
                 switch result {
                 case .entry(let entry):
                     return style.render(entry.json, text: output.render(entry, withOffset: withOffset))

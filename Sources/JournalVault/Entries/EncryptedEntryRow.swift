@@ -3,6 +3,10 @@ import Foundation
 import GRDB
 import VaultCrypto
 
+/// A test of an entry's decrypted content (UTF-8 as stored, valid or not), made on the threads
+/// that decrypt: a listing's `contains`, a search's query.
+typealias EntryContentFilter = @Sendable (UnsafeBufferPointer<UInt8>) throws -> Bool
+
 /// The stored form of an entry: plaintext columns, `enc_meta`, and the encrypted `content` and
 /// `tags` fields (FORMAT.md §1.3). Encryption and decryption happen here and nowhere else.
 ///
@@ -112,12 +116,13 @@ struct EncryptedEntryRow: SealedRecordRow {
                      modifiedAt: modifiedAt, starred: starred, explicitTags: explicitTags, version: version)
     }
 
-    /// Whether the decrypted content matches, without decrypting the rest of the row or making
-    /// a `String` of it: the search path for the many rows that do not match.
-    func contentMatches(_ matcher: TextMatcher, keys: VaultKeys) throws -> Bool {
+    /// Whether the decrypted content passes `filter`, without decrypting the rest of the row or
+    /// making a `String` of it: the search path for the many rows that do not match. The content
+    /// is in temporary memory, wiped when `filter` returns.
+    func contentMatches(_ filter: EntryContentFilter, keys: VaultKeys) throws -> Bool {
         var matches = false
         try keys.records.open([("content", content)], binding: try binding(meta: try parsedMeta())) { _, plaintext in
-            matches = matcher.matches(utf8: plaintext)
+            matches = try filter(plaintext)
         }
         return matches
     }

@@ -153,12 +153,24 @@ extension UnlockedVault {
         }
     }
 
-    /// Gives the entries matching `query` (at most its `limit`) in file order, ascending or
-    /// descending by time of writing, each as its batch is decrypted.
-    private func walkEntries<Item: Sendable>(_ query: EntryQuery, descending: Bool, transform: @escaping @Sendable (Entry) throws -> Item,
+    /// The entries `query` selects whose decrypted content passes `filter`, newest first, each
+    /// turned into what `body` takes by `transform` as its batch is decrypted: a search's scan,
+    /// which decrypts the rest of an entry only when its content matches. `query.contains`
+    /// applies as well.
+    func forEachNewestEntry<Item: Sendable>(matching query: EntryQuery, content filter: @escaping EntryContentFilter,
+                                            transform: @escaping @Sendable (Entry) throws -> Item, _ body: (Item) throws -> Void) throws {
+        try walkEntries(query, descending: true, content: filter, transform: transform, body)
+    }
+
+    /// Gives the entries matching `query` (at most its `limit`), their content also passing
+    /// `filter` when given, in file order, ascending or descending by time of writing, each as
+    /// its batch is decrypted.
+    private func walkEntries<Item: Sendable>(_ query: EntryQuery, descending: Bool, content filter: EntryContentFilter? = nil,
+                                             transform: @escaping @Sendable (Entry) throws -> Item,
                                              _ body: (Item) throws -> Void) throws {
         let byTime = try tagsAreCommon(query)
         let matcher = query.contains.map(TextMatcher.init)
+        let filters: [EntryContentFilter] = (matcher.map { matcher in [{ matcher.matches(utf8: $0) }] } ?? []) + (filter.map { [$0] } ?? [])
         // The tag index is not what decides: each tag is confirmed from the decrypted entry, so a
         // tag-index row added to the file cannot put an entry into a listing it does not belong in.
         let wantedTags = Set(query.tags.compactMap(Tags.normalize))
@@ -173,7 +185,9 @@ extension UnlockedVault {
                 // The keys of the read's snapshot (another process's rekey is followed as it starts).
                 let keys = self.keys
                 let row = try stored.get()
-                if let matcher, try !row.contentMatches(matcher, keys: keys) { return nil }
+                if !filters.isEmpty, try !row.contentMatches({ plaintext in try filters.allSatisfy { try $0(plaintext) } }, keys: keys) {
+                    return nil
+                }
                 let entry = try row.decrypt(keys: keys)
                 // Tags are stored normalised; only explicit tags of an older normal form need it again.
                 var gathered: Set<String>?

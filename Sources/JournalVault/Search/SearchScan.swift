@@ -79,6 +79,15 @@ struct SearchScan: Sendable {
         }
     }
 
+    /// Whether `text`, valid UTF-8, matches: what an unranked scan asks of each record (no
+    /// statistics, so it stops at the first occurrence of each phrase it needs).
+    func matches(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
+        SearchTokenizer.withTokens(utf8: text) { tokens in
+            groups.allSatisfy { group in group.contains { ranked[$0].occurs(in: tokens) } }
+                && !excluded.contains { $0.occurs(in: tokens) }
+        }
+    }
+
     /// The UTF-8 byte ranges of `text` that the tokens inside an occurrence of a required
     /// phrase were folded from, in order and not overlapping: what a terminal shows in bold.
     func matchedRanges(in text: String) -> [Range<Int>] {

@@ -19,6 +19,39 @@ extension UnlockedVault {
             ?? scanSearch(request.query, kinds: request.kinds, ranked: request.ranked))
     }
 
+    /// The records `request` finds, read and decrypted, in the order of ``search(_:)``, each
+    /// turned into what `body` takes by `transform` (on every core) as its batch is done. What
+    /// is shown is authenticated by this process whichever path found it. Unranked and without a
+    /// session's index, entries are scanned newest first and given as they are found, each
+    /// decrypted once more only when its text matches: the first results show while the scan
+    /// goes on. A record that fails verification ends the walk with
+    /// ``VaultError/tamperedRecord(table:id:detail:)``.
+    ///
+    /// ```swift
+    /// try journal.forEachSearchMatch(SearchRequest(query: try SearchQuery.parse("tea")), transform: { $0 }) { result in
+    ///     if case .entry(let entry) = result { print(entry.content) }
+    /// }
+    /// ```
+    public func forEachSearchMatch<Item: Sendable>(_ request: SearchRequest, transform: @escaping @Sendable (SearchResult) throws -> Item,
+                                                   _ body: (Item) throws -> Void) throws {
+        if let hits = try session?.search(request.query, kinds: request.kinds, ranked: request.ranked) {
+            return try forEachSearchResult(request.withinDates(hits), transform: transform, body)
+        }
+        var kinds = request.kinds
+        if !request.ranked, kinds.remove(.entry) != nil {
+            let scan = SearchScan(request.query)
+            // Text that is not UTF-8 is let through, so that decrypting the entry reports it.
+            let matches: EntryContentFilter = { text in !UTF8Validation.check(text).valid || scan.matches(utf8: text) }
+            var range = EntryQuery()
+            range.from = request.from
+            range.to = request.to
+            try forEachNewestEntry(matching: range, content: matches, transform: { try transform(.entry($0)) }, body)
+        }
+        guard !kinds.isEmpty else { return }
+        try forEachSearchResult(request.withinDates(try scanSearch(request.query, kinds: kinds, ranked: request.ranked)),
+                                transform: transform, body)
+    }
+
     /// The scan: every document of `kinds` evaluated, whatever the dates (the statistics bm25
     /// ranks by are those of all documents of a kind, as in the index).
     func scanSearch(_ query: SearchQuery, kinds: Set<SearchKind>, ranked: Bool) throws -> [SearchHit] {
