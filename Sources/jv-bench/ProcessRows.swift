@@ -72,11 +72,19 @@ struct ProcessRows {
                     sql: "SELECT \(columns) FROM entry WHERE content LIKE '%\(Corpus.needle)%' ORDER BY created_at",
                     sessionTarget: bench.size == JVBench.targetSize ? nil : 80),
         ]
-        let (withoutSession, inSession) = try environments(runtime: bench.folder + "/runtime")
+        let runtime = bench.folder + "/runtime"
+        let (withoutSession, inSession) = try environments(runtime: runtime)
         _ = try time(jv, ["unlock", "--vault", vaultPath, "--for", "30m"], environment: withoutSession, runs: 1)
         defer { _ = try? time(jv, ["lock", "--all"], environment: inSession, runs: 1) }
 
-        var rows: [ReportRow] = []
+        // Right after `jv unlock` the agent builds its search index (at the lowest priority):
+        // the first commands share the cores with it. The rows after it time the session as it
+        // then is, index built.
+        let listTen = commands[1]
+        let duringBuild = try time(jv, listTen.arguments + ["--vault", vaultPath], environment: inSession, runs: 3)
+        var rows = [ReportRow(workload: "process: \(listTen.name), session, while its index builds", entries: bench.size, vault: duringBuild,
+                              baseline: try listTen.sql.flatMap { sql in try sqlite3.map { try time($0, [plainPath, sql], environment: [], runs: 3) } })]
+        _ = try waitForIndex(runtime: runtime)
         for command in commands {
             let vaultArguments = command.arguments == ["--version"] ? command.arguments : command.arguments + ["--vault", vaultPath]
             let session = try time(jv, vaultArguments, environment: inSession, runs: 10)
@@ -93,6 +101,23 @@ struct ProcessRows {
             }
         }
         return rows
+    }
+
+    /// Waits until the session agent of the vault, listening in `runtime`, has built its search
+    /// index; the index as it then is, and how long the wait took.
+    func waitForIndex(runtime: String) throws -> (index: SessionIndexStatus, waited: Duration) {
+        setenv("XDG_RUNTIME_DIR", runtime, 1)
+        defer { unsetenv("XDG_RUNTIME_DIR") }
+        let vault = try Vault.open(at: vaultPath, access: .readOnly)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var index = try vault.session()?.index
+        while index?.state == .building {
+            usleep(5_000)
+            index = try vault.session()?.index
+        }
+        guard let index, index.state == .ready else { throw BenchError.wrongResult("the session's index was not built: \(String(describing: index))") }
+        return (index, clock.now - started)
     }
 
     /// The environments of commands without a session (the passphrase from a file) and in one,

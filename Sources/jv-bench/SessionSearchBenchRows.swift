@@ -27,22 +27,12 @@ struct SessionSearchBenchRows {
         guard FileManager.default.isExecutableFile(atPath: jv) else { return [] }
         let runtime = bench.folder + "/search-runtime"
         let (withoutSession, inSession) = try process.environments(runtime: runtime)
-        setenv("XDG_RUNTIME_DIR", runtime, 1)
-        defer { unsetenv("XDG_RUNTIME_DIR") }
 
         // The build: from the agent's start (the key unwrapped) until it answers "ready".
         _ = try process.time(jv, ["unlock", "--vault", vaultPath, "--for", "30m"], environment: withoutSession, runs: 1)
         defer { _ = try? process.time(jv, ["lock", "--all"], environment: inSession, runs: 1) }
-        let vault = try Vault.open(at: vaultPath, access: .readOnly)
-        let clock = ContinuousClock()
-        let started = clock.now
-        var index = try vault.session()?.index
-        while index?.state == .building {
-            usleep(5_000)
-            index = try vault.session()?.index
-        }
-        guard let index, index.state == .ready else { throw BenchError.wrongResult("the session's index was not built: \(String(describing: index))") }
-        var rows = [ReportRow(workload: "search index build, session", entries: bench.size, vault: Timings(runs: [clock.now - started]),
+        let (index, built) = try process.waitForIndex(runtime: runtime)
+        var rows = [ReportRow(workload: "search index build, session", entries: bench.size, vault: Timings(runs: [built]),
                               memory: String(format: "%.1f MiB index, %.1f MiB locked", Double(index.bytes) / 1_048_576,
                                              Double(index.lockedBytes) / 1_048_576))]
         for query in Self.queries {
@@ -52,7 +42,9 @@ struct SessionSearchBenchRows {
             rows.append(ReportRow(workload: "process: jv search \(query.name), session index against passphrase and scan", entries: bench.size,
                                   vault: indexed, baseline: scanned))
         }
-        guard let searches = try vault.session()?.index?.searches, searches == Self.queries.count * 10 else {
+        setenv("XDG_RUNTIME_DIR", runtime, 1)
+        defer { unsetenv("XDG_RUNTIME_DIR") }
+        guard let searches = try Vault.open(at: vaultPath, access: .readOnly).session()?.index?.searches, searches == Self.queries.count * 10 else {
             throw BenchError.wrongResult("the session's index did not answer every search")
         }
         return rows

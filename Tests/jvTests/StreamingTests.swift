@@ -51,14 +51,19 @@ struct StreamingTests {
         try Sandbox(from: try Self.fixture.get())
     }
 
+    /// Flips a bit in the middle of an entry's sealed content, as a disk error would.
+    private static func damageContent(of id: String?, in sandbox: Sandbox) throws {
+        let hex = try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(try #require(id))'")
+        var bytes = try #require(Data(hexString: hex))
+        bytes[bytes.count / 2] ^= 0x01
+        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hex)' WHERE id = '\(try #require(id))'")
+    }
+
     @Test("list prints entries as they are decrypted: those before a damaged record are out when it stops the listing (65)")
     func printedBeforeTheEnd() throws {
         let sandbox = try journal()
         let victim = try Self.fixture.get()["late"]
-        let hex = try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'")
-        var bytes = try #require(Data(hexString: hex))
-        bytes[bytes.count / 2] ^= 0x01
-        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hex)' WHERE id = '\(victim)'")
+        try Self.damageContent(of: victim, in: sandbox)
         let result = try sandbox.run(["list", "--short"])
         #expect(result.status == 65 && result.err.contains(victim), "\(result)")
         // Whole batches before the damaged one: a prefix of the listing, well before its end.
@@ -71,10 +76,7 @@ struct StreamingTests {
     func searchPrintsBeforeTheEnd() throws {
         let sandbox = try journal()
         let victim = try Self.fixture.get()["middle"]
-        let hex = try sandbox.sqlite("SELECT hex(content) FROM entry WHERE id = '\(victim)'")
-        var bytes = try #require(Data(hexString: hex))
-        bytes[bytes.count / 2] ^= 0x01
-        try sandbox.sqlite("UPDATE entry SET content = X'\(bytes.hex)' WHERE id = '\(victim)'")
+        try Self.damageContent(of: victim, in: sandbox)
         let result = try sandbox.run(["search", "common"])
         #expect(result.status == 65 && result.err.contains(victim), "\(result)")
         // Entry 2000 is the 1,000th newest: whole batches of the newer ones came out before it.

@@ -6,7 +6,8 @@ import VaultCrypto
 /// The vault as the session agent's index thread reads it: opened read-only at the session's
 /// path with the session's key, on a connection of its own whose `PRAGMA data_version` changes
 /// whenever another connection (any jv command, a `jv sync`, an import) commits to the file.
-/// Owned by that thread alone.
+/// Used by one thread at a time: the index thread, and before it the thread of the first build,
+/// which hands it over.
 final class SessionIndexSource {
     enum Update {
         /// Nothing was committed since the last look.
@@ -59,9 +60,8 @@ final class SessionIndexSource {
 
     /// Brings `index` up to what the vault holds, if anything was committed since the last
     /// look: the stored fingerprints of each kind against the index's, the new and changed
-    /// records decrypted (on every core, this thread at its priority and the helpers at the
-    /// lowest: the first build runs while the person who unlocked goes on with jv), the
-    /// vanished ones removed.
+    /// records decrypted (on every core, the helpers at the lowest priority: the first build
+    /// runs while the person who unlocked goes on with jv), the vanished ones removed.
     func update(_ index: SearchIndex) throws -> Update {
         // Read before the rows: a commit after it changes it again, and the next look sees that.
         let (version, keyVersion) = try journal.vault.database.read { db in

@@ -139,8 +139,13 @@ final class SessionIndexer: Sendable {
             publish(state: .unavailable, index: nil, built: true)
             return
         }
-        var source: SessionIndexSource?
-        var outcome = refresh(index, &source)
+        // The first build at the lowest priority, on a thread of its own (this one keeps its
+        // priority for the queries after): until it is over, queries are answered "not ready"
+        // and nobody waits for it, while the person who unlocked goes on with jv.
+        var (outcome, source) = ThreadPriority.runInBackground { () -> (Outcome, SessionIndexSource?) in
+            var source: SessionIndexSource?
+            return (refresh(index, &source), source)
+        }
         shared.withLock { $0.built = true }
         while outcome != .ended, let job = nextJob() {
             switch job {
