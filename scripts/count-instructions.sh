@@ -13,9 +13,12 @@
 #   list-on-day   the whole `jv list --on DAY` process in a session (the busiest day, 24 entries)
 #   list-tag      the whole `jv list --tag garden` process in a session (3,907 entries)
 #   list-10       the whole `jv list -n 10` process in a session
+#   list-all      the whole `jv list` process in a session (every entry, to /dev/null)
+#   search-walk   the whole `jv search walk` process without a session, unlocked with the
+#                 recovery key (no Argon2id): the scan of every entry, 90 % of them printed
 #
 # The first three count only inside the named functions (`--toggle-collect`), on the thread that
-# calls them; the last three count the whole process, every thread.
+# calls them; the others count the whole process, every thread.
 #
 #   scripts/count-instructions.sh [BUILD] [ROW…]
 #
@@ -30,7 +33,7 @@ set -euo pipefail
 build=${1:-.build-static/release}
 shift || true
 rows=("$@")
-[ ${#rows[@]} -gt 0 ] || rows=(unlock sync-send sync-receive list-on-day list-tag list-10)
+[ ${#rows[@]} -gt 0 ] || rows=(unlock sync-send sync-receive list-on-day list-tag list-10 list-all search-walk)
 runs=${RUNS:-3}
 for tool in valgrind sqlite3 strip; do
     command -v "$tool" >/dev/null || { echo "count-instructions: $tool is needed" >&2; exit 1; }
@@ -111,15 +114,22 @@ if wanted unlock || wanted sync-send || wanted sync-receive; then
     for row in unlock sync-send sync-receive; do if wanted "$row"; then report "$row"; fi; done
 fi
 
-if wanted list-on-day || wanted list-tag || wanted list-10; then
+if wanted search-walk; then
+    : >"$work/search-walk"
+    for _ in $(seq "$runs"); do count withKey /dev/null -- search walk --vault "$vault" --no-agent >>"$work/search-walk"; done
+    report search-walk
+fi
+
+if wanted list-on-day || wanted list-tag || wanted list-10 || wanted list-all; then
     env -i "${vars[@]}" JV_PASSPHRASE_FILE="$folder/passphrase" "$work/jv" unlock --vault "$vault" --for 30m >/dev/null
     trap 'env -i "${vars[@]}" "$work/jv" lock --all >/dev/null; rm -rf "$work"' EXIT
-    for row in list-on-day list-tag list-10; do
+    for row in list-on-day list-tag list-10 list-all; do
         wanted "$row" || continue
         case $row in
             list-on-day) arguments=(list --on "$day") ;;
             list-tag) arguments=(list --tag garden) ;;
             list-10) arguments=(list -n 10) ;;
+            list-all) arguments=(list) ;;
         esac
         : >"$work/$row"
         for _ in $(seq "$runs"); do count vars /dev/null -- "${arguments[@]}" --vault "$vault" >>"$work/$row"; done

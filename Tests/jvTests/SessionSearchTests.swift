@@ -238,6 +238,28 @@ struct SessionSearchTests {
         #expect(processTicks >= 20 && usualTicks * 5 <= processTicks, "\(usualTicks) of \(processTicks) ticks at nice 0: \(summary)")
     }
 
+    @Test("the agent lives through its first build on a busy machine: again and again the index comes up ready and the agent answers")
+    func firstBuildOnABusyMachine() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        var corpus = Corpus(random: SeededGenerator(seed: 25))
+        try importDocument(sandbox, corpus.document(entries: 600, messages: 0, analyses: 0))
+        // Two processes that keep both cores busy: the build's thread, at the lowest priority,
+        // is then preempted at any moment (it once was just after handing its result back).
+        let burners = try (0..<2).map { _ in try Process.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "while :; do :; done"]) }
+        // SIGKILL: the shell of a test process may have SIGTERM blocked.
+        defer { for burner in burners { kill(burner.processIdentifier, SIGKILL); burner.waitUntilExit() } }
+        for round in 0..<4 {
+            let unlocked = try sandbox.run(["unlock", "--json", "--passphrase-file", sandbox.passphraseFile])
+            try Sandbox.requireSuccess(unlocked)
+            let pid = try #require(try unlocked.object()["agent_pid"] as? Int)
+            let index = try waitUntilReady(sandbox, seconds: 30)
+            #expect(kill(pid_t(pid), 0) == 0, "round \(round): the agent is gone")
+            #expect(index["documents"] as? Int == 600, "round \(round): \(index)")
+            try Sandbox.requireSuccess(try sandbox.run(["lock"]))
+        }
+    }
+
     @Test("after jv lock and jv rekey no agent remains, and with it the index")
     func indexEndsWithLockAndRekey() throws {
         let sandbox = try Sandbox()

@@ -23,17 +23,17 @@ enum ThreadPriority {
     /// Runs `body` on a thread of its own at the lowest priority and waits for it: how a thread
     /// that must keep its priority afterwards (it answers someone later) does work that nobody
     /// is waiting for now. The thread has a 4 MiB stack, as the session agent's threads do.
-    static func runInBackground<Result>(_ body: () -> Result) -> Result {
-        withoutActuallyEscaping(body) { body in
-            let work = BackgroundWork(body)
-            let thread = Thread {
-                lowerToBackground()
-                work.run()
-            }
-            thread.stackSize = 4 << 20
-            thread.start()
-            return work.waitForResult()
+    /// (`body` escapes: the thread may still hold it for a moment after it is done, which
+    /// `withoutActuallyEscaping` would trap on.)
+    static func runInBackground<Result>(_ body: @escaping () -> Result) -> Result {
+        let work = BackgroundWork(body)
+        let thread = Thread {
+            lowerToBackground()
+            work.run()
         }
+        thread.stackSize = 4 << 20
+        thread.start()
+        return work.waitForResult()
     }
 
     /// `body` and its result, handed to the background thread and back: the caller blocks in

@@ -125,8 +125,10 @@ final class SessionIndexer: Sendable {
 
     /// What a look at the vault found.
     private enum Outcome {
-        /// The index holds what the vault holds.
+        /// The index holds what the vault holds, as it did before the look.
         case current
+        /// The index was brought up to what the vault holds: its status is to be published.
+        case updated
         /// The vault could not be read as a whole: queries are answered "not ready" (commands
         /// scan, and meet what stopped the index) and the next look tries again.
         case notCurrent
@@ -142,18 +144,23 @@ final class SessionIndexer: Sendable {
         // The first build at the lowest priority, on a thread of its own (this one keeps its
         // priority for the queries after): until it is over, queries are answered "not ready"
         // and nobody waits for it, while the person who unlocked goes on with jv.
-        var (outcome, source) = ThreadPriority.runInBackground { () -> (Outcome, SessionIndexSource?) in
+        // The status is published here, at this thread's priority: locking the index's memory
+        // holds the process's memory map, which the serving thread needs too.
+        var (outcome, source) = ThreadPriority.runInBackground { [self] () -> (Outcome, SessionIndexSource?) in
             var source: SessionIndexSource?
             return (refresh(index, &source), source)
         }
+        publish(outcome, index)
         shared.withLock { $0.built = true }
         while outcome != .ended, let job = nextJob() {
             switch job {
             case .refresh:
                 outcome = refresh(index, &source)
+                publish(outcome, index)
             case let .query(query, connection, prefix):
                 outcome = refresh(index, &source)
-                let answer = outcome == .current ? Self.answer(query, index) : .notReady
+                publish(outcome, index)
+                let answer = outcome == .current || outcome == .updated ? Self.answer(query, index) : .notReady
                 if case .hits = answer { shared.withLock { $0.searches += 1 } }
                 _ = SessionWire.writeFully(connection, prefix + answer.bytes)
                 close(connection)
@@ -188,13 +195,20 @@ final class SessionIndexer: Sendable {
             case .keyDoesNotOpen:
                 endSession()
                 return .ended
-            case .updated:
-                publish(state: .ready, index: index, lockedBytes: jv_lock_memory())
-                return .current
+            case .updated: return .updated
             }
         } catch {
-            publish(state: .unavailable, index: index)
             return .notCurrent
+        }
+    }
+
+    /// Makes what a look found known to the serving loop: an index brought up to date has its
+    /// memory locked (as far as the limit allows) and is ready; one that could not be is not.
+    private func publish(_ outcome: Outcome, _ index: SearchIndex) {
+        switch outcome {
+        case .updated: publish(state: .ready, index: index, lockedBytes: jv_lock_memory())
+        case .notCurrent: publish(state: .unavailable, index: index)
+        case .current, .ended: break
         }
     }
 
