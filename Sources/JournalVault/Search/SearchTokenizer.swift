@@ -118,19 +118,22 @@ public enum SearchTokenizer {
         while index < bytes.count {
             let lead = bytes[index]
             if lead < 0x80 {
-                if ClassTable.isASCIIWord(lead) {
-                    token.begin(at: written, source: index)
-                    if !token.full && written - token.start < maximumTokenBytes {
-                        out[written] = ASCIIWord.lowercased(lead)
-                        written += 1
-                    } else {
-                        token.full = true
-                    }
-                    token.sourceEnd = index + 1
-                } else {
+                guard ClassTable.isASCIIWord(lead) else {
                     token.flush(written: written, into: &tokens)
+                    index += 1
+                    continue
                 }
-                index += 1
+                // A run of ASCII letters and digits at once (most of most texts): found first,
+                // then copied lower-cased as far as the token has room.
+                token.begin(at: written, source: index)
+                var end = index + 1
+                while end < bytes.count, ClassTable.isASCIIWord(bytes[end]) { end += 1 }
+                let kept = token.full ? 0 : min(end - index, max(0, maximumTokenBytes - (written - token.start)))
+                for offset in 0..<kept { out[written + offset] = ASCIIWord.lowercased(bytes[index + offset]) }
+                written += kept
+                if kept < end - index { token.full = true }
+                token.sourceEnd = end
+                index = end
                 continue
             }
             guard let (value, length) = UTF8Scalar.decode(at: index, in: bytes) else { break }
