@@ -58,6 +58,15 @@ import Testing
     }
 
     /// The table skips these blocks when it is built.
+    /// The search tokenizer compares its (lower-case) tokens with folded text byte for byte.
+    @Test func foldedTextHoldsNoUpperCaseASCII() {
+        for value in UInt32(0)...0x10FFFF where !FoldTable.unchangedAstralRange.contains(value) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let folded = TextMatcher.fold(Array(String(scalar).utf8))
+            #expect(!folded.contains { (0x41...0x5A).contains($0) }, "U+\(String(value, radix: 16)) folds to \(folded)")
+        }
+    }
+
     @Test func skippedBMPBlocksHoldNothingThatFolds() {
         for range in FoldTable.unchangedBMPRanges {
             for value in range {

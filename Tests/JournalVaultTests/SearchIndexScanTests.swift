@@ -74,6 +74,34 @@ struct SearchIndexScanTests {
         }
     }
 
+    @Test("an unranked match found in the folded text is the token list's, runs cut at the token limit included")
+    func foldedTextMatches() throws {
+        var generator = SeededGenerator(seed: 9)
+        // Runs longer than a token keeps, cut inside or at the end of a scalar, and words inside words.
+        let longRuns = [String(repeating: "tea", count: 400), String(repeating: "é", count: 700) + "tea",
+                        String(repeating: "a", count: 1023) + "éwalk", String(repeating: "ab", count: 512), "sidewalk", "walking"]
+        let documents = (0..<300).map { index in
+            var document = Self.randomDocument(&generator, key: String(index), longTexts: false)
+            if index % 3 == 0 { document.text += Self.separators.randomElement(using: &generator)! + longRuns.randomElement(using: &generator)! }
+            return document
+        }
+        let longTokens = longRuns.flatMap(SearchTokenizer.tokens)
+        var queries = longTokens + longTokens.map { String($0.prefix(600)) + "*" } + longTokens.map { "\"\($0) walk\"" }
+        queries += (0..<150).map { _ in Self.query(&generator, corpus: documents) }
+        var compared = 0
+        for text in queries {
+            guard let parsed = try? SearchQuery.parse(text) else { continue }
+            let scan = SearchScan(parsed)
+            for document in documents {
+                var utf8 = document.text
+                let found = utf8.withUTF8 { scan.matches(utf8: $0) }
+                #expect(found == scan.evaluate(document).matches, "\(text.prefix(40)) in \(document.text.prefix(60))")
+                compared += found ? 1 : 0
+            }
+        }
+        #expect(compared > 1000)
+    }
+
     /// A result's kind and id, as a hit names them.
     @Sendable static func key(_ result: SearchResult) -> String {
         switch result {

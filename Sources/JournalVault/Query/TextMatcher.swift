@@ -31,10 +31,16 @@ public struct TextMatcher: Sendable {
     /// the rows it rejects behind in freed memory.
     public func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !needle.isEmpty else { return true }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count * FoldTable.shared.maximumExpansion)) { buffer in
-            let count = Self.fold(bytes, into: buffer.baseAddress!)
+        return Self.withFolded(utf8: bytes) { folded in needle.withUnsafeBytes { Self.contains(UnsafeRawBufferPointer(folded), $0) } }
+    }
+
+    /// Calls `body` with the folded form of UTF-8 `bytes` in temporary memory, wiped afterwards:
+    /// a search must not leave the rows it rejects behind in freed memory.
+    static func withFolded<Result>(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count * FoldTable.shared.maximumExpansion)) { buffer in
+            let count = fold(bytes, into: buffer.baseAddress!)
             defer { Sodium.wipe(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<count])) }
-            return needle.withUnsafeBytes { needle in Self.contains(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), needle) }
+            return try body(UnsafeBufferPointer(start: buffer.baseAddress, count: count))
         }
     }
 
@@ -140,8 +146,11 @@ final class FoldTable: Sendable {
         var pool: [UInt8] = []
         var expansion = 1
         for value in UInt32(0x80)..<0x10000 where !Self.unchangedBMPRanges.contains(where: { $0.contains(value) }) {
+            // ASCII in a folding is lower-cased too, so that folded text never holds `A`–`Z`
+            // (the search tokenizer's tokens are compared with folded text byte for byte).
             guard let scalar = Unicode.Scalar(value),
-                  let folding = foldings[value] ?? Self.propertyFolding(scalar), !folding.elementsEqual(scalar.utf8) else { continue }
+                  let folding = (foldings[value] ?? Self.propertyFolding(scalar))?.map(ASCIIWord.lowercased),
+                  !folding.elementsEqual(scalar.utf8) else { continue }
             bmp[Int(value)] = UInt32(pool.count) << 8 | UInt32(folding.count)
             pool += folding
             expansion = max(expansion, (folding.count + scalar.utf8.count - 1) / scalar.utf8.count)

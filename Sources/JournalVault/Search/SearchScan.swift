@@ -48,11 +48,15 @@ struct SearchScan: Sendable {
     /// For each group of ``SearchQuery/required``, the positions of its phrases in `ranked`.
     private let groups: [[Int]]
     private var statistics: [SearchKind: KindStatistics] = [:]
+    /// Whether every token of every phrase is one the tokenizer could make (the query parser's
+    /// always are): folded text is then searched as its token list would be.
+    private let phrasesAreTokens: Bool
 
     init(_ query: SearchQuery) {
         self.query = query
         ranked = query.rankedPhrases.map(Pattern.init)
         excluded = query.excluded.map(Pattern.init)
+        phrasesAreTokens = (ranked + excluded).allSatisfy { $0.wordTokens != nil }
         var groups: [[Int]] = []
         var next = 0
         for group in query.required {
@@ -79,12 +83,19 @@ struct SearchScan: Sendable {
         }
     }
 
-    /// Whether `text`, valid UTF-8, matches: what an unranked scan asks of each record (no
-    /// statistics, so it stops at the first occurrence of each phrase it needs).
+    /// Whether `text`, valid UTF-8, matches: what an unranked scan asks of each record. No
+    /// statistics are needed, so the token list is not built: the phrases are looked for in
+    /// the folded text, each only until its first occurrence.
     func matches(utf8 text: UnsafeBufferPointer<UInt8>) -> Bool {
-        SearchTokenizer.withTokens(utf8: text) { tokens in
-            groups.allSatisfy { group in group.contains { ranked[$0].occurs(in: tokens) } }
-                && !excluded.contains { $0.occurs(in: tokens) }
+        guard phrasesAreTokens else {
+            return SearchTokenizer.withTokens(utf8: text) { tokens in
+                groups.allSatisfy { group in group.contains { ranked[$0].occurs(in: tokens) } }
+                    && !excluded.contains { $0.occurs(in: tokens) }
+            }
+        }
+        return SearchTokenizer.withFoldedText(utf8: text) { folded in
+            groups.allSatisfy { group in group.contains { ranked[$0].occurs(in: folded) } }
+                && !excluded.contains { $0.occurs(in: folded) }
         }
     }
 
@@ -165,10 +176,62 @@ struct SearchScan: Sendable {
     private struct Pattern: Sendable {
         let tokens: [[UInt8]]
         let prefix: Bool
+        /// For each token, whether it is a run of word scalars rather than a scalar of its own
+        /// (CJK, emoji); nil when a token is neither, so not one the tokenizer makes.
+        let wordTokens: [Bool]?
 
         init(_ phrase: SearchQuery.Phrase) {
             tokens = phrase.tokens.map { Array($0.utf8) }
             prefix = phrase.prefix
+            let shapes = phrase.tokens.compactMap(Self.isWordToken)
+            wordTokens = shapes.count == phrase.tokens.count ? shapes : nil
+        }
+
+        /// True for a run of word scalars (as long as a token keeps), false for one scalar of
+        /// its own, nil for anything else.
+        private static func isWordToken(_ token: String) -> Bool? {
+            let classes = token.unicodeScalars.map { ClassTable.shared.classify($0.value) }
+            if classes == [.single] { return false }
+            guard !classes.isEmpty, classes.allSatisfy({ $0 == .word }), token.utf8.count <= SearchTokenizer.maximumTokenBytes else { return nil }
+            return true
+        }
+
+        /// Whether the phrase occurs in `text`, as it would in its token list: the first token's
+        /// first byte found by memchr, each place confirmed where the tokenizer cuts — a word token neither
+        /// begins nor ends inside a run of word scalars (unless the run is cut at
+        /// ``SearchTokenizer/maximumTokenBytes`` right there), and each next token follows
+        /// after separators only. Needs ``wordTokens``.
+        func occurs(in text: SearchTokenizer.FoldedText) -> Bool {
+            guard let first = tokens.first, !first.isEmpty, let base = text.bytes.baseAddress, let wordTokens else { return tokens.isEmpty }
+            var from = 0
+            while from + first.count <= text.bytes.count {
+                guard let found = memchr(base + from, Int32(first[first.startIndex]), text.bytes.count - from - first.count + 1) else { return false }
+                let start = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                if !(wordTokens[0] && text.followsWordScalar(start)) && holds(in: text, at: start, wordTokens: wordTokens) { return true }
+                from = start + 1
+            }
+            return false
+        }
+
+        /// Whether the whole phrase is at `start` of `text`, where its first token begins a token.
+        private func holds(in text: SearchTokenizer.FoldedText, at start: Int, wordTokens: [Bool]) -> Bool {
+            let bytes = text.bytes
+            var position = start
+            for (index, token) in tokens.enumerated() {
+                guard position + token.count <= bytes.count,
+                      token.withUnsafeBytes({ memcmp(bytes.baseAddress! + position, $0.baseAddress!, token.count) }) == 0 else { return false }
+                let last = index == tokens.count - 1
+                position += token.count
+                if last && prefix { return true }
+                if wordTokens[index], position < bytes.count, case let (.word, length) = text.scalar(at: position) {
+                    // The run goes on: it is this token only when cut here, and the rest of it is left out.
+                    guard token.count + length > SearchTokenizer.maximumTokenBytes else { return false }
+                    while position < bytes.count, text.scalar(at: position).class == .word { position += text.scalar(at: position).length }
+                }
+                if last { return true }
+                while position < bytes.count, case let (.separator, length) = text.scalar(at: position) { position += length }
+            }
+            return true
         }
 
         /// Occurrences, overlapping ones included (FTS5 counts each position a phrase starts at).

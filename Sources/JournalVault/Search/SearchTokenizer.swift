@@ -72,6 +72,36 @@ public enum SearchTokenizer {
         func sourceRange(_ index: Int) -> Range<Int> { tokens[index].sourceStart..<tokens[index].sourceEnd }
     }
 
+    /// Calls `body` with `bytes` folded as the tokenizer folds them, separators kept, in
+    /// temporary memory wiped afterwards: an unranked scan finds a phrase in it without
+    /// building the token list (``SearchScan``'s patterns, through ``FoldedText``).
+    static func withFoldedText<Result>(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (FoldedText) throws -> Result) rethrows -> Result {
+        try TextMatcher.withFolded(utf8: bytes) { try body(FoldedText(bytes: $0, classes: ClassTable.shared)) }
+    }
+
+    /// Folded text read as the tokenizer reads it: what a scalar is, and where a token may begin.
+    struct FoldedText {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let classes: ClassTable
+
+        /// The class and UTF-8 length of the scalar at `offset`.
+        @inline(__always)
+        func scalar(at offset: Int) -> (class: ScalarClass, length: Int) {
+            let lead = bytes[offset]
+            if lead < 0x80 { return (ClassTable.isASCIIWord(lead) ? .word : .separator, 1) }
+            guard let (value, length) = UTF8Scalar.decode(at: offset, in: bytes) else { return (.separator, bytes.count - offset) }
+            return (classes.classify(value), length)
+        }
+
+        /// Whether the scalar just before `offset` is a word scalar (a word token cannot begin there).
+        func followsWordScalar(_ offset: Int) -> Bool {
+            guard offset > 0 else { return false }
+            var lead = offset - 1
+            while lead > 0 && bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+            return scalar(at: lead).class == .word
+        }
+    }
+
     /// What a folded scalar is to the tokenizer.
     enum ScalarClass: UInt8 {
         case separator = 0, word, single
