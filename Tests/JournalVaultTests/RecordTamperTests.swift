@@ -280,6 +280,32 @@ import VaultCrypto
         #expect(!(try fixture.vault.journal.check().isClean))
     }
 
+    /// Content that authenticates but is not UTF-8 (only a writer with the key can make it: a
+    /// bug, never the file's attacker) is tampering on every read path, the search scan too: it
+    /// is checked before any filter looks at it, so a word the text lacks does not pass over it.
+    @Test func authenticatedContentThatIsNotUTF8IsReportedByEveryRead() throws {
+        let fixture = try Fixture()
+        let journal = fixture.vault.journal
+        let id = fixture.first.id.storageText
+        let stored = try journal.database.read { db in
+            try EncryptedEntryRow(row: try #require(try Row.fetchOne(db, sql: "SELECT \(EncryptedEntryRow.selection) FROM entry WHERE id = ?",
+                                                                  arguments: [id])))
+        }
+        let sealed = try journal.keys.records.seal([("content", [0x4D, 0xC3, 0x28, 0x20, 0x77]), ("tags", Array("[]".utf8))],
+                                                   binding: try stored.binding(meta: try stored.parsedMeta()))
+        try fixture.vault.execute("UPDATE entry SET content = ?, tags = ? WHERE id = ?", [sealed[0], sealed[1], id])
+        expectTampered { try journal.entry(id: fixture.first.id) }
+        expectTampered { try journal.entries() }
+        var containing = EntryQuery()
+        containing.contains = "zebra"
+        expectTampered("a listing's contains") { try journal.entries(containing) }
+        for word in ["zebra", "walk"] {
+            let request = SearchRequest(query: try SearchQuery.parse(word))
+            expectTampered("search \(word)") { try journal.forEachSearchMatch(request, transform: { $0 }) { _ in } }
+        }
+        #expect(try journal.entry(id: fixture.second.id) == fixture.second)
+    }
+
     @Test
     func deletedRowIsReported() throws {
         let fixture = try Fixture()

@@ -21,8 +21,13 @@ enum UTF8Validation {
     static func string(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
         let (valid, isASCII) = check(utf8)
         guard valid else { return nil }
-        // Checked just above: the standard library need not check again.
-        return unsafe String(copying: UTF8Span(unchecked: Span(_unsafeElements: utf8), isKnownASCII: isASCII))
+        return string(checked: utf8, isASCII: isASCII)
+    }
+
+    /// The text of `utf8` that ``check(_:)`` found valid (and `isASCII` as it said), without
+    /// checking again: for a caller that looks at the bytes between the check and the copy.
+    static func string(checked utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+        unsafe String(copying: UTF8Span(unchecked: Span(_unsafeElements: utf8), isKnownASCII: isASCII))
     }
 
     /// Whether `utf8` is well-formed, and whether it is all ASCII.

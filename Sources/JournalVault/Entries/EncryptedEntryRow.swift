@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 import VaultCrypto
 
-/// A test of an entry's decrypted content (UTF-8 as stored, valid or not), made on the threads
-/// that decrypt: a listing's `contains`, a search's query.
+/// A test of an entry's decrypted content (valid UTF-8: decryption checks it first), made on
+/// the threads that decrypt: a listing's `contains`, a search's query.
 typealias EntryContentFilter = @Sendable (UnsafeBufferPointer<UInt8>) throws -> Bool
 
 /// The stored form of an entry: plaintext columns, `enc_meta`, and the encrypted `content` and
@@ -97,34 +97,38 @@ struct EncryptedEntryRow: SealedRecordRow {
 
     /// Authenticates and decrypts; any mismatch is ``VaultError/tamperedRecord(table:id:detail:)``.
     func decrypt(keys: VaultKeys) throws -> Entry {
-        guard CivilDay(iso: localDay) == Instant(millis: createdAt, utcOffsetSeconds: utcOffset).localDay else {
-            throw tampered("local_day does not match created_at")
-        }
-        var text = ""
+        guard let entry = try decrypt(keys: keys, ifContentPasses: nil) else { throw tampered("the content field did not open") }
+        return entry
+    }
+
+    /// The entry when its decrypted content passes `filter` (all of them when nil), else nil: the
+    /// search path, where most rows are rejected or, for a common word, most are kept. The
+    /// content is opened and checked as UTF-8 once, for the filter and the entry's text alike;
+    /// the tags are opened only for a row that passes. Any mismatch is
+    /// ``VaultError/tamperedRecord(table:id:detail:)``.
+    func decrypt(keys: VaultKeys, ifContentPasses filter: EntryContentFilter?) throws -> Entry? {
+        var text: String?
         var explicitTags: [String]?
-        try keys.records.open([("content", content), ("tags", tags)], binding: try binding(meta: try parsedMeta())) { field, plaintext in
-            if field == 0 {
-                text = try String(decrypted: plaintext, table: Self.table, id: id)
-            } else {
+        try keys.records.open([("content", content), ("tags", tags)], binding: try binding(meta: try parsedMeta()), while: { field, plaintext in
+            guard field == 0 else {
                 // Most entries have no explicit tags; their field is `[]`, not worth a JSON parser.
                 explicitTags = plaintext.elementsEqual(Self.noTags) ? []
                     : try JSONValue(decrypted: Array(plaintext), table: Self.table, id: id).arrayValue?.compactMap(\.stringValue)
+                return true
             }
+            let (valid, isASCII) = UTF8Validation.check(plaintext)
+            guard valid else { throw tampered("a decrypted field is not UTF-8") }
+            guard try filter?(plaintext) ?? true else { return false }
+            text = UTF8Validation.string(checked: plaintext, isASCII: isASCII)
+            return true
+        })
+        guard let text else { return nil }
+        guard CivilDay(iso: localDay) == Instant(millis: createdAt, utcOffsetSeconds: utcOffset).localDay else {
+            throw tampered("local_day does not match created_at")
         }
         guard let explicitTags else { throw tampered("the tags field is not a list") }
         return Entry(id: id, content: text, created: Instant(millis: createdAt, utcOffsetSeconds: utcOffset),
                      modifiedAt: modifiedAt, starred: starred, explicitTags: explicitTags, version: version)
-    }
-
-    /// Whether the decrypted content passes `filter`, without decrypting the rest of the row or
-    /// making a `String` of it: the search path for the many rows that do not match. The content
-    /// is in temporary memory, wiped when `filter` returns.
-    func contentMatches(_ filter: EntryContentFilter, keys: VaultKeys) throws -> Bool {
-        var matches = false
-        try keys.records.open([("content", content)], binding: try binding(meta: try parsedMeta())) { _, plaintext in
-            matches = try filter(plaintext)
-        }
-        return matches
     }
 
     func parsedMeta() throws -> RecordMeta {

@@ -171,6 +171,7 @@ extension UnlockedVault {
         let byTime = try tagsAreCommon(query)
         let matcher = query.contains.map(TextMatcher.init)
         let filters: [EntryContentFilter] = (matcher.map { matcher in [{ matcher.matches(utf8: $0) }] } ?? []) + (filter.map { [$0] } ?? [])
+        let passes: EntryContentFilter? = filters.isEmpty ? nil : { @Sendable plaintext in try filters.allSatisfy { try $0(plaintext) } }
         // The tag index is not what decides: each tag is confirmed from the decrypted entry, so a
         // tag-index row added to the file cannot put an entry into a listing it does not belong in.
         let wantedTags = Set(query.tags.compactMap(Tags.normalize))
@@ -184,11 +185,7 @@ extension UnlockedVault {
             let pipeline = BatchPipeline(transform: { (stored: Result<EncryptedEntryRow, any Error>) -> Item? in
                 // The keys of the read's snapshot (another process's rekey is followed as it starts).
                 let keys = self.keys
-                let row = try stored.get()
-                if !filters.isEmpty, try !row.contentMatches({ plaintext in try filters.allSatisfy { try $0(plaintext) } }, keys: keys) {
-                    return nil
-                }
-                let entry = try row.decrypt(keys: keys)
+                guard let entry = try stored.get().decrypt(keys: keys, ifContentPasses: passes) else { return nil }
                 // Tags are stored normalised; only explicit tags of an older normal form need it again.
                 var gathered: Set<String>?
                 let has = { (tag: String) in entry.hasTag(tag, gathered: &gathered) }

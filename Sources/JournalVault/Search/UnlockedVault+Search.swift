@@ -22,8 +22,8 @@ extension UnlockedVault {
     /// The records `request` finds, read and decrypted, in the order of ``search(_:)``, each
     /// turned into what `body` takes by `transform` (on every core) as its batch is done. What
     /// is shown is authenticated by this process whichever path found it. Unranked and without a
-    /// session's index, entries are scanned newest first and given as they are found, each
-    /// decrypted once more only when its text matches: the first results show while the scan
+    /// session's index, entries are scanned newest first and given as they are found, the rest
+    /// of each decrypted only when its text matches: the first results show while the scan
     /// goes on. A record that fails verification ends the walk with
     /// ``VaultError/tamperedRecord(table:id:detail:)``.
     ///
@@ -40,8 +40,7 @@ extension UnlockedVault {
         var kinds = request.kinds
         if !request.ranked, kinds.remove(.entry) != nil {
             let scan = SearchScan(request.query)
-            // Text that is not UTF-8 is let through, so that decrypting the entry reports it.
-            let matches: EntryContentFilter = { text in !UTF8Validation.check(text).valid || scan.matches(utf8: text) }
+            let matches: EntryContentFilter = { text in scan.matches(utf8: text) }
             var range = EntryQuery()
             range.from = request.from
             range.to = request.to

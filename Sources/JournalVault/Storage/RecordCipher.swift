@@ -39,13 +39,23 @@ struct RecordCipher: Sendable {
     /// match straight from it, with no array per field. Errors of `use` pass through as they are.
     func open(_ fields: [(name: String, box: Data)], binding: RecordBinding,
               _ use: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        try open(fields, binding: binding, while: { index, plaintext in
+            try use(index, plaintext)
+            return true
+        })
+    }
+
+    /// The same, stopping after the first field for which `use` returns false: the fields after
+    /// it stay sealed (a search's scan opens the rest of an entry only when its text matches).
+    func open(_ fields: [(name: String, box: Data)], binding: RecordBinding,
+              while use: (Int, UnsafeBufferPointer<UInt8>) throws -> Bool) throws {
         guard binding.meta.keyVersion == keyVersion else {
             throw VaultError.tamperedRecord(table: binding.table, id: binding.id.storageText,
                                             detail: "written under key version \(binding.meta.keyVersion), the vault is at \(keyVersion)")
         }
         try withSubkey(for: binding) { subkey in
             for (index, field) in fields.enumerated() {
-                try withUnsafeTemporaryAllocation(byteCount: max(field.box.count, 1), alignment: 1) { buffer in
+                let goesOn = try withUnsafeTemporaryAllocation(byteCount: max(field.box.count, 1), alignment: 1) { buffer in
                     defer { Sodium.wipe(buffer) }
                     let plaintext: UnsafeBufferPointer<UInt8>
                     do {
@@ -60,8 +70,9 @@ struct RecordCipher: Sendable {
                         throw VaultError.tamperedRecord(table: binding.table, id: binding.id.storageText,
                                                         detail: "field \(field.name) does not authenticate")
                     }
-                    try use(index, plaintext)
+                    return try use(index, plaintext)
                 }
+                guard goesOn else { return }
             }
         }
     }
