@@ -18,6 +18,29 @@ import VaultCrypto
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    /// An SQLite file of another program, or one with only a view where the migrations table
+    /// would be, is not taken for a vault, and is left as it was: not turned to WAL mode (as a
+    /// read-write open did before it was refused), nothing written into it or left beside it.
+    @Test(arguments: [
+        ("notes", "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')"),
+        ("view", "CREATE VIEW grdb_migrations AS SELECT '0001' AS identifier"),
+    ])
+    func sqliteFileWithoutTheVaultSchemaIsNotAVault(label: String, schema: String) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("\(label).vault")
+        let other = try DatabaseQueue(path: path)
+        try other.write { db in try db.execute(sql: schema) }
+        try other.close()
+        let contents = try Data(contentsOf: URL(fileURLWithPath: path))
+        for access in [Vault.Access.readWrite, .readOnly] {
+            #expect(throws: VaultError.notAVault(path: path, reason: "no vault schema"), "\(label), \(access)") {
+                try Vault.open(at: path, access: access)
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents, "\(label), \(access)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["\(label).vault"], "\(label), \(access)")
+        }
+    }
+
     @Test(arguments: [
         ("empty", Data()),
         ("text", Data("Dear diary, this is not a database at all.\n".utf8)),

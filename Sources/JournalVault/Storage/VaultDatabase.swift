@@ -117,7 +117,7 @@ final class VaultDatabase: Sendable {
     /// The read-only connection of ``open(path:access:)``'s `.readOnly`.
     private static func readOnlyConnection(path: String, writable: Bool) throws -> VaultDatabase {
         let recorder = ManifestRecorder()
-        let readOnly = configuration(recorder: recorder, readOnly: true)
+        let readOnly = configuration(vaultAt: path, recorder: recorder, readOnly: true)
         let log = WriteAheadLog(beside: path)
         return try translatingErrors(path: path) {
             if log.hasContent {
@@ -207,7 +207,7 @@ final class VaultDatabase: Sendable {
             // Removed before the lock goes: the file is never there unlocked while this create lives.
             defer { PrivateFiles.removeDatabase(temporary) }
             try translatingErrors(path: temporary) {
-                let pool = try openPool(path: temporary)
+                let pool = try openPool(path: temporary, existing: false)
                 try migrator().migrate(pool)
                 try pool.write(initialise)
                 try pool.close()
@@ -250,14 +250,11 @@ final class VaultDatabase: Sendable {
         try read { db in try Self.migrator().appliedIdentifiers(db).sorted() }
     }
 
-    /// Whether the file's schema is older than this binary's; refuses a newer one, and a file
-    /// without a vault's schema.
+    /// Whether the file's schema is older than this binary's; refuses a newer one. (A file
+    /// without a vault's schema was refused as its connection opened: ``refuseWithoutVaultSchema(_:path:)``.)
     private func needsMigration() throws -> Bool {
         let applied = try read { db -> Set<String> in
-            guard try db.tableExists("grdb_migrations") else {
-                throw VaultError.notAVault(path: path, reason: "no vault schema")
-            }
-            return try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
+            try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations")
         }
         let known = Set(SchemaMigrations.all.map(\.identifier))
         guard applied.isSubset(of: known) else {
@@ -279,8 +276,10 @@ final class VaultDatabase: Sendable {
     /// A pool whose commits are durable. GRDB puts WAL pools in `synchronous = NORMAL` after the
     /// configuration's own set-up (a commit could be lost to a power cut, though never to a
     /// crash); only the writer commits, so FULL is set on it afterwards.
-    private static func openPool(path: String, recorder: ManifestRecorder? = nil, capture: SyncCapture = SyncCapture()) throws -> DatabasePool {
-        let pool = try DatabasePool(path: path, configuration: configuration(recorder: recorder, capture: capture))
+    /// `existing`: the file must already hold a vault (every open but ``create(path:_:)``'s).
+    private static func openPool(path: String, existing: Bool = true, recorder: ManifestRecorder? = nil,
+                                 capture: SyncCapture = SyncCapture()) throws -> DatabasePool {
+        let pool = try DatabasePool(path: path, configuration: configuration(vaultAt: existing ? path : nil, recorder: recorder, capture: capture))
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         return pool
     }
@@ -298,7 +297,10 @@ final class VaultDatabase: Sendable {
         return "file:" + escaped + "?immutable=1"
     }
 
-    private static func configuration(recorder: ManifestRecorder?, capture: SyncCapture? = nil, readOnly: Bool = false) -> Configuration {
+    /// `vaultAt`: the path of the vault each connection must find, refused before anything is
+    /// written when it is not one; nil for the file a create fills.
+    private static func configuration(vaultAt vaultPath: String?, recorder: ManifestRecorder?, capture: SyncCapture? = nil,
+                                      readOnly: Bool = false) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(30)
@@ -316,10 +318,21 @@ final class VaultDatabase: Sendable {
                 PRAGMA cache_size = \(readOnly ? -8192 : -32768);
                 PRAGMA recursive_triggers = ON;
                 """)
+            if let vaultPath { try refuseWithoutVaultSchema(db, path: vaultPath) }
             recorder?.register(on: db)
             capture?.register(on: db)
         }
         return configuration
+    }
+
+    /// Refuses a file without a vault's schema (another program's SQLite database) as its
+    /// connection opens: before a pool's set-up turns the file to WAL mode and writes a
+    /// transaction into it, which would change someone else's file. Asked of `sqlite_master`
+    /// directly, whose rows the pragmas above have parsed already: GRDB's `tableExists` makes a
+    /// String of every schema row's SQL (2.9 M instructions at schema 8, in every process).
+    private static func refuseWithoutVaultSchema(_ db: Database, path: String) throws {
+        let sql = "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations')"
+        guard try Bool.fetchOne(db, sql: sql) == true else { throw VaultError.notAVault(path: path, reason: "no vault schema") }
     }
 
     /// Refuses, before SQLite opens it, a file SQLite would take for a new database and write:
