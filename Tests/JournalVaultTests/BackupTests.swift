@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 import VaultCrypto
@@ -444,6 +445,56 @@ import VaultCrypto
         let journal = try restored.unlock(passphrase: secret(TemporaryVault.passphrase))
         #expect(try fileprivateExport(journal) == (try fileprivateExport(fixture.vault.journal)))
         #expect(try journal.check().isClean)
+    }
+
+    // MARK: The snapshot (FORMAT.md §8)
+
+    @Test func aBackupHoldsWhatTheLogCouldNotFoldIntoTheFile() throws {
+        // Another process's open read transaction keeps SQLite from folding a later commit into
+        // the vault file: the file alone is not the vault, and a backup copied from it would
+        // lose the entry that is only in the log.
+        let vault = try TemporaryVault()
+        try vault.journal.addEntry("Before the reader began.")
+        var holding = Configuration()
+        holding.allowsUnsafeTransactions = true
+        let reader = try DatabaseQueue(path: vault.path, configuration: holding)
+        try reader.inDatabase { db in try db.execute(sql: "BEGIN; SELECT count(*) FROM entry") }
+        try vault.journal.addEntry("After the reader began: only in the log.")
+        let backup = vault.folder.file("journal.jvbak")
+        try vault.journal.backup(to: backup)
+        var log = stat()
+        #expect(stat(vault.path + "-wal", &log) == 0 && log.st_size > 0, "the log was not folded in while the reader held it")
+        try reader.inDatabase { db in try db.execute(sql: "COMMIT") }
+        try reader.close()
+
+        let target = vault.folder.file("restored.vault")
+        #expect(try BackupFile.restore(backup, to: target, credential: .recoveryKey(vault.recoveryKey)).counts["entries"] == 2)
+        let restored = try Vault.open(at: target).unlock(recoveryKey: vault.recoveryKey)
+        #expect(try fileprivateExport(restored) == (try fileprivateExport(vault.journal)))
+        // The copy it was made through is gone with it.
+        let names = try FileManager.default.contentsOfDirectory(atPath: vault.folder.url.path)
+        #expect(names.filter { $0.hasPrefix(".") }.isEmpty, "\(names)")
+    }
+
+    @Test func backupsWhileAnotherConnectionWritesAreEachOneMomentOfTheVault() throws {
+        let vault = try TemporaryVault()
+        try vault.journal.addEntries(fileprivateEntries(300))
+        let writer = try Vault.open(at: vault.path).unlock(masterKey: vault.journal.keys.masterKey)
+        let written = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            defer { written.signal() }
+            for index in 0..<200 { _ = try? writer.addEntry("Written while backups are made, \(index).") }
+        }
+        var counts: [Int] = []
+        for round in 0..<6 {
+            let backup = vault.folder.file("round-\(round).jvbak")
+            try vault.journal.backup(to: backup)
+            // Verification restores a scratch copy and runs the whole check, the manifest included.
+            counts.append(try BackupFile.verify(backup, credential: .recoveryKey(vault.recoveryKey)).counts["entries"] ?? 0)
+        }
+        written.wait()
+        #expect(counts == counts.sorted() && counts.allSatisfy { (300...500).contains($0) }, "\(counts)")
+        #expect(try writer.entries().count == 500)
     }
 
     @Test func replacingAnOpenVaultDoesNotReplayItsOldLog() throws {

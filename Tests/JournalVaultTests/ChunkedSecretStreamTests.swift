@@ -23,6 +23,33 @@ import VaultCrypto
 
     /// `data` written through a stream in pieces of `piece` bytes: the stream header and the sealed chunks.
     func seal(_ data: [UInt8], finalChunk: ChunkedSecretStream.FinalChunk, piece: Int = 10_000) throws -> (header: [UInt8], body: [UInt8]) {
+        try sealed(finalChunk: finalChunk) { writer in
+            for start in stride(from: 0, to: data.count, by: piece) {
+                try writer.write(Array(data[start..<min(start + piece, data.count)]))
+            }
+            let expectedLength = writer.finishedLength(writing: 0)
+            try writer.finish()
+            #expect(writer.sealedLength == expectedLength, "finishedLength foretells the stream's length")
+        }
+    }
+
+    /// `data` written through a stream as one source of known length (sealed on a thread of its
+    /// own, as a backup is), with what the writer reported written.
+    func sealKnownLength(_ data: [UInt8], finalChunk: ChunkedSecretStream.FinalChunk) throws -> (header: [UInt8], body: [UInt8], reported: [Int]) {
+        var reported: [Int] = []
+        let (header, body) = try sealed(finalChunk: finalChunk) { writer in
+            let expectedLength = writer.finishedLength(writing: data.count)
+            try writer.write(length: Int64(data.count), read: { buffer, offset in
+                data.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[Int(offset)..<Int(offset) + buffer.count])) }
+            }, wrote: { reported.append($0) })
+            #expect(writer.sealedLength == expectedLength, "finishedLength foretells the stream's length")
+        }
+        return (header, body, reported)
+    }
+
+    /// The stream header and sealed chunks of what `write` puts through a new writer.
+    private func sealed(finalChunk: ChunkedSecretStream.FinalChunk,
+                        _ write: (ChunkedSecretStream.Writer) throws -> Void) throws -> (header: [UInt8], body: [UInt8]) {
         let path = folder.file("sealed")
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let output = try #require(FileHandle(forWritingAtPath: path))
@@ -32,12 +59,7 @@ import VaultCrypto
             header = streamHeader
             return Self.associatedData
         }
-        for start in stride(from: 0, to: data.count, by: piece) {
-            try writer.write(Array(data[start..<min(start + piece, data.count)]))
-        }
-        let expectedLength = writer.finishedLength(writing: 0)
-        try writer.finish()
-        #expect(writer.sealedLength == expectedLength, "finishedLength foretells the stream's length")
+        try write(writer)
         return (header, Array(try Data(contentsOf: URL(fileURLWithPath: path))))
     }
 
@@ -94,6 +116,57 @@ import VaultCrypto
         }
     }
 
+    /// Around the edges of a chunk and of the 16-chunk batches the sealing thread hands over.
+    static let knownLengths = [0, 1, chunk - 1, chunk, chunk + 1, 16 * chunk - 1, 16 * chunk, 16 * chunk + 1, 33 * chunk + 5]
+
+    @Test(arguments: knownLengths) func aSourceOfKnownLengthIsCutAsOneWrittenInPieces(length: Int) throws {
+        let data = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 16) }
+        for finalChunk in [ChunkedSecretStream.FinalChunk.alwaysShort, .mayBeFull] {
+            let (header, body, reported) = try sealKnownLength(data, finalChunk: finalChunk)
+            let chunks = try open(body, header: header)
+            #expect(Array(chunks.joined()) == data, "\(finalChunk)")
+            let (piecesHeader, piecesBody) = try seal(data, finalChunk: finalChunk)
+            #expect(chunks.map(\.count) == (try open(piecesBody, header: piecesHeader)).map(\.count), "\(finalChunk)")
+            #expect(reported.reduce(0, +) == body.count && reported.allSatisfy { $0 <= 16 * Self.sealedChunk }, "\(reported)")
+        }
+    }
+
+    @Test func aFailedReadOfAKnownLengthStopsTheStreamWithItsError() throws {
+        struct Unreadable: Error, Equatable {}
+        let path = folder.file("sealed")
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let output = try #require(FileHandle(forWritingAtPath: path))
+        defer { try? output.close() }
+        let writer = try ChunkedSecretStream.Writer(key: key, finalChunk: .alwaysShort, to: output) { _ in [] }
+        var written = 0
+        #expect(throws: Unreadable()) {
+            try writer.write(length: 100 * Int64(Self.chunk), read: { buffer, offset in
+                // The fourth batch of 16 chunks.
+                if offset >= 48 * Int64(Self.chunk) { throw Unreadable() }
+                buffer.initializeMemory(as: UInt8.self, repeating: 7)
+            }, wrote: { written += $0 })
+        }
+        // What was sealed before the failure may be written; nothing after it, and no final chunk.
+        #expect(written <= 48 * Self.sealedChunk && written % Self.sealedChunk == 0, "\(written)")
+    }
+
+    @Test func aFailedWriteOfAKnownLengthStopsTheSealer() throws {
+        // /dev/full: every write fails as on a full disk.
+        let output = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? output.close() }
+        let writer = try ChunkedSecretStream.Writer(key: key, finalChunk: .alwaysShort, to: output) { _ in [] }
+        let reads = Counter()
+        #expect(throws: (any Error).self) {
+            try writer.write(length: 1_000 * Int64(Self.chunk), read: { buffer, _ in
+                reads.add()
+                buffer.initializeMemory(as: UInt8.self, repeating: 1)
+            }, wrote: { _ in })
+        }
+        // Reading and sealing stopped within their buffers of the failed write (those waiting at
+        // each hand-over, and one in each thread's hands): not the 63 batches of the whole.
+        #expect(reads.value <= 2 * ChunkedSecretStream.Writer.batchesAhead + 2, "\(reads.value) batches read")
+    }
+
     @Test func aStreamCutAtAChunkBoundaryIsTruncated() throws {
         let (header, body) = try seal([UInt8](repeating: 1, count: 3 * Self.chunk), finalChunk: .mayBeFull)
         for kept in 0..<3 {
@@ -146,4 +219,12 @@ import VaultCrypto
             + stream.push([UInt8](repeating: 6, count: 100), associatedData: Self.associatedData, final: false)
         #expect(throws: ChunkedSecretStream.Failure.shortChunk(chunk: 2)) { try open(body, header: header) }
     }
+}
+
+/// A count kept by the sealing thread and read after it has ended.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
 }

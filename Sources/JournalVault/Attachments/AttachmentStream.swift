@@ -84,7 +84,7 @@ enum AttachmentStream {
                                           read: @escaping @Sendable (UnsafeMutableRawBufferPointer) throws -> Int,
                                           prepare: @escaping @Sendable (Int64, UnsafeRawBufferPointer) throws -> Prepared,
                                           store: (Int64, UnsafeRawBufferPointer, Prepared) throws -> Void) throws -> Stored {
-        let pipe = SealingPipe<Prepared>(buffers: sealedAhead, length: chunkLength + SecretStream.overhead)
+        let pipe = SealingPipe<Prepared, Stored>(buffers: sealedAhead, length: chunkLength + SecretStream.overhead)
         let sealer = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: sealer) {
             pipe.end(Result { try seal(streamID: streamID, name: name, limit: limit, read: read, into: pipe, prepare: prepare) })
@@ -106,7 +106,7 @@ enum AttachmentStream {
 
     /// The sealing side of ``write(streamID:name:limit:read:prepare:store:)``, on its own thread.
     private static func seal<Prepared: Sendable>(streamID: UUID, name: String, limit: Int64,
-                                                 read: (UnsafeMutableRawBufferPointer) throws -> Int, into pipe: SealingPipe<Prepared>,
+                                                 read: (UnsafeMutableRawBufferPointer) throws -> Int, into pipe: SealingPipe<Prepared, Stored>,
                                                  prepare: (Int64, UnsafeRawBufferPointer) throws -> Prepared) throws -> Stored {
         let key = try SecureBytes.random(count: SecretStream.keyLength)
         let (writer, header) = try SecretStream.Writer.start(key: key)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import GRDB
+import GRDBSQLite
 import VaultCrypto
 
 /// What a backup holds, reported by `backup`, `verify-backup` and `restore`.
@@ -152,47 +153,96 @@ public enum BackupFile {
 }
 
 extension UnlockedVault {
-    /// The header and keyslots of a snapshot of the vault at `vaultPath`, read from the copy (nobody writes it).
-    private static func headerAndSlots(ofSnapshot snapshot: String, of vaultPath: String) throws -> (VaultHeader, [Keyslot]) {
-        var configuration = Configuration()
-        configuration.readonly = true
-        return try VaultDatabase.translatingErrors(path: snapshot) {
-            let copy = try DatabaseQueue(path: VaultDatabase.immutableURI(snapshot), configuration: configuration)
-            defer { try? copy.close() }
-            return try copy.read { db in (try VaultHeader.read(db, path: vaultPath), try Keyslot.readAll(db)) }
-        }
-    }
-
     /// Writes an encrypted backup of the whole vault to `path`: a consistent snapshot even while
     /// other processes write, created 0600 and complete before it appears under its name.
     /// Refuses to replace an existing file unless `replace`.
+    ///
+    /// The snapshot is the vault file's pages as one read transaction sees them (FORMAT.md §8),
+    /// sealed on one core while the other writes the backup. When every page that transaction
+    /// sees is in the vault file itself (the log folded in first), they are read from there; when
+    /// the log still holds some (a reader or a writer kept it from being folded in), SQLite's
+    /// online backup copies them into a private temporary file first.
     @discardableResult
     public func backup(to path: String, replace: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
-        // Beside the vault (the same disk, room for a copy), unless that folder cannot be written
-        // (a vault on read-only media): then in the scratch folder. The snapshot is the vault
-        // file itself, encrypted as it is.
+        PrivateFiles.removeAbandoned(beside: snapshotFolder, purposes: .snapshot)
+        // The keys of the vault as it is now: a rekey another process committed since the unlock is followed.
+        try database.read { _ in }
+        foldInTheLog()
+        let keys = self.keys
+        let (header, createdAt) = try database.read { db -> (VaultHeader, Int64) in
+            // The header and keyslots of the transaction the pages are copied in, which must be of
+            // these keys: read before it, they could be those of a rekey committed meanwhile, and
+            // the backup would hold records under one key and keyslots of another.
+            let header = try VaultHeader.read(db, path: vault.path)
+            guard header.keyVersion == keys.keyVersion else { throw VaultError.keyRotatedMeanwhile }
+            let slots = try Keyslot.readAll(db)
+            let length = try Int64.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
+            return try PrivateFiles.reportingDiskFull(writing: path) {
+                let createdAt = try withPagesOfThisTransaction(db, length: length) { read in
+                    try Self.writeBackup(to: path, replace: replace, header: header, slots: slots, keys: keys, length: length, read: read)
+                }
+                return (header, createdAt)
+            }
+        }
+        return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: createdAt, utcOffsetSeconds: 0),
+                             bytes: BackupFile.fileSize(path), counts: try vault.info().counts)
+    }
+
+    /// Where a snapshot is made when the log is not folded in: beside the vault (the same disk,
+    /// room for a copy), unless that folder cannot be written (a vault on read-only media): then
+    /// in the scratch folder.
+    private var snapshotFolder: String {
         let folder = URL(fileURLWithPath: vault.path).deletingLastPathComponent().path
-        let snapshotBeside = access(folder, W_OK) == 0 ? vault.path : PrivateFiles.scratchName(for: vault.path)
-        PrivateFiles.removeAbandoned(beside: snapshotBeside, purposes: .snapshot)
-        let (snapshot, inUse) = try PrivateFiles.createLockedTemporary(beside: snapshotBeside, purpose: .snapshot)
+        return access(folder, W_OK) == 0 ? vault.path : PrivateFiles.scratchName(for: vault.path)
+    }
+
+    /// Folds the write-ahead log into the vault file and empties it, if that can be done within a
+    /// second; a reader or writer of another process that holds it longer only means the pages
+    /// are copied through a snapshot (``withPagesOfThisTransaction(_:length:_:)``).
+    private func foldInTheLog() {
+        guard vault.database.access == .readWrite else { return }
+        try? database.pool.writeWithoutTransaction { db in
+            sqlite3_busy_timeout(db.sqliteConnection, 1000)
+            defer { sqlite3_busy_timeout(db.sqliteConnection, VaultDatabase.busyTimeoutMilliseconds) }
+            _ = try db.checkpoint(.truncate)
+        }
+    }
+
+    /// Gives `body` a function that reads the first `length` bytes of the vault file as the read
+    /// transaction of `db` sees it, from any thread, while `body` runs.
+    ///
+    /// The vault file itself holds that view when the log was empty as the transaction began, and
+    /// it keeps it: SQLite folds no page of the log into the file past the oldest reader's view,
+    /// and empties the log only once no reader uses it. An empty (or absent) `-wal` file, looked
+    /// at once the transaction has begun, shows that; it cannot have been emptied since. Else the
+    /// pages are copied first, through SQLite's online backup in this transaction.
+    private func withPagesOfThisTransaction<Result>(_ db: Database, length: Int64,
+                                                    _ body: (@escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) throws -> Void) throws -> Result) throws -> Result {
+        var log = stat()
+        let logIsEmpty = stat(vault.path + "-wal", &log) == 0 ? log.st_size == 0 : errno == ENOENT
+        if logIsEmpty {
+            let file = try DatabaseMainFile(db)
+            return try body { buffer, offset in try file.read(into: buffer, at: offset) }
+        }
+        let (snapshot, inUse) = try PrivateFiles.createLockedTemporary(beside: snapshotFolder, purpose: .snapshot)
         defer { try? inUse.close() }
         // Removed before the lock goes: the copy is never there unlocked while this backup lives.
         defer { PrivateFiles.removeDatabase(snapshot) }
-        // The keys of the vault as it is now: a rekey another process committed since the unlock is followed.
-        try database.read { _ in }
-        // VACUUM INTO copies one read transaction's view: consistent while others write.
+        var configuration = Configuration()
+        configuration.prepareDatabase { copy in try copy.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF") }
         try PrivateFiles.reportingDiskFull(writing: snapshot) {
-            try database.pool.writeWithoutTransaction { db in
-                try db.execute(sql: "VACUUM INTO ?", arguments: [snapshot])
-            }
+            let copy = try DatabaseQueue(path: snapshot, configuration: configuration)
+            try copy.writeWithoutTransaction { copy in try db.backup(to: copy) }
+            try copy.close()
         }
-        // The header and keyslots of the snapshot itself, which must be of these keys: read from
-        // the vault, they could be those of a rekey committed while the copy was made, and the
-        // backup would hold records under one key and keyslots of another.
-        let (header, slots) = try Self.headerAndSlots(ofSnapshot: snapshot, of: vault.path)
-        let keys = self.keys
-        guard header.keyVersion == keys.keyVersion else { throw VaultError.keyRotatedMeanwhile }
+        let descriptor = inUse.fileDescriptor
+        return try body { buffer, offset in try PrivateFiles.read(descriptor, into: buffer, at: offset) }
+    }
+
+    /// Writes the backup file of a snapshot of `length` bytes that `read` gives; returns its time.
+    private static func writeBackup(to path: String, replace: Bool, header: VaultHeader, slots: [Keyslot], keys: VaultKeys, length: Int64,
+                                    read: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) throws -> Void) throws -> Int64 {
         PrivateFiles.removeAbandoned(beside: path, purposes: .writing)
         let (temporary, output) = try PrivateFiles.createLockedTemporary(beside: path, purpose: .writing)
         defer { try? output.close() }
@@ -203,19 +253,13 @@ extension UnlockedVault {
         // The final chunk is always shorter than a full one (FORMAT.md §8.2).
         let stream = try ChunkedSecretStream.Writer(key: streamKey, finalChunk: .alwaysShort, to: output) { streamHeader in
             try backupHeader.seal(fileKey: fileKey, masterKey: keys.masterKey, streamHeader: streamHeader)
-            try PrivateFiles.reportingDiskFull(writing: path) { try output.write(contentsOf: backupHeader.encoded) }
+            try output.write(contentsOf: backupHeader.encoded)
             return backupHeader.mac
         }
-
-        guard let input = FileHandle(forReadingAtPath: snapshot) else { throw VaultError.storage("cannot read the snapshot") }
-        defer { try? input.close() }
-        while let chunk = try input.read(upToCount: BackupFile.chunkLength), !chunk.isEmpty {
-            try PrivateFiles.reportingDiskFull(writing: path) { try stream.write(Array(chunk)) }
-        }
-        try PrivateFiles.reportingDiskFull(writing: path) { try stream.finish() }
-        try PrivateFiles.reportingDiskFull(writing: path) { try output.synchronize() }
+        var writeback = PrivateOutput.Writeback(descriptor: output.fileDescriptor)
+        try stream.write(length: length, read: read) { writeback.wrote($0) }
+        try output.synchronize()
         try PrivateFiles.commit(temporary, to: path, replace: replace)
-        return BackupSummary(vaultID: header.vaultID, createdAt: Instant(millis: backupHeader.createdAt, utcOffsetSeconds: 0),
-                             bytes: BackupFile.fileSize(path), counts: try vault.info().counts)
+        return backupHeader.createdAt
     }
 }

@@ -47,7 +47,10 @@ enum ChunkedSecretStream {
 
     /// Seals what is written into chunks, writing each full one as soon as it is known not to be
     /// the final one.
-    final class Writer {
+    ///
+    /// Used by one thread at a time (unchecked): ``write(length:read:wrote:)`` lends its stream
+    /// to a sealing thread, which has ended when the call returns.
+    final class Writer: @unchecked Sendable {
         private let stream: SecretStream.Writer
         private let output: FileHandle
         private let finalChunk: FinalChunk
@@ -79,6 +82,114 @@ enum ChunkedSecretStream {
                 start += ChunkedSecretStream.chunkLength
             }
             pending.removeFirst(start)
+        }
+
+        /// Seals the `length` bytes that `read` gives and finishes the stream, on three threads:
+        /// `read` fills the buffer it is handed with the bytes from the offset it is given, on a
+        /// thread of its own; the batches it reads are sealed on another; the caller's thread
+        /// writes the sealed chunks and tells `wrote` how many bytes each write put. At most
+        /// ``batchesAhead`` batches of ``batchChunks`` chunks wait at each hand-over, so memory
+        /// stays bounded; a failure anywhere stops the others, which have ended when this
+        /// returns. Only on a stream nothing was written to yet.
+        ///
+        /// ```swift
+        /// try writer.write(length: size, read: { buffer, offset in try file.read(into: buffer, at: offset) }, wrote: { _ in })
+        /// ```
+        func write(length: Int64, read: @escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) throws -> Void,
+                   wrote: (Int) -> Void) throws {
+            guard pending.isEmpty, sealedLength == 0 else { throw VaultError.storage("a stream of known length must be written whole") }
+            let layout = KnownLength(length: length, finalChunk: finalChunk)
+            let plaintext = SealingPipe<Void, Void>(buffers: Self.batchesAhead, length: Self.batchChunks * ChunkedSecretStream.chunkLength)
+            let sealed = SealingPipe<Void, Void>(buffers: Self.batchesAhead, length: Self.batchChunks * ChunkedSecretStream.sealedChunkLength)
+            let workers = DispatchGroup()
+            DispatchQueue.global(qos: .userInitiated).async(group: workers) {
+                plaintext.end(Result { try layout.read(with: read, into: plaintext) })
+            }
+            DispatchQueue.global(qos: .userInitiated).async(group: workers) {
+                defer { plaintext.stop() }
+                sealed.end(Result { try self.seal(layout, from: plaintext, into: sealed) })
+            }
+            defer {
+                sealed.stop()
+                plaintext.stop()
+                workers.wait()
+                plaintext.release()
+                sealed.release()
+            }
+            while let batch = sealed.next() {
+                try output.write(contentsOf: UnsafeRawBufferPointer(rebasing: batch.buffer[..<batch.count]))
+                sealedLength += batch.count
+                wrote(batch.count)
+                sealed.recycle(batch.buffer)
+            }
+            try sealed.outcome()
+        }
+
+        /// Chunks in one buffer of a hand-over: 1 MiB of plaintext.
+        static let batchChunks = 16
+        /// Batches that may wait at a hand-over: two on the way, and the one being worked on.
+        static let batchesAhead = 3
+
+        /// The sealing side of ``write(length:read:wrote:)``, on its own thread: each batch read
+        /// is cut into chunks, sealed, and handed on.
+        private func seal(_ layout: KnownLength, from plaintext: SealingPipe<Void, Void>, into sealed: SealingPipe<Void, Void>) throws {
+            var next: Int64 = 0
+            while let batch = plaintext.next() {
+                let output = try sealed.freeBuffer()
+                var start = 0, sealedCount = 0
+                for index in layout.chunks(ofBatchStartingAt: batch.index) {
+                    let count = layout.count(ofChunk: index)
+                    let into = UnsafeMutableRawBufferPointer(rebasing: output[sealedCount..<sealedCount + count + SecretStream.overhead])
+                    try stream.push(UnsafeRawBufferPointer(rebasing: batch.buffer[start..<start + count]),
+                                    associatedData: associatedData, final: index == layout.chunkCount - 1, into: into)
+                    start += count
+                    sealedCount += into.count
+                }
+                plaintext.recycle(batch.buffer)
+                sealed.put(index: batch.index, buffer: output, count: sealedCount, prepared: ())
+                next = batch.index + Int64(Self.batchChunks)
+            }
+            try plaintext.outcome()
+            guard next >= layout.chunkCount else { throw VaultError.storage("a stream of known length ended before its final chunk") }
+        }
+
+        /// How ``write(length:read:wrote:)`` cuts `length` bytes: full chunks, then the final one
+        /// as `finalChunk` says, read and sealed ``batchChunks`` at a time.
+        private struct KnownLength: Sendable {
+            let length: Int64
+            let finalLength: Int64
+            let chunkCount: Int64
+            static let chunkLength = Int64(ChunkedSecretStream.chunkLength)
+
+            init(length: Int64, finalChunk: FinalChunk) {
+                self.length = length
+                finalLength = switch finalChunk {
+                case .alwaysShort: length % Self.chunkLength
+                case .mayBeFull: length == 0 ? 0 : (length - 1) % Self.chunkLength + 1
+                }
+                chunkCount = (length - finalLength) / Self.chunkLength + 1
+            }
+
+            func chunks(ofBatchStartingAt first: Int64) -> Range<Int64> {
+                first..<min(first + Int64(Writer.batchChunks), chunkCount)
+            }
+
+            func count(ofChunk index: Int64) -> Int {
+                Int(index == chunkCount - 1 ? finalLength : Self.chunkLength)
+            }
+
+            /// The reading side, on its own thread: every batch's bytes, in order.
+            func read(with read: (UnsafeMutableRawBufferPointer, Int64) throws -> Void, into pipe: SealingPipe<Void, Void>) throws {
+                var first: Int64 = 0, offset: Int64 = 0
+                while first < chunkCount {
+                    let count = chunks(ofBatchStartingAt: first).reduce(0) { $0 + self.count(ofChunk: $1) }
+                    let buffer = try pipe.freeBuffer()
+                    try read(UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]), offset)
+                    pipe.put(index: first, buffer: buffer, count: count, prepared: ())
+                    offset += Int64(count)
+                    first += Int64(Writer.batchChunks)
+                }
+            }
         }
 
         /// Seals what is pending as the final chunk. Nothing may be written after it.

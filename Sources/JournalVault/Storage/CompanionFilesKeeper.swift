@@ -32,7 +32,7 @@ final class CompanionFilesKeeper: @unchecked Sendable {
         var code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         if code == SQLITE_OK, let handle {
             // As long as the GRDB connections wait (``VaultDatabase``'s configuration).
-            sqlite3_busy_timeout(handle, 30_000)
+            sqlite3_busy_timeout(handle, VaultDatabase.busyTimeoutMilliseconds)
             code = sqlite3_exec(handle, "PRAGMA schema_version", nil, nil, nil)
         }
         guard code == SQLITE_OK, let handle else {

@@ -168,6 +168,17 @@ enum PrivateFiles {
         throw VaultError.storage("cannot create a temporary file beside \(path): other processes keep removing it")
     }
 
+    /// Fills `buffer` from the open file `descriptor` at `offset`; a file that ends before is an error.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws {
+        var filled = 0
+        while filled < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset) + off_t(filled))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw VaultError.storage(count == 0 ? "a file ended before its length" : "cannot read a file (\(String(cString: strerror(errno))))") }
+            filled += count
+        }
+    }
+
     /// Whether `path` names the regular file open as `descriptor` (and not another, or nothing).
     static func isRegularFile(_ descriptor: Int32, named path: String) -> Bool {
         isOpen(descriptor, named: path, ofType: S_IFREG)

@@ -297,13 +297,16 @@ final class VaultDatabase: Sendable {
         return "file:" + escaped + "?immutable=1"
     }
 
+    /// How long a connection waits for another process's lock before it gives up.
+    static let busyTimeoutMilliseconds: Int32 = 30_000
+
     /// `vaultAt`: the path of the vault each connection must find, refused before anything is
     /// written when it is not one; nil for the file a create fills.
     private static func configuration(vaultAt vaultPath: String?, recorder: ManifestRecorder?, capture: SyncCapture? = nil,
                                       readOnly: Bool = false) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = readOnly
-        configuration.busyMode = .timeout(30)
+        configuration.busyMode = .timeout(Double(busyTimeoutMilliseconds) / 1000)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // secure_delete: deleted or overwritten ciphertext is zeroed, not left in free pages.

@@ -2,21 +2,25 @@
 import Foundation
 import VaultCrypto
 
-/// The hand-over between the thread that seals an attachment's chunks and the caller that
-/// stores them (``AttachmentStream/write(streamID:name:limit:read:prepare:store:)``): a fixed
-/// set of buffers goes round — the sealer fills a free one, the storer stores it and hands it
-/// back — so the sealer is never more than the set ahead and memory stays what the set is.
+/// The hand-over between a thread that seals chunks and the caller that stores or writes them
+/// (an attachment's chunks, ``AttachmentStream/write(streamID:name:limit:read:prepare:store:)``;
+/// a backup's, ``ChunkedSecretStream/Writer/write(length:read:wrote:)``, where one also hands the
+/// bytes read to the sealer): a fixed set of buffers goes round — the sealer fills a free one, the
+/// storer stores it and hands it back — so the sealer is never more than the set ahead and memory
+/// stays what the set is.
+///
+/// `Prepared` is what the sealer makes beside each chunk for the storer, `Outcome` what it ends with.
 ///
 /// Either side may stop the other: the sealer by ending (its result, an error included, is
 /// taken once the chunks it put before are stored), the storer by ``stop()`` (a failed store),
 /// which wakes a sealer waiting for a buffer with ``Stopped``.
 ///
 /// ```swift
-/// let pipe = SealingPipe<Void>(buffers: 3, length: 1 << 20)
-/// // sealer: let buffer = try pipe.freeBuffer(); …; pipe.put(index: 0, buffer: buffer, count: n, prepared: ()); pipe.end(.success(stored))
+/// let pipe = SealingPipe<Void, Int>(buffers: 3, length: 1 << 20)
+/// // sealer: let buffer = try pipe.freeBuffer(); …; pipe.put(index: 0, buffer: buffer, count: n, prepared: ()); pipe.end(.success(chunks))
 /// // storer: while let chunk = pipe.next() { …; pipe.recycle(chunk.buffer) }; let stored = try pipe.outcome()
 /// ```
-final class SealingPipe<Prepared: Sendable>: @unchecked Sendable {
+final class SealingPipe<Prepared: Sendable, Outcome: Sendable>: @unchecked Sendable {
     /// A sealed chunk waiting to be stored: `count` bytes of `buffer`.
     struct Chunk {
         let index: Int64
@@ -33,7 +37,7 @@ final class SealingPipe<Prepared: Sendable>: @unchecked Sendable {
     private let all: [UnsafeMutableRawBufferPointer]
     private var free: [UnsafeMutableRawBufferPointer]
     private var waiting: [Chunk] = []
-    private var ended: Result<AttachmentStream.Stored, Error>?
+    private var ended: Result<Outcome, Error>?
     private var stopped = false
 
     init(buffers: Int, length: Int) {
@@ -60,8 +64,8 @@ final class SealingPipe<Prepared: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The sealer's last word: the stream written, or why it stopped.
-    func end(_ result: Result<AttachmentStream.Stored, Error>) {
+    /// The sealer's last word: what it sealed, or why it stopped.
+    func end(_ result: Result<Outcome, Error>) {
         condition.lock()
         ended = result
         condition.signal()
@@ -87,10 +91,10 @@ final class SealingPipe<Prepared: Sendable>: @unchecked Sendable {
     }
 
     /// What the sealer ended with, once ``next()`` has given nil.
-    func outcome() throws -> AttachmentStream.Stored {
+    func outcome() throws -> Outcome {
         condition.lock()
         defer { condition.unlock() }
-        guard let ended else { throw VaultError.storage("an attachment's chunks were taken before they were all sealed") }
+        guard let ended else { throw VaultError.storage("sealed chunks were taken before they were all sealed") }
         return try ended.get()
     }
 
