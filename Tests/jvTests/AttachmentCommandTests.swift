@@ -205,7 +205,8 @@ struct AttachmentCommandTests {
         let output = sandbox.folder.file("got/a.bin")
         try FileManager.default.createDirectory(atPath: sandbox.folder.file("got"), withIntermediateDirectories: true)
         let get = try sandbox.fails(["attachment", "get", id, "--output", output], status: 65, sourceLocation: sourceLocation)
-        // A chunk removed or added changes the count the manifest lists: the vault is refused as it opens.
+        // Refused as the attachment is read (its blob binds how many chunks it has); a message that
+        // names the manifest is the open's refusal of another count that changed with it.
         #expect(get.errorLines.count == 1 && (get.err.contains(blob) || get.err.contains("list of records cannot be trusted")),
                 "\(what): \(get)", sourceLocation: sourceLocation)
         let leftovers = try sandbox.hiddenFiles(in: sandbox.folder.file("got"))

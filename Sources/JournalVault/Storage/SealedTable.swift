@@ -300,5 +300,12 @@ struct ManifestedTable: Sendable, Hashable {
     /// Every covered table, in the manifest's order.
     static let all: [ManifestedTable] = beforeAttachments + attachments
 
+    /// The tables whose rows a reader counts as it opens the vault (FORMAT.md §11.3): all but the
+    /// attachments' content, blobs and chunks. Those are reached only through an attachment row
+    /// and read whole wherever one is read — its blob, the number of its chunks and each chunk —
+    /// so a row of them removed or added hides nothing from a listing; and their counts grow with
+    /// every photo, which every command would pay for as it opens (an index of every chunk read).
+    static let countedAtOpen: [ManifestedTable] = all.filter { $0 != attachmentChunk && $0.name != SealedTable.attachmentBlob.name }
+
     var selection: String { columns.joined(separator: ", ") }
 }
