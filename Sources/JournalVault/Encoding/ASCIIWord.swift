@@ -17,6 +17,21 @@ enum ASCIIWord {
 
     static func isASCII(_ word: UInt64) -> Bool { word & highBits == 0 }
 
+    /// Whether every byte of `bytes` is ASCII, eight at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        while index + 8 <= bytes.count {
+            guard isASCII(load(from: base + index)) else { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            guard base[index] < 0x80 else { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Whether one of the eight bytes is `byte`: a byte of `word ^ (byte × ones)` is zero
     /// exactly there, and the classic test says whether any byte is zero.
     static func contains(_ byte: UInt8, in word: UInt64) -> Bool {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import Synchronization
 import VaultCrypto
 
 /// Case- and diacritic-insensitive substring matching ("cafe" finds "Café", "STRASSE" finds
@@ -37,8 +38,9 @@ public struct TextMatcher: Sendable {
     /// Calls `body` with the folded form of UTF-8 `bytes` in temporary memory, wiped afterwards:
     /// a search must not leave the rows it rejects behind in freed memory.
     static func withFolded<Result>(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count * FoldTable.shared.maximumExpansion)) { buffer in
-            let count = fold(bytes, into: buffer.baseAddress!)
+        let needed = FoldTable.isNeeded(for: bytes)
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes.count * FoldTable.maximumExpansion(needed: needed))) { buffer in
+            let count = fold(bytes, into: buffer.baseAddress!, needed: needed)
             defer { Sodium.wipe(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[..<count])) }
             return try body(UnsafeBufferPointer(start: buffer.baseAddress, count: count))
         }
@@ -66,17 +68,19 @@ public struct TextMatcher: Sendable {
     /// The folded form of UTF-8 `bytes`; a truncated last sequence is dropped, other invalid
     /// bytes pass through (decrypted fields are valid UTF-8; this only must not crash).
     static func fold(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: bytes.count * FoldTable.shared.maximumExpansion) { output, written in
+        let needed = FoldTable.isNeeded(for: bytes)
+        return [UInt8](unsafeUninitializedCapacity: bytes.count * FoldTable.maximumExpansion(needed: needed)) { output, written in
             guard let out = output.baseAddress else { return }
-            written = fold(bytes, into: out)
+            written = fold(bytes, into: out, needed: needed)
         }
     }
 
-    /// Folds into `out` (room for `bytes.count × maximumExpansion`) and returns the length.
-    private static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    /// Folds into `out` (room for `bytes.count × maximumExpansion`) and returns the length;
+    /// `needed`: ``FoldTable/isNeeded(for:)`` of `bytes`.
+    private static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, needed: Bool) -> Int {
         let count = bytes.count
         var written = 0
-        FoldTable.shared.withLookup { lookup in
+        FoldTable.withLookup(needed: needed) { lookup in
             var index = 0
             while index < count {
                 // Eight ASCII bytes at a time: most text is mostly ASCII.
@@ -107,8 +111,31 @@ public struct TextMatcher: Sendable {
 
 /// Per-scalar foldings, computed once: a flat table over the Basic Multilingual Plane, so the
 /// search loop does one array read per scalar and allocates nothing.
+///
+/// Building it (and ``ClassTable``) costs some 40 M instructions, most of a short `jv search`
+/// process; ASCII text needs neither table (lower-cased inline, classified by byte), so they are
+/// built only once a text that is not ASCII is folded: ``isNeeded(for:)``.
 final class FoldTable: Sendable {
     static let shared = FoldTable()
+    /// Set once ``shared`` is built: from then on no text is looked over first.
+    private static let built = Atomic<Bool>(false)
+
+    /// Whether folding or tokenizing `bytes` needs the tables: once they are built, always (no
+    /// pass over the text first); before, only for text that is not all ASCII.
+    static func isNeeded(for bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        built.load(ordering: .relaxed) || !ASCIIWord.isASCII(bytes)
+    }
+
+    /// The most output bytes one input byte of `bytes` can become (ASCII: one).
+    static func maximumExpansion(needed: Bool) -> Int {
+        needed ? shared.maximumExpansion : 1
+    }
+
+    /// ``withLookup(_:)`` of the shared table where it is `needed`, else of an empty one, which
+    /// ASCII text never looks into.
+    static func withLookup<Result>(needed: Bool, _ body: (Lookup) -> Result) -> Result {
+        needed ? shared.withLookup(body) : body(Lookup(bmp: UnsafeBufferPointer(start: nil, count: 0), pool: UnsafeBufferPointer(start: nil, count: 0)))
+    }
 
     /// Blocks folded by Foundation: Latin-1 Supplement to Cyrillic, Latin Extended Additional,
     /// general punctuation (for width), and the half/fullwidth forms. Other scalars follow
@@ -158,6 +185,7 @@ final class FoldTable: Sendable {
         self.bmp = bmp
         self.pool = pool
         maximumExpansion = expansion
+        Self.built.store(true, ordering: .relaxed)
     }
 
     /// The table as raw buffers, for the length of one fold: no reference counting per scalar.

@@ -41,10 +41,11 @@ public enum SearchTokenizer {
 
     /// The same over valid UTF-8 bytes (a truncated last sequence is dropped).
     static func withTokens<Result>(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (TokenList) throws -> Result) rethrows -> Result {
-        let capacity = max(1, bytes.count * FoldTable.shared.maximumExpansion)
+        let needed = FoldTable.isNeeded(for: bytes)
+        let capacity = max(1, bytes.count * FoldTable.maximumExpansion(needed: needed))
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { folded in
             var tokens: [TokenList.Token] = []
-            let used = tokenize(bytes, into: folded.baseAddress!, tokens: &tokens)
+            let used = tokenize(bytes, into: folded.baseAddress!, needed: needed, tokens: &tokens)
             defer { Sodium.wipe(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(folded)[..<used])) }
             return try body(TokenList(folded: UnsafeBufferPointer(start: folded.baseAddress, count: used), tokens: tokens))
         }
@@ -76,7 +77,7 @@ public enum SearchTokenizer {
     /// temporary memory wiped afterwards: an unranked scan finds a phrase in it without
     /// building the token list (``SearchScan``'s patterns, through ``FoldedText``).
     static func withFoldedText<Result>(utf8 bytes: UnsafeBufferPointer<UInt8>, _ body: (FoldedText) throws -> Result) rethrows -> Result {
-        try TextMatcher.withFolded(utf8: bytes) { try body(FoldedText(bytes: $0, classes: ClassTable.shared)) }
+        try TextMatcher.withFolded(utf8: bytes) { try body(FoldedText(bytes: $0, classes: ClassTable.forText(needed: FoldTable.isNeeded(for: $0)))) }
     }
 
     /// Folded text read as the tokenizer reads it: what a scalar is, and where a token may begin.
@@ -107,12 +108,13 @@ public enum SearchTokenizer {
         case separator = 0, word, single
     }
 
-    /// Folds `bytes` into `out` and records the tokens; returns the folded length.
-    private static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
+    /// Folds `bytes` into `out` and records the tokens; returns the folded length. `needed`:
+    /// ``FoldTable/isNeeded(for:)`` of `bytes`.
+    private static func tokenize(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, needed: Bool,
                                  tokens: inout [TokenList.Token]) -> Int {
-        let classes = ClassTable.shared
-        return FoldTable.shared.withLookup { lookup in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * FoldTable.shared.maximumExpansion) { scratch in
+        let classes = ClassTable.forText(needed: needed)
+        return FoldTable.withLookup(needed: needed) { lookup in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * FoldTable.maximumExpansion(needed: needed)) { scratch in
                 defer { Sodium.wipe(UnsafeMutableRawBufferPointer(scratch)) }
                 return gather(bytes, into: out, scratch: scratch.baseAddress!, lookup: lookup, classes: classes, tokens: &tokens)
             }
@@ -248,8 +250,19 @@ public enum SearchTokenizer {
 /// once: the tokenizer does one array read per non-ASCII scalar.
 final class ClassTable: Sendable {
     static let shared = ClassTable()
+    /// For text that is all ASCII, which is classified by byte and never looks into the table.
+    private static let empty = ClassTable(bmp: [])
+
+    /// The shared table where a text needs it (``FoldTable/isNeeded(for:)``), else an empty one.
+    static func forText(needed: Bool) -> ClassTable {
+        needed ? shared : empty
+    }
 
     private let bmp: [UInt8]
+
+    private init(bmp: [UInt8]) {
+        self.bmp = bmp
+    }
 
     /// Blocks whose class is known without asking each scalar (a test checks them against the
     /// Unicode data in use): CJK ideographs are each a token, Hangul syllables are letters,
@@ -258,7 +271,7 @@ final class ClassTable: Sendable {
         (0x4E00..<0xA000, .single), (0x3400..<0x4DC0, .single), (0xAC00..<0xD7A4, .word), (0xD800..<0xF900, .separator),
     ]
 
-    private init() {
+    private convenience init() {
         var bmp = [UInt8](repeating: 0, count: 0x10000)
         for (range, known) in Self.knownBMPRanges {
             for value in range { bmp[Int(value)] = known.rawValue }
@@ -272,7 +285,7 @@ final class ClassTable: Sendable {
             bmp[Int(value)] = SearchTokenizer.classOf(value).rawValue
             value += 1
         }
-        self.bmp = bmp
+        self.init(bmp: bmp)
     }
 
     @inline(__always)
