@@ -449,19 +449,24 @@ import VaultCrypto
 
     // MARK: The snapshot (FORMAT.md §8)
 
-    @Test func aBackupHoldsWhatTheLogCouldNotFoldIntoTheFile() throws {
+    /// Through a symbolic link too: SQLite keeps the log beside the file the link points to.
+    @Test(arguments: [false, true]) func aBackupHoldsWhatTheLogCouldNotFoldIntoTheFile(throughALink: Bool) throws {
         // Another process's open read transaction keeps SQLite from folding a later commit into
         // the vault file: the file alone is not the vault, and a backup copied from it would
         // lose the entry that is only in the log.
         let vault = try TemporaryVault()
-        try vault.journal.addEntry("Before the reader began.")
+        let elsewhere = try TemporaryFolder()
+        let link = elsewhere.file("journal.vault")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: vault.path)
+        let journal = throughALink ? try Vault.open(at: link).unlock(recoveryKey: vault.recoveryKey) : vault.journal
+        try journal.addEntry("Before the reader began.")
         var holding = Configuration()
         holding.allowsUnsafeTransactions = true
         let reader = try DatabaseQueue(path: vault.path, configuration: holding)
         try reader.inDatabase { db in try db.execute(sql: "BEGIN; SELECT count(*) FROM entry") }
-        try vault.journal.addEntry("After the reader began: only in the log.")
+        try journal.addEntry("After the reader began: only in the log.")
         let backup = vault.folder.file("journal.jvbak")
-        try vault.journal.backup(to: backup)
+        try journal.backup(to: backup)
         var log = stat()
         #expect(stat(vault.path + "-wal", &log) == 0 && log.st_size > 0, "the log was not folded in while the reader held it")
         try reader.inDatabase { db in try db.execute(sql: "COMMIT") }
@@ -470,9 +475,10 @@ import VaultCrypto
         let target = vault.folder.file("restored.vault")
         #expect(try BackupFile.restore(backup, to: target, credential: .recoveryKey(vault.recoveryKey)).counts["entries"] == 2)
         let restored = try Vault.open(at: target).unlock(recoveryKey: vault.recoveryKey)
-        #expect(try fileprivateExport(restored) == (try fileprivateExport(vault.journal)))
+        #expect(try fileprivateExport(restored) == (try fileprivateExport(journal)))
         // The copy it was made through is gone with it.
         let names = try FileManager.default.contentsOfDirectory(atPath: vault.folder.url.path)
+            + FileManager.default.contentsOfDirectory(atPath: elsewhere.url.path)
         #expect(names.filter { $0.hasPrefix(".") }.isEmpty, "\(names)")
     }
 

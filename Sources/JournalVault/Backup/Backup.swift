@@ -214,15 +214,13 @@ extension UnlockedVault {
     ///
     /// The vault file itself holds that view when the log was empty as the transaction began, and
     /// it keeps it: SQLite folds no page of the log into the file past the oldest reader's view,
-    /// and empties the log only once no reader uses it. An empty (or absent) `-wal` file, looked
-    /// at once the transaction has begun, shows that; it cannot have been emptied since. Else the
+    /// and empties the log only once no reader uses it. An empty (or absent) log, looked at once
+    /// the transaction has begun, shows that; it cannot have been emptied since. Else the
     /// pages are copied first, through SQLite's online backup in this transaction.
     private func withPagesOfThisTransaction<Result>(_ db: Database, length: Int64,
                                                     _ body: (@escaping @Sendable (UnsafeMutableRawBufferPointer, Int64) throws -> Void) throws -> Result) throws -> Result {
-        var log = stat()
-        let logIsEmpty = stat(vault.path + "-wal", &log) == 0 ? log.st_size == 0 : errno == ENOENT
-        if logIsEmpty {
-            let file = try DatabaseMainFile(db)
+        let file = try DatabaseMainFile(db)
+        if file.logIsEmpty {
             return try body { buffer, offset in try file.read(into: buffer, at: offset) }
         }
         let (snapshot, inUse) = try PrivateFiles.createLockedTemporary(beside: snapshotFolder, purpose: .snapshot)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -23,6 +24,18 @@ struct DatabaseMainFile: @unchecked Sendable {
             throw VaultError.storage("SQLite does not lend its handle of the vault file")
         }
         file = pointer
+        logPath = sqlite3_db_filename(db.sqliteConnection, "main").flatMap { sqlite3_filename_wal($0) }.map { String(cString: $0) }
+    }
+
+    /// The write-ahead log's path as SQLite names it: beside the file SQLite opened, which is
+    /// the target of a symbolic link the vault was opened through, not beside the link.
+    private let logPath: String?
+
+    /// Whether the write-ahead log is empty or absent (a connection not in WAL mode has none).
+    var logIsEmpty: Bool {
+        guard let logPath else { return true }
+        var log = stat()
+        return stat(logPath, &log) == 0 ? log.st_size == 0 : errno == ENOENT
     }
 
     /// Fills `buffer` with the file's bytes from `offset`; a file that ends before is an error.
