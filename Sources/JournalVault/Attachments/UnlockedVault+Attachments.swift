@@ -166,17 +166,23 @@ extension UnlockedVault {
     /// caller that must not keep part of a damaged file writes to a temporary one and keeps it
     /// only when this returns.
     ///
+    /// The chunks are read, opened and digested on a thread of their own while `emit` runs on
+    /// the caller's with the chunk before (``SealingPipe/handOver(buffers:length:produce:consume:)``):
+    /// on two cores, writing the content out and decrypting it no longer take turns.
+    ///
     /// ```swift
     /// try journal.readAttachment(id: id) { bytes in try output.write(contentsOf: bytes) }
     /// ```
     public func readAttachment(id: UUID, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         try fetchAttachmentContent(id: id)
-        try database.read { db in
-            guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
-            _ = try row.decryptName(keys: keys)
-            let blob = try blob(of: row, db)
-            try readContent(of: blob, opened: try blob.decrypt(keys: keys), db, emit)
-        }
+        try SealingPipe.handOver(buffers: AttachmentStream.sealedAhead, length: AttachmentStream.chunkLength, produce: { put in
+            try self.database.read { db in
+                guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
+                _ = try row.decryptName(keys: self.keys)
+                let blob = try self.blob(of: row, db)
+                try self.readContent(of: blob, opened: try blob.decrypt(keys: self.keys), db, put)
+            }
+        }, consume: emit)
     }
 
     /// ``readAttachment(id:_:)`` into `handle`.

@@ -115,3 +115,44 @@ final class SealingPipe<Prepared: Sendable, Outcome: Sendable>: @unchecked Senda
         }
     }
 }
+
+extension SealingPipe where Prepared == Void, Outcome == Void {
+    /// Runs `produce` on a thread of its own and hands each part it puts (at most `length`
+    /// bytes, copied into one of `buffers` buffers) to `consume` on the caller's thread, in order:
+    /// reading an attachment opens and digests its next chunks while the caller writes out the
+    /// one before. Every part `produce` put before it failed is consumed, then its error thrown;
+    /// a failed `consume` stops `produce` at its next part, and its error is thrown. The thread
+    /// has ended, and the buffers are wiped, when this returns.
+    ///
+    /// ```swift
+    /// try SealingPipe.handOver(buffers: 3, length: 1 << 20, produce: { put in try put(part) }, consume: { try file.write(contentsOf: $0) })
+    /// ```
+    static func handOver(buffers: Int, length: Int, produce: @escaping @Sendable (_ put: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
+                         consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let pipe = SealingPipe<Void, Void>(buffers: buffers, length: length)
+        let producer = DispatchGroup()
+        DispatchQueue.global(qos: .userInitiated).async(group: producer) {
+            var index: Int64 = 0
+            pipe.end(Result {
+                try produce { part in
+                    guard part.count <= length else { throw VaultError.storage("a part of \(part.count) bytes is longer than the pipe's buffers") }
+                    let buffer = try pipe.freeBuffer()
+                    if let source = part.baseAddress { buffer.baseAddress!.copyMemory(from: source, byteCount: part.count) }
+                    pipe.put(index: index, buffer: buffer, count: part.count, prepared: ())
+                    index += 1
+                }
+            })
+        }
+        defer {
+            pipe.stop()
+            producer.wait()
+            pipe.release()
+        }
+        while let part = pipe.next() {
+            try consume(UnsafeRawBufferPointer(rebasing: part.buffer[..<part.count]))
+            pipe.recycle(part.buffer)
+        }
+        try pipe.outcome()
+    }
+}
+
