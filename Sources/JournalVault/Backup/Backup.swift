@@ -166,14 +166,13 @@ extension UnlockedVault {
     public func backup(to path: String, replace: Bool = false) throws -> BackupSummary {
         if !replace, FileManager.default.fileExists(atPath: path) { throw VaultError.vaultExists(path: path) }
         PrivateFiles.removeAbandoned(beside: snapshotFolder, purposes: .snapshot)
-        // The keys of the vault as it is now: a rekey another process committed since the unlock is followed.
-        try database.read { _ in }
         foldInTheLog()
-        let keys = self.keys
         let (header, createdAt) = try database.read { db -> (VaultHeader, Int64) in
-            // The header and keyslots of the transaction the pages are copied in, which must be of
-            // these keys: read before it, they could be those of a rekey committed meanwhile, and
+            // The keys as this transaction sees the vault (the read followed a rekey another
+            // process committed since the unlock), and the header and keyslots of the same
+            // transaction: read in another, they could be those of a rekey committed meanwhile, and
             // the backup would hold records under one key and keyslots of another.
+            let keys = self.keys
             let header = try VaultHeader.read(db, path: vault.path)
             guard header.keyVersion == keys.keyVersion else { throw VaultError.keyRotatedMeanwhile }
             let slots = try Keyslot.readAll(db)

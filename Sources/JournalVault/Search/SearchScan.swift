@@ -190,8 +190,8 @@ struct SearchScan: Sendable {
         /// True for a run of word scalars (as long as a token keeps), false for one scalar of
         /// its own, nil for anything else.
         private static func isWordToken(_ token: String) -> Bool? {
-            var utf8 = token
-            let table = utf8.withUTF8 { ClassTable.forText(needed: FoldTable.isNeeded(for: $0)) }
+            var text = token
+            let table = text.withUTF8 { ClassTable.forText(needed: FoldTable.isNeeded(for: $0)) }
             let classes = token.unicodeScalars.map { $0.isASCII ? (ClassTable.isASCIIWord(UInt8($0.value)) ? .word : .separator) : table.classify($0.value) }
             if classes == [.single] { return false }
             guard !classes.isEmpty, classes.allSatisfy({ $0 == .word }), token.utf8.count <= SearchTokenizer.maximumTokenBytes else { return nil }

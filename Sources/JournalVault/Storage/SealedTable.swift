@@ -305,7 +305,7 @@ struct ManifestedTable: Sendable, Hashable {
     /// and read whole wherever one is read — its blob, the number of its chunks and each chunk —
     /// so a row of them removed or added hides nothing from a listing; and their counts grow with
     /// every photo, which every command would pay for as it opens (an index of every chunk read).
-    static let countedAtOpen: [ManifestedTable] = all.filter { $0 != attachmentChunk && $0.name != SealedTable.attachmentBlob.name }
+    static let countedAtOpen: [ManifestedTable] = all.filter { ![SealedTable.attachmentBlob.name, attachmentChunk.name].contains($0.name) }
 
     var selection: String { columns.joined(separator: ", ") }
 }
