@@ -325,6 +325,33 @@ import VaultCrypto
         }
     }
 
+    /// A blob row sealed again, by someone with the key, with another content's digest: every
+    /// chunk authenticates, so all of the content is given — the digest is checked once it has
+    /// all been read (on the writing thread, beside the write) — and then the read is refused.
+    @Test func contentNotOfItsRecordedDigestIsRefusedAtItsEnd() throws {
+        let fixture = try TamperFixture()
+        let journal = fixture.journal
+        try journal.writeBehindTheVaultsBack { db in
+            let blob = try #require(try AttachmentBlobRow.fetchOne(id: fixture.first.blobID, db))
+            let opened = try blob.decrypt(keys: journal.keys)
+            var details = opened.details
+            details.digest[0] ^= 1
+            var row = blob.row
+            try row.seal([opened.stream.sealedForm, details.json.utf8Bytes, opened.thumbnail],
+                         meta: .rewriting(row.encMeta, keyVersion: journal.keys.keyVersion), keys: journal.keys)
+            try row.update(db)
+        }
+        var given = 0
+        expectVaultError("the digest is not the content's", where: {
+            if case .tamperedRecord(_, _, let detail) = $0 { detail.contains(AttachmentStream.contentMismatch) } else { false }
+        }) {
+            try journal.readAttachment(id: fixture.first.id) { given += $0.count }
+        }
+        #expect(given == 2 * Self.mebibyte + 1)
+        #expect(try journal.check().problems.contains { $0.contains(fixture.first.blobID.storageText) })
+        #expect(try Self.read(journal, fixture.second.id) == Self.content(2 * Self.mebibyte + 1, seed: 8))
+    }
+
     /// The open counts the attachments, which a listing shows, but not their content, which every
     /// read of an attachment counts itself (FORMAT.md §11.3): at 10,000 photos the chunks' index
     /// was most of what a `jv list` read more than the same vault without them.

@@ -179,9 +179,24 @@ enum AttachmentStream {
 
     /// ``read(_:chunk:emit:tampered:)`` with each chunk lent rather than given: `chunk` hands the
     /// stored bytes of an index to the function it is passed (they need live only for that call,
-    /// so they can be SQLite's own buffer) and returns false where there is none. One buffer of
-    /// plaintext serves every chunk.
+    /// so they can be SQLite's own buffer) and returns false where there is none.
     static func read(_ expected: Stored, chunk: (Int64, (UnsafeRawBufferPointer) throws -> Void) throws -> Bool,
+                     emit: (UnsafeRawBufferPointer) throws -> Void, tampered: (String) -> Error) throws {
+        var digest = try Blake2bStream()
+        try open(expected, chunk: chunk, emit: { part in
+            digest.update(part)
+            try emit(part)
+        }, tampered: tampered)
+        guard try digest.finalize() == expected.digest else { throw tampered(contentMismatch) }
+    }
+
+    /// What a content whose digest is not its blob row's is told.
+    static let contentMismatch = "its content does not match its digest"
+
+    /// ``read(_:chunk:emit:tampered:)`` but for the content's digest, which the caller makes of
+    /// what it is given and checks (``contentMismatch``) — on another thread, where that balances
+    /// the work. One buffer of plaintext serves every chunk.
+    static func open(_ expected: Stored, chunk: (Int64, (UnsafeRawBufferPointer) throws -> Void) throws -> Bool,
                      emit: (UnsafeRawBufferPointer) throws -> Void, tampered: (String) -> Error) throws {
         let reader: SecretStream.Reader
         do {
@@ -189,7 +204,6 @@ enum AttachmentStream {
         } catch {
             throw tampered("its stream header is malformed")
         }
-        var digest = try Blake2bStream()
         let plaintext = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkLength, alignment: 64)
         defer {
             Sodium.wipe(plaintext)
@@ -214,10 +228,7 @@ enum AttachmentStream {
             guard Int64(count) == length else { throw tampered("chunk \(index) is not of its length") }
             let content = Int(max(0, min(Int64(count), expected.size - start)))
             guard plaintext[content..<count].allSatisfy({ $0 == 0 }) else { throw tampered("its padding is not zeros") }
-            let part = UnsafeRawBufferPointer(rebasing: plaintext[..<content])
-            digest.update(part)
-            try emit(part)
+            try emit(UnsafeRawBufferPointer(rebasing: plaintext[..<content]))
         }
-        guard try digest.finalize() == expected.digest else { throw tampered("its content does not match its digest") }
     }
 }

@@ -166,23 +166,30 @@ extension UnlockedVault {
     /// caller that must not keep part of a damaged file writes to a temporary one and keeps it
     /// only when this returns.
     ///
-    /// The chunks are read, opened and digested on a thread of their own while `emit` runs on
-    /// the caller's with the chunk before (``SealingPipe/handOver(buffers:length:produce:consume:)``):
-    /// on two cores, writing the content out and decrypting it no longer take turns.
+    /// The chunks are read and opened on a thread of their own while the caller's digests the
+    /// chunk before and runs `emit` with it (``SealingPipe/handOver(buffers:length:produce:consume:)``):
+    /// on two cores, decrypting, digesting and writing out no longer take turns, and each thread
+    /// has about half the work.
     ///
     /// ```swift
     /// try journal.readAttachment(id: id) { bytes in try output.write(contentsOf: bytes) }
     /// ```
     public func readAttachment(id: UUID, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         try fetchAttachmentContent(id: id)
-        try SealingPipe.handOver(buffers: AttachmentStream.sealedAhead, length: AttachmentStream.chunkLength, produce: { put in
+        var digest = try Blake2bStream()
+        let expected = try SealingPipe.handOver(buffers: AttachmentStream.sealedAhead, length: AttachmentStream.chunkLength, produce: { put in
             try self.database.read { db in
                 guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
                 _ = try row.decryptName(keys: self.keys)
                 let blob = try self.blob(of: row, db)
-                try self.readContent(of: blob, opened: try blob.decrypt(keys: self.keys), db, put)
+                let stream = try self.openContent(of: blob, opened: try blob.decrypt(keys: self.keys), db, put)
+                return (digest: stream.digest, mismatch: blob.row.tampered(AttachmentStream.contentMismatch))
             }
-        }, consume: emit)
+        }, consume: { part in
+            digest.update(part)
+            try emit(part)
+        })
+        guard try digest.finalize() == expected.digest else { throw expected.mismatch }
     }
 
     /// ``readAttachment(id:_:)`` into `handle`.
@@ -270,7 +277,7 @@ extension UnlockedVault {
                                 _ db: Database) throws -> MediaDetails? {
         guard written.size <= Self.describedStreamLimit, let folder = PrivateOutput.tmpfsFolder() else { return nil }
         guard let copy = try? EditorFile(in: folder, named: name, writing: { handle in
-            try readChunks(of: written, db, emit: { try handle.write(contentsOf: $0) }, tampered: { VaultError.storage($0) })
+            try openChunks(of: written, db, emit: { try handle.write(contentsOf: $0) }, tampered: { VaultError.storage($0) })
         }) else { return nil }
         defer { copy.remove() }
         let descriptor = open(copy.path, O_RDONLY | O_CLOEXEC)
@@ -301,21 +308,23 @@ extension UnlockedVault {
                            size: blob.details.size, media: blob.details.media, stored: stored), blob.thumbnail)
     }
 
-    /// Reads a blob's chunk stream (FORMAT.md §15.3): exactly its chunk count of chunks, in order.
-    func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database,
-                     _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+    /// Opens a blob's chunk stream (FORMAT.md §15.3): exactly its chunk count of chunks, in order.
+    /// It returns the stream, whose content's digest the caller checks.
+    private func openContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database,
+                             _ emit: (UnsafeRawBufferPointer) throws -> Void) throws -> AttachmentStream.Stored {
         let expected = try blob.stream(opened)
         try requireChunks(of: blob, expected, db)
-        try readChunks(of: expected, db, emit: emit, tampered: { blob.row.tampered($0) })
+        try openChunks(of: expected, db, emit: emit, tampered: { blob.row.tampered($0) })
+        return expected
     }
 
     /// Opens the chunk rows of `expected`'s stream in order, each lent to the stream reader from
-    /// SQLite's own buffer (no copy of a megabyte per chunk).
-    private func readChunks(of expected: AttachmentStream.Stored, _ db: Database, emit: (UnsafeRawBufferPointer) throws -> Void,
+    /// SQLite's own buffer (no copy of a megabyte per chunk); the content's digest is the caller's.
+    private func openChunks(of expected: AttachmentStream.Stored, _ db: Database, emit: (UnsafeRawBufferPointer) throws -> Void,
                             tampered: (String) -> Error) throws {
         let statement = try db.cachedStatement(sql: "SELECT data FROM attachment_chunk WHERE stream_id = ? AND idx = ?")
         let stream = expected.streamID.storageText
-        try AttachmentStream.read(expected, chunk: { index, open in
+        try AttachmentStream.open(expected, chunk: { index, open in
             // The row's bytes are the cursor's statement's: valid while the cursor lives and stands on it.
             let rows = try Row.fetchCursor(statement, arguments: [stream, index])
             return try withExtendedLifetime(rows) {
@@ -329,8 +338,9 @@ extension UnlockedVault {
         }, emit: emit, tampered: tampered)
     }
 
-    /// ``readContent(of:opened:_:_:)`` with each chunk's ciphertext from `chunk` (given its index;
-    /// nil when there is none), which ``check()`` feeds from the one pass that also digests it.
+    /// Reads a blob's chunk stream, its content's digest checked, with each chunk's ciphertext from
+    /// `chunk` (given its index; nil when there is none), which ``check()`` feeds from the one pass
+    /// that also digests it.
     func readContent(of blob: AttachmentBlobRow, opened: AttachmentBlobRow.Opened, _ db: Database, chunk: (Int64) throws -> Data?,
                      _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         let expected = try blob.stream(opened)

@@ -116,20 +116,21 @@ final class SealingPipe<Prepared: Sendable, Outcome: Sendable>: @unchecked Senda
     }
 }
 
-extension SealingPipe where Prepared == Void, Outcome == Void {
+extension SealingPipe where Prepared == Void {
     /// Runs `produce` on a thread of its own and hands each part it puts (at most `length`
-    /// bytes, copied into one of `buffers` buffers) to `consume` on the caller's thread, in order:
-    /// reading an attachment opens and digests its next chunks while the caller writes out the
-    /// one before. Every part `produce` put before it failed is consumed, then its error thrown;
-    /// a failed `consume` stops `produce` at its next part, and its error is thrown. The thread
-    /// has ended, and the buffers are wiped, when this returns.
+    /// bytes, copied into one of `buffers` buffers) to `consume` on the caller's thread, in order,
+    /// then returns what `produce` returned: reading an attachment opens its next chunks while
+    /// the caller digests and writes out the one before. Every part `produce` put before it
+    /// failed is consumed, then its error thrown; a failed `consume` stops `produce` at its next
+    /// part, and its error is thrown. The thread has ended, and the buffers are wiped, when this
+    /// returns.
     ///
     /// ```swift
     /// try SealingPipe.handOver(buffers: 3, length: 1 << 20, produce: { put in try put(part) }, consume: { try file.write(contentsOf: $0) })
     /// ```
-    static func handOver(buffers: Int, length: Int, produce: @escaping @Sendable (_ put: (UnsafeRawBufferPointer) throws -> Void) throws -> Void,
-                         consume: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let pipe = SealingPipe<Void, Void>(buffers: buffers, length: length)
+    static func handOver(buffers: Int, length: Int, produce: @escaping @Sendable (_ put: (UnsafeRawBufferPointer) throws -> Void) throws -> Outcome,
+                         consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Outcome {
+        let pipe = SealingPipe<Void, Outcome>(buffers: buffers, length: length)
         let producer = DispatchGroup()
         DispatchQueue.global(qos: .userInitiated).async(group: producer) {
             var index: Int64 = 0
@@ -152,7 +153,6 @@ extension SealingPipe where Prepared == Void, Outcome == Void {
             try consume(UnsafeRawBufferPointer(rebasing: part.buffer[..<part.count]))
             pipe.recycle(part.buffer)
         }
-        try pipe.outcome()
+        return try pipe.outcome()
     }
 }
-
