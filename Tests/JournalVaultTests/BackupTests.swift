@@ -517,6 +517,25 @@ import VaultCrypto
         #expect(try fileprivateExport(journal) == (try fileprivateExport(fixture.vault.journal)))
     }
 
+    /// A vault kept elsewhere and reached through a link (a synced folder, another disk): the
+    /// restore replaces the file the link names — the link itself was replaced by a new file,
+    /// leaving the vault it named as it was — and takes away the log beside that file.
+    @Test func aRestoreThroughALinkRestoresTheVaultItNamesAndKeepsTheLink() throws {
+        let fixture = try Fixture(entries: 4)
+        let other = try TemporaryVault()
+        try other.journal.addEntry("Only in the old vault's log.")
+        #expect(FileManager.default.fileExists(atPath: other.path + "-wal"))
+        let links = try TemporaryFolder()
+        let link = links.file("journal.vault")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: other.path)
+        _ = try BackupFile.restore(fixture.backup, to: link, credential: fixture.passphrase, replace: true)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == other.path, "the link is still a link to the vault")
+        let journal = try Vault.open(at: other.path).unlock(passphrase: secret(TemporaryVault.passphrase))
+        #expect(try journal.entries().count == 5)
+        #expect(try journal.check().isClean)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: links.path) == ["journal.vault"], "nothing written beside the link")
+    }
+
     /// Verification runs the whole check, the row-set manifest included: a backup of a vault a
     /// record was deleted from behind jv's back does not restore, and says why in one sentence.
     @Test func aBackupOfAVaultMissingARecordIsRefused() throws {

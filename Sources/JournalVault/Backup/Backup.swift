@@ -50,8 +50,13 @@ public enum BackupFile {
     /// must not pass for the original (FORMAT.md §8.3): it gets its own instance id, so its own
     /// high-water mark, and a vault that synced leaves its location (``BackupSummary/leftLocation``).
     /// A target replaced that holds the same vault is restored as itself all the same.
+    ///
+    /// A target that is a symbolic link restores the file it names, and stays a link: the
+    /// restored file is written beside that file and takes its name, and the log SQLite keeps
+    /// beside it is the one taken away.
     public static func restore(_ path: String, to target: String, credential: @autoclosure () throws -> VaultCredential,
                                replace: Bool = false, asCopy: Bool = false) throws -> BackupSummary {
+        let target = URL(fileURLWithPath: target).resolvingSymlinksInPath().path
         if !replace, FileManager.default.fileExists(atPath: target) { throw VaultError.vaultExists(path: target) }
         // Folders the restore has to make, innermost first, so a failure can take them away again.
         var missing: [String] = []
