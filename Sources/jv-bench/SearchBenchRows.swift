@@ -26,8 +26,8 @@ struct SearchBenchRows {
         let residentBefore = ProcessMemory.kibibytes("VmRSS")
         let peak = try ProcessMemory.peakGrowth {
             let build = try SearchIndex()
-            try journal.forEachSearchDocument(of: .entry, transform: { $0 }) { batch in
-                textBytes += batch.reduce(0) { $0 + $1.text.utf8.count }
+            try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { batch in
+                textBytes += batch.reduce(0) { $0 + $1.document.text.utf8.count }
                 try build.upsert(batch)
             }
             index = build
@@ -37,7 +37,7 @@ struct SearchBenchRows {
         // Timed on a second build (the first one's pages and tables are warm in the allocator).
         let build = try Timings.measure(1) {
             let again = try SearchIndex()
-            try journal.forEachSearchDocument(of: .entry, transform: { $0 }) { try again.upsert($0) }
+            try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { try again.upsert($0) }
         }
         let stored = try journal.stats(today: Instant.now().localDay).entries
         guard index.documentCount == stored else {

@@ -43,11 +43,33 @@ public final class SearchIndex {
 
     private static func table(_ kind: SearchKind) -> String { "fts_\(kind.rawValue)" }
 
-    /// Adds documents, replacing any of the same kind and key.
+    /// A document with its tokens: what the index stores of it. Made by ``prepare(_:)`` where
+    /// the documents are decrypted, on every core, so that the one thread that owns the index
+    /// only inserts.
+    public struct Prepared: Sendable {
+        public let document: SearchDocument
+        /// The document's tokens joined by single spaces, as the FTS5 table holds them.
+        let tokens: String
+    }
+
+    /// Tokenizes a document for ``upsert(_:)-(Prepared)``.
+    ///
+    /// ```swift
+    /// try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { try index.upsert($0) }
+    /// ```
+    @Sendable public static func prepare(_ document: SearchDocument) -> Prepared {
+        Prepared(document: document, tokens: SearchTokenizer.tokens(document.text).joined(separator: " "))
+    }
+
+    /// Adds documents, replacing any of the same kind and key; tokenized here, on the caller's thread.
     public func upsert(_ documents: [SearchDocument]) throws {
+        try upsert(documents.map(Self.prepare))
+    }
+
+    /// Adds documents tokenized beforehand, replacing any of the same kind and key.
+    public func upsert(_ prepared: [Prepared]) throws {
         try database.write { db in
-            for document in documents {
-                let text = SearchTokenizer.tokens(document.text).joined(separator: " ")
+            for (document, text) in prepared.lazy.map({ ($0.document, $0.tokens) }) {
                 let table = Self.table(document.kind)
                 if let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?"),
                                                   arguments: [document.kind.rawValue, document.key]) {

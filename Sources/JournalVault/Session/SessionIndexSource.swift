@@ -78,7 +78,7 @@ final class SessionIndexSource {
             guard !changed.isEmpty else { continue }
             // The whole kind at its first build, read in the file's order; afterwards by id.
             try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, inBackground: true,
-                                             transform: { $0 }) { documents in
+                                             transform: SearchIndex.prepare) { documents in
                 try index.upsert(documents)
             }
         }
