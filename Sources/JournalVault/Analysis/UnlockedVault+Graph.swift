@@ -115,9 +115,8 @@ extension UnlockedVault {
             for stored in rows {
                 let relation = try stored.decrypt(keys: keys)
                 let movedRow = try stored.row.withDerivedGraphID(nodeIDs: [removed: kept])
-                let target = KnowledgeRelation(id: movedRow.id, from: relation.from == removed ? kept : relation.from,
-                                             to: relation.to == removed ? kept : relation.to, type: relation.type,
-                                             strength: relation.strength, entryID: relation.entryID)
+                let target = KnowledgeRelation(id: movedRow.id, from: try movedRow.uuid("from_node"), to: try movedRow.uuid("to_node"),
+                                               type: relation.type, strength: relation.strength, entryID: relation.entryID)
                 if target.from == target.to && relation.from != relation.to {
                     try deleteRelation(stored, db)
                     dropped += 1
