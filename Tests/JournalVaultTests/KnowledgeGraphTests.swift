@@ -336,4 +336,32 @@ fileprivate func expectGraphError<R>(_ comment: Comment? = nil, sourceLocation: 
             #expect(report.isClean, "\(report.problems)")
         }
     }
+
+    /// A merge on one device while the other, not yet knowing of it, names the merged node again
+    /// (a new relation to it, and a stronger one it had): both devices end with the same graph and
+    /// parked records, `check` clean — the merged node stays deleted, and what the other device
+    /// said of it waits parked, as a relation to any node deleted elsewhere does (FORMAT.md §14.7).
+    @Test func aMergeMeetsAConcurrentAnalysisOfTheMergedNode() throws {
+        let devices = try SyncTests.Devices(count: 2)
+        let entry = try devices.journals[0].addEntry("Ben and Benny.")
+        let me = graphNode("person", "me"), benny = graphNode("person", "Benny")
+        try devices.journals[0].addAnalysis(Analysis(entryID: entry.id, model: "graph-test", processedAt: .now(), sentiment: "neutral"), relations: [
+            graphRelation(me, "knows", graphNode("person", "Ben"), 0.4), graphRelation(me, "knows", benny, 0.5),
+        ])
+        try devices.syncUntilQuiet()
+
+        let first = devices.journals[0], second = devices.journals[1]
+        _ = try first.mergeNode(try first.resolveNode("benny").id, into: try first.resolveNode("ben").id)
+        try second.addAnalysis(Analysis(entryID: entry.id, model: "other-model", processedAt: .now(), sentiment: "warm"), relations: [
+            graphRelation(me, "knows", benny, 0.8), graphRelation(benny, "lives in", graphNode("place", "Lisbon"), 1),
+        ])
+        try devices.syncUntilQuiet()
+        let states = try devices.journals.map(SyncGraphCollisionTests.graphState)
+        #expect(states[0] == states[1], "\(states[0])\n\(states[1])")
+        for journal in devices.journals {
+            #expect(!(try journal.nodes().contains { $0.name == "Benny" }))
+            let report = try journal.check()
+            #expect(report.isClean, "\(report.problems)")
+        }
+    }
 }
