@@ -24,6 +24,7 @@ struct ShellCompletionTests {
             "jv list --ta": ["--tag"],
             "jv --vau": ["--vault"],
             "jv sync cl": ["clone"],
+            "jv graph me": ["merge"],
             // After global options before the command, the command's own.
             "jv --vault x.vault show --js": ["--json"],
         ])

@@ -176,6 +176,22 @@ struct TerminalTests {
         try sandbox.fails(["analysis", "show", id], status: 66)
     }
 
+    @Test("graph delete without --yes asks on a terminal: only yes deletes")
+    func graphDeleteAsks() throws {
+        let sandbox = try Sandbox()
+        try sandbox.installEmptyVault()
+        let entry = try sandbox.add("Anna, maybe")
+        let answer = try sandbox.folder.write("answer.json", #"{"sentiment": "calm", "nodes": [{"type": "person", "name": "Anna"}]}"#)
+        try sandbox.ok(["analyze", entry, "--command", "cat >/dev/null; cat '\(answer)'"])
+        let declined = try onTerminal(sandbox, ["graph", "delete", "anna"], typed: ["n\n"], delay: 0.5)
+        #expect(declined.status == 1, "\(declined)")
+        #expect(declined.out.contains("Delete the node “Anna” (person) and its 0 relations?") && declined.out.contains("[y/N]"), "\(declined)")
+        try sandbox.ok(["graph", "show", "anna"])
+        let accepted = try onTerminal(sandbox, ["graph", "delete", "anna"], typed: ["y\n"], delay: 0.5)
+        #expect(accepted.status == 0, "\(accepted)")
+        try sandbox.fails(["graph", "show", "anna"], status: 66)
+    }
+
     @Test("edit over several entries asks on a terminal before deleting: only yes saves, and saves every change")
     func multiEditAsksBeforeDeleting() throws {
         let sandbox = try Sandbox()

@@ -135,7 +135,7 @@ extension UnlockedVault {
     }
 
     /// Stores `derived`, `row` under its derived id, sealed again (next revision) in place of `row`.
-    private func rewrite(_ row: SealedRow, as derived: SealedRow, _ db: Database) throws {
+    func rewrite(_ row: SealedRow, as derived: SealedRow, _ db: Database) throws {
         var resealed = derived
         try resealed.seal(try row.openedFields(keys: keys), meta: try row.meta().next(keyVersion: keys.keyVersion), keys: keys)
         try resealed.update(db, previousID: row.id)

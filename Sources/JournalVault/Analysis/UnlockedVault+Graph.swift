@@ -60,21 +60,105 @@ extension UnlockedVault {
         let key = relationKey(type)
         let relation = KnowledgeRelation(id: KnowledgeRelation.derivedID(from: from, to: to, relationKey: key, entryID: entryID),
                                          from: from, to: to, type: type, strength: strength, entryID: entryID)
-        let existing = try RelationRow.fetchAll(db, where: "id = ? OR (from_node = ? AND to_node = ? AND relation_key = ? AND entry_id IS ?)",
-                                                arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText,
-                                                            key, relation.entryID?.storageText],
-                                                orderedBy: "created_at, id").first
-        guard let existing else {
+        guard let existing = try storedRelation(like: relation, key: key, db) else {
             try RelationRow(relation, createdAt: createdAt, key: key, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).insert(db)
             return .added
         }
-        var stored = try existing.decrypt(keys: keys)
-        guard stored.strength != relation.strength || stored.type != relation.type else { return .unchanged }
-        stored.strength = relation.strength
-        stored.type = relation.type
-        try RelationRow(stored, createdAt: existing.createdAt, key: key,
+        return try revise(existing, as: existing.decrypt(keys: keys), type: relation.type, strength: relation.strength, key: key, db)
+            ? .updated : .unchanged
+    }
+
+    /// The stored relation that is `relation`: the one under its id, or the one with its nodes,
+    /// entry and type's blind index `key` (a relation made before a rekey keeps the id derived
+    /// under the key of its time: FORMAT.md §1.6).
+    private func storedRelation(like relation: KnowledgeRelation, key: Data, _ db: Database) throws -> RelationRow? {
+        try RelationRow.fetchAll(db, where: "id = ? OR (from_node = ? AND to_node = ? AND relation_key = ? AND entry_id IS ?)",
+                                 arguments: [relation.id.storageText, relation.from.storageText, relation.to.storageText,
+                                             key, relation.entryID?.storageText],
+                                 orderedBy: "created_at, id").first
+    }
+
+    /// Seals `existing` (opened as `opened`) again with `type` and `strength`, as its next
+    /// revision, unless it has them already; returns whether it changed.
+    private func revise(_ existing: RelationRow, as opened: KnowledgeRelation, type: String, strength: Double, key: Data,
+                        _ db: Database) throws -> Bool {
+        guard opened.strength != strength || opened.type != type else { return false }
+        var revised = opened
+        revised.strength = strength
+        revised.type = type
+        try RelationRow(revised, createdAt: existing.createdAt, key: key,
                         meta: .rewriting(existing.encMeta, keyVersion: keys.keyVersion), keys: keys).update(db)
-        return .updated
+        return true
+    }
+
+    /// Merges the node `removed` into the node `kept`, in one transaction: each relation of
+    /// `removed` is moved to `kept` (sealed again under the id derived from its new nodes,
+    /// FORMAT.md §1.7), unless `kept` already has that relation — same type, other node and
+    /// entry —, which then keeps the stronger strength, or it joins the two nodes, which would
+    /// join `kept` to itself and is deleted; then `removed` is deleted. `kept` itself is left as
+    /// it is. The row-set manifest and sync see every row rewritten or deleted, as for any write.
+    ///
+    /// An analysis that names the removed node's type and name again makes that node anew.
+    ///
+    /// ```swift
+    /// let ben = try journal.resolveNode("Ben"), benny = try journal.resolveNode("Benny")
+    /// let merge = try journal.mergeNode(benny.id, into: ben.id)   // Benny's relations are Ben's now
+    /// ```
+    public func mergeNode(_ removed: UUID, into kept: UUID) throws -> NodeMerge {
+        try write { db in
+            let keptNode = try fetchNode(id: kept, db)
+            _ = try fetchNode(id: removed, db)
+            guard removed != kept else { throw VaultError.invalidGraph("a node cannot be merged into itself") }
+            var moved = 0, collapsed = 0, dropped = 0
+            let rows = try RelationRow.fetchAll(db, where: "from_node = ?1 OR to_node = ?1", arguments: [removed.storageText],
+                                                orderedBy: "created_at, id")
+            for stored in rows {
+                let relation = try stored.decrypt(keys: keys)
+                let movedRow = try stored.row.withDerivedGraphID(nodeIDs: [removed: kept])
+                let target = KnowledgeRelation(id: movedRow.id, from: try movedRow.uuid("from_node"), to: try movedRow.uuid("to_node"),
+                                               type: relation.type, strength: relation.strength, entryID: relation.entryID)
+                if target.from == target.to && relation.from != relation.to {
+                    try deleteRelation(stored, db)
+                    dropped += 1
+                    continue
+                }
+                let key = relationKey(relation.type)
+                if let existing = try storedRelation(like: target, key: key, db) {
+                    let opened = try existing.decrypt(keys: keys)
+                    _ = try revise(existing, as: opened, type: opened.type, strength: max(opened.strength, relation.strength), key: key, db)
+                    try deleteRelation(stored, db)
+                    collapsed += 1
+                    continue
+                }
+                try rewrite(stored.row, as: movedRow, db)
+                moved += 1
+            }
+            try db.execute(sql: "DELETE FROM knowledge_node WHERE id = ?", arguments: [removed.storageText])
+            return NodeMerge(kept: keptNode, removedID: removed, relationsMoved: moved, relationsCollapsed: collapsed, relationsDropped: dropped)
+        }
+    }
+
+    /// Deletes a node and every relation from or to it, in one transaction; returns how many
+    /// relations went with it. The analyses that named it stay (as ``deleteAnalysis(id:)``
+    /// leaves the graph); analysing an entry that names it again makes it anew.
+    ///
+    /// ```swift
+    /// let relations = try journal.deleteNode(id: journal.resolveNode("Mondays").id)
+    /// ```
+    @discardableResult
+    public func deleteNode(id: UUID) throws -> Int {
+        try write { db in
+            let relations = try Int.fetchOne(db, sql: "SELECT count(*) FROM knowledge_relation WHERE from_node = ?1 OR to_node = ?1",
+                                             arguments: [id.storageText]) ?? 0
+            // Its relations go by the foreign keys' cascade, which the manifest's and sync's triggers see.
+            try db.execute(sql: "DELETE FROM knowledge_node WHERE id = ?", arguments: [id.storageText])
+            guard db.changesCount == 1 else { throw VaultError.notFound(kind: "node", id: id.storageText) }
+            return relations
+        }
+    }
+
+    private func deleteRelation(_ stored: RelationRow, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM knowledge_relation WHERE id = ?", arguments: [stored.id.storageText])
     }
 
     /// The blind index of a relation type: FORMAT.md §5 with domain `relation`.
