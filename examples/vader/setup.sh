@@ -29,4 +29,5 @@ if ! installed; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check "vaderSentiment==$version"
     installed
 fi
-echo "$python $here/analyser.py"
+# The command line for `jv analyze --command`, quoted for the shell.
+printf '%q %q\n' "$python" "$here/analyser.py"
