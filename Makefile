@@ -5,8 +5,9 @@ PREFIX ?= /usr/local
 APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config libvips-dev
 # Tests also use the sqlite3 shell to tamper with vault files, rclone for `jv sync` to remotes,
 # groff to check that the man pages render without warnings, bash-completion, zsh and fish
-# to try the completion scripts in each shell, and libvips' vips command to draw test images.
-TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish libvips-tools strace
+# to try the completion scripts in each shell, libvips' vips command to draw test images, and
+# curl and jq for the Ollama examples (examples/ollama-*.sh, tested against a fake server).
+TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish libvips-tools strace curl jq
 # `make deb` takes the package's Depends from dpkg-shlibdeps.
 DEB_APT_PACKAGES := dpkg-dev
 
@@ -19,10 +20,12 @@ all: static
 deps:
 	@scripts/ensure-packages.sh $(APT_PACKAGES)
 
-# jrnl 4.6 (PyPI, in .build-tools/jrnl) for the tests that compare jv with jrnl.
+# jrnl 4.6 (PyPI, in .build-tools/jrnl) for the tests that compare jv with jrnl, and VADER
+# (PyPI, in .build-tools/vader) for the example analyser's end-to-end test.
 test-deps: deps
 	@scripts/ensure-packages.sh $(TEST_APT_PACKAGES)
 	@scripts/ensure-jrnl.sh
+	@examples/vader/setup.sh >/dev/null
 
 build: deps
 	$(SWIFT) build

@@ -95,6 +95,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "JVCommandLineTests", dependencies: ["JVCommandLine", "JournalVault", "VaultCrypto", "TestSupport"]),
-        .testTarget(name: "jvTests", dependencies: ["jv", "JournalVault", "TestSupport"]),
+        // Fixtures: programs the end-to-end tests run beside jv (a fake Ollama server).
+        .testTarget(name: "jvTests", dependencies: ["jv", "JournalVault", "TestSupport"], exclude: ["Fixtures"]),
     ]
 )

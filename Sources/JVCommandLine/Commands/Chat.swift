@@ -7,7 +7,7 @@ struct Chat: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chat",
         abstract: "Chat threads and messages (one thread is active: the one written to last).",
-        subcommands: [ChatNew.self, ChatAdd.self, ChatList.self, ChatShow.self, ChatDelete.self])
+        subcommands: [ChatNew.self, ChatAdd.self, ChatAsk.self, ChatList.self, ChatShow.self, ChatDelete.self])
 }
 
 struct ChatNew: VaultCommand {

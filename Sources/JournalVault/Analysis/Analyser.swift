@@ -29,13 +29,7 @@ public struct Analyser: Sendable {
         do {
             output = try AnalyserProcess.run(command: command, input: Array(entry.json.serialized().utf8), timeout: timeout)
         } catch {
-            throw switch error {
-            case .couldNotStart(let reason): AnalyserError(reason: "could not be started (\(reason))")
-            case .exited(let status): AnalyserError(reason: "exited with status \(status)")
-            case .killedBySignal(let signal): AnalyserError(reason: "was killed by signal \(signal)")
-            case .timedOut(let seconds): AnalyserError(reason: "gave no answer within \(Int(seconds)) seconds and was stopped")
-            case .outputTooLarge: AnalyserError(reason: "printed more than \(AnalyserProcess.maximumOutput >> 20) MiB")
-            }
+            throw AnalyserError(reason: error.reason)
         }
         return try AnalyserAnswer(parsing: output)
     }

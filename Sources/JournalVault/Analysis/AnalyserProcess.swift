@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// Runs a local analyser command: `/bin/sh -c COMMAND` in its own process group, the input
-/// written to its standard input (through a socket pair, never a file), its standard output
-/// collected, the whole group killed if it outlives the timeout. Standard error passes through
-/// to ours so the user sees the analyser's own complaints. (A process that leaves the group
-/// with `setsid` is beyond the library's reach: a program that has no other children, as `jv
-/// analyze`, makes itself their subreaper and ends them.)
+/// Runs a local analyser command (``Analyser``) or chat command (``ChatResponder``): `/bin/sh -c
+/// COMMAND` in its own process group, the input written to its standard input (through a socket
+/// pair, never a file), its standard output collected, the whole group killed if it outlives the
+/// timeout. Standard error passes through to ours so the user sees the command's own complaints.
+/// (A process that leaves the group with `setsid` is beyond the library's reach: a program that
+/// has no other children, as `jv analyze` and `jv chat ask`, makes itself their subreaper and
+/// ends them.)
 enum AnalyserProcess {
-    /// Analyser answers larger than this are refused (an analyser printing without end).
+    /// Answers larger than this are refused (a command printing without end).
     static let maximumOutput = 16 << 20
 
     enum Failure: Error, Equatable {
@@ -17,6 +18,17 @@ enum AnalyserProcess {
         case killedBySignal(Int32)
         case timedOut(seconds: Double)
         case outputTooLarge
+
+        /// What went wrong, to follow "the analyser" or "the chat command": "exited with status 3".
+        var reason: String {
+            switch self {
+            case .couldNotStart(let reason): "could not be started (\(reason))"
+            case .exited(let status): "exited with status \(status)"
+            case .killedBySignal(let signal): "was killed by signal \(signal)"
+            case .timedOut(let seconds): "gave no answer within \(Int(seconds)) seconds and was stopped"
+            case .outputTooLarge: "printed more than \(AnalyserProcess.maximumOutput >> 20) MiB"
+            }
+        }
     }
 
     static func run(command: String, input: [UInt8], timeout: Duration) throws(Failure) -> [UInt8] {
