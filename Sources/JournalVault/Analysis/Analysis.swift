@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// An AI analysis of one entry (ADR-002 AIAnalysis): which model looked at it, when, and what
+/// An AI analysis of one entry: which model looked at it, when, and what
 /// it found. Deleted with its entry.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ public struct Analysis: Sendable, Hashable, Identifiable {
     public var entities: JSONValue
     /// Anything else the analyser said, kept as it was.
     public var extra: JSONValue
-    /// The data-model version (ADR-002) of the release that wrote it.
+    /// The data-model version of the release that wrote it.
     public var version: Int
 
     public init(id: UUID = UUID(), entryID: UUID, model: String, processedAt: Instant, sentiment: String? = nil,

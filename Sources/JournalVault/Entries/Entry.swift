@@ -9,7 +9,7 @@ import Foundation
 /// entry.tags    // ["anna", "work"]
 /// ```
 public struct Entry: Sendable, Hashable, Identifiable {
-    /// The largest content accepted, in characters (ADR-002).
+    /// The largest content accepted, in characters.
     public static let maximumCharacters = 50_000
 
     /// The largest content accepted, in bytes of UTF-8, besides ``maximumCharacters``: a
@@ -30,7 +30,7 @@ public struct Entry: Sendable, Hashable, Identifiable {
     public var starred: Bool
     /// Tags given with `--tag`, normalised (see ``Tags``); inline tags live in ``content``.
     public var explicitTags: [String]
-    /// The data-model version (ADR-002) of the release that last wrote the entry.
+    /// The data-model version of the release that last wrote the entry.
     public var version: Int
 
     public init(id: UUID = UUID(), content: String, created: Instant, modifiedAt: Int64,
