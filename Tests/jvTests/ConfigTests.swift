@@ -28,14 +28,6 @@ struct ConfigTests {
         return try result.object()["path"] as? String
     }
 
-    /// Runs `jv arguments` on a pseudo-terminal (script(1)): jv colours its output there, and
-    /// `jv add` without text opens the editor.
-    private func onTerminal(_ sandbox: Sandbox, _ arguments: [String], env: [String: String?] = [:]) throws -> JVResult {
-        let script = try #require(JV.tool("script"))
-        let command = ([sandbox.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        return try sandbox.runTool(script, ["-qec", command, "/dev/null"], env: env.merging(["SHELL": "/bin/sh"]) { $1 })
-    }
-
     // MARK: Each setting
 
     @Test("vault: used without --vault and $JV_VAULT; ~ is the home folder; read from ~/.config when $XDG_CONFIG_HOME is unset")
@@ -79,11 +71,11 @@ struct ConfigTests {
         let sandbox = try sandbox(config: "editor = '\(configured)'\n")
         try sandbox.installEmptyVault()
 
-        let added = try onTerminal(sandbox, ["add"], env: ["EDITOR": nil, "VISUAL": nil])
+        let added = try sandbox.onTerminal(["add"], env: ["EDITOR": nil, "VISUAL": nil])
         #expect(added.status == 0, "\(added)")
         #expect(try sandbox.list().contents == ["From the configured editor"])
 
-        let overridden = try onTerminal(sandbox, ["add"], env: ["EDITOR": fromEnvironment, "VISUAL": nil])
+        let overridden = try sandbox.onTerminal(["add"], env: ["EDITOR": fromEnvironment, "VISUAL": nil])
         #expect(overridden.status == 0, "\(overridden)")
         #expect(try sandbox.list().contents.last == "From EDITOR", "the environment beats the config file")
     }
@@ -108,9 +100,9 @@ struct ConfigTests {
         try sandbox.installEmptyVault()
         try sandbox.add("Starred entry", ["--star"])
         let terminal: [String: String?] = ["TERM": "xterm-256color"]
-        let colored = try onTerminal(sandbox, ["list"], env: terminal.merging(["XDG_CONFIG_HOME": sandbox.folder.file("none")]) { $1 })
+        let colored = try sandbox.onTerminal(["list"], env: terminal.merging(["XDG_CONFIG_HOME": sandbox.folder.file("none")]) { $1 })
         #expect(colored.status == 0 && colored.out.contains("\u{1B}["), "control: without the file jv colours: \(colored)")
-        let plain = try onTerminal(sandbox, ["list"], env: terminal)
+        let plain = try sandbox.onTerminal(["list"], env: terminal)
         #expect(plain.status == 0 && plain.out.contains("Starred entry"), "\(plain)")
         #expect(!plain.out.contains("\u{1B}"), "\(plain)")
     }

@@ -54,6 +54,7 @@ import Testing
         #expect(stats["longest_streak"] as? Int == 3, "2026-01-05, 06 and 07")
         #expect(stats["current_streak"] as? Int == 0, "nothing written yesterday or today")
         #expect(stats["per_month"] as? [String: Int] == ["2024-01": 1, "2025-01": 1, "2026-01": 3])
+        #expect(stats["words_per_month"] as? [String: Int] == ["2024-01": 5, "2025-01": 7, "2026-01": 11])
         let january = try sandbox.run(["stats", "--from", "2026-01-01", "--json"]).object()
         #expect(january["entries"] as? Int == 3)
         let text = try sandbox.run(["stats"])

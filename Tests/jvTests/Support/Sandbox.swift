@@ -108,6 +108,14 @@ final class Sandbox: @unchecked Sendable {
                      ioFolder: folder.file(".io")).wait()
     }
 
+    /// Runs `jv arguments` on a pseudo-terminal (script(1)): jv colours its output there, and
+    /// `jv add` without text opens the editor.
+    func onTerminal(_ arguments: [String], env: [String: String?] = [:]) throws -> JVResult {
+        let script = try #require(JV.tool("script"))
+        let command = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try runTool(script, ["-qec", command, "/dev/null"], env: env.merging(["SHELL": "/bin/sh"]) { $1 })
+    }
+
     // MARK: Shortcuts that must succeed
 
     /// `jv init --kdf <kdf> --json`; returns the recovery key.
