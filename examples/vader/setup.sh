@@ -5,8 +5,8 @@
 # checkout (git ignores it), else the folder given:
 #   examples/vader/setup.sh [VENV]
 # then: jv analyze --from 2026-11-01 --command "VENV/bin/python examples/vader/analyser.py"
-# Quick when it is already there; needs python3 with venv (python3-venv on Debian, installed
-# with apt-get when running as root). `make test-deps` runs it for the end-to-end test.
+# Quick when it is already there (scripts/make-venv.sh makes it otherwise). `make test-deps`
+# runs it for the end-to-end test.
 set -euo pipefail
 version=3.3.2
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -17,16 +17,7 @@ installed() {
     [ -x "$python" ] && [ "$("$python" -c 'import importlib.metadata as m; print(m.version("vaderSentiment"))' 2>/dev/null)" = "$version" ]
 }
 if ! installed; then
-    if ! command -v python3 >/dev/null 2>&1; then
-        "$root/scripts/ensure-packages.sh" python3 python3-venv
-    elif ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
-        # Debian's python3 leaves venv's pip out, in python3-venv.
-        "$root/scripts/ensure-packages.sh" python3-venv
-    fi
-    echo "Installing vaderSentiment $version into $venv ..." >&2
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "vaderSentiment==$version"
+    "$root/scripts/make-venv.sh" "$venv" "vaderSentiment==$version"
     installed
 fi
 # The command line for `jv analyze --command`, quoted for the shell.
