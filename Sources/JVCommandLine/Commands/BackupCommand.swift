@@ -75,7 +75,8 @@ struct Restore: VaultCommand, ReplacingWithForce {
         if FileManager.default.fileExists(atPath: target) {
             if !force { throw VaultError.vaultExists(path: target) }
             // Renaming over a file needs only its folder: a vault chmod 0400 is replaced unless refused here.
-            let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
+            // Through a link, the file renamed over is the one it names (BackupFile.restore), in its folder.
+            let folder = URL(fileURLWithPath: target).resolvingSymlinksInPath().deletingLastPathComponent().path
             guard FileManager.default.isWritableFile(atPath: target), FileManager.default.isWritableFile(atPath: folder) else {
                 throw VaultError.readOnly(path: target)
             }
