@@ -50,7 +50,7 @@ extension UnlockedVault {
         var sentiments: [String: (sum: Double, entries: Int)] = [:]
         let scores = try newestSentimentScores(query)
         try forEachEntry(matching: query) { entry in
-            let words = entry.content.split(whereSeparator: \.isWhitespace).count
+            let words = entry.wordCount
             let month = String(entry.localDay.description.prefix(7))
             stats.entries += 1
             stats.words += words
