@@ -2,7 +2,7 @@
 import Foundation
 import VaultCrypto
 
-/// A period's entries gathered into one text (``UnlockedVault/digest(of:brief:sections:)``, `jv
+/// A period's entries gathered into one text (``UnlockedVault/digest(of:sections:)``, `jv
 /// digest`): counts, tags, what the analyses of its entries found, the sections other features
 /// add (``DigestSection``), then every entry. The ``text`` is what a person reads and what a local
 /// model is sent to write a reflection on (``UnlockedVault/reflect(on:with:)``).
@@ -17,7 +17,7 @@ public struct Digest: Sendable {
         public var id: UUID
         public var day: CivilDay
         public var title: String
-        /// The text after the title; empty in a brief digest.
+        /// The text after the title.
         public var body: String
         public var tags: [String]
     }
@@ -29,8 +29,8 @@ public struct Digest: Sendable {
     }
 
     public var period: DigestPeriod
-    /// Whether entries are given by their title alone.
-    public var brief: Bool
+    /// Whether ``text`` and ``json`` give each entry by its title alone.
+    public var brief = false
     /// Oldest first.
     public var items: [Item]
     public var words: Int
@@ -52,7 +52,9 @@ public struct Digest: Sendable {
     }
 
     /// The digest as text: a header, its figures, each section, then the entries by day.
-    public var text: String {
+    public var text: String { text(brief: brief) }
+
+    private func text(brief: Bool) -> String {
         var lines = ["Digest of \(periodLabel), \(period.first) to \(period.last)",
                      "\(Self.count(items.count, "entry", "entries")), \(Self.count(words, "word", "words")), "
                         + "\(Self.count(daysWritten, "day", "days")) written"]
@@ -71,13 +73,15 @@ public struct Digest: Sendable {
         for item in items {
             lines.append("")
             lines.append("## \(item.day) \(item.title)" + (item.tags.isEmpty ? "" : "  [" + item.tags.joined(separator: ", ") + "]"))
-            if !item.body.isEmpty { lines.append(item.body) }
+            if !brief, !item.body.isEmpty { lines.append(item.body) }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n")
     }
 
-    /// `{period, counts, tags, sentiments, mean_sentiment, themes, people, sections, entries}`.
-    public var json: JSONValue {
+    /// `{period, brief, counts, tags, sentiments, mean_sentiment, themes, people, sections, entries,
+    /// reflections}` (an entry without `body` when brief), each of `reflections` with `current`:
+    /// whether it was written on this digest as it is now (``isInput(of:)``).
+    public func json(reflections: [DigestReflection] = []) -> JSONValue {
         .object([
             ("period", period.json),
             ("brief", .bool(brief)),
@@ -90,15 +94,23 @@ public struct Digest: Sendable {
             ("people", .strings(people)),
             ("sections", .array(sections.map(\.jsonObject))),
             ("entries", .array(items.map { item in
-                .object([("id", .string(item.id.storageText)), ("local_day", .string(item.day.description)), ("title", .string(item.title)),
-                         ("body", .string(item.body)), ("tags", .strings(item.tags))])
+                .object([("id", .string(item.id.storageText)), ("local_day", .string(item.day.description)), ("title", .string(item.title))]
+                        + (brief ? [] : [("body", .string(item.body))]) + [("tags", .strings(item.tags))])
             })),
+            ("reflections", .array(reflections.map { $0.json.adding([("current", .bool(isInput(of: $0)))]) })),
         ])
     }
 
     /// The hexadecimal BLAKE2b-256 of ``text``: kept, sealed, with a reflection on it, so that a
     /// reflection written before the period's entries changed can be told from a current one.
-    public var textDigest: String { Hex.lower(Blake2b.hash(Array(text.utf8))) }
+    public var textDigest: String { Self.digest(of: text) }
+
+    /// Whether `reflection` was written on this digest as it is now, brief or not.
+    public func isInput(of reflection: DigestReflection) -> Bool {
+        [text(brief: false), text(brief: true)].map(Self.digest).contains(reflection.digestOfInput)
+    }
+
+    private static func digest(of text: String) -> String { Hex.lower(Blake2b.hash(Array(text.utf8))) }
 
     /// "week 2026-W48", "month 2026-11", "year 2026".
     var periodLabel: String { "\(period.kind.rawValue) \(period.name)" }

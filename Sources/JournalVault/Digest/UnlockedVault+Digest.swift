@@ -4,15 +4,15 @@ import Foundation
 extension UnlockedVault {
     /// The digest of `period`: its entries (by their local day), their tags, the sentiments and
     /// themes of each entry's newest analysis, the people the relations learnt from them join,
-    /// and what each of `sections` adds. `brief` gives each entry by its title alone. One
-    /// decrypting pass over the entries; the analyses and the graph are read once.
+    /// and what each of `sections` adds. One decrypting pass over the entries; the analyses and
+    /// the graph are read once.
     ///
     /// ```swift
     /// let week = DigestPeriod(containing: Instant.now().localDay, kind: .week)
-    /// let digest = try journal.digest(of: week, brief: true)
+    /// let digest = try journal.digest(of: week)
     /// print(digest.items.count, digest.words)
     /// ```
-    public func digest(of period: DigestPeriod, brief: Bool = false, sections: [any DigestSectionSource] = []) throws -> Digest {
+    public func digest(of period: DigestPeriod, sections: [any DigestSectionSource] = []) throws -> Digest {
         var query = EntryQuery()
         query.on = period.days
         let entries = try entries(query)
@@ -38,8 +38,8 @@ extension UnlockedVault {
         let people = try nodes(type: "person").filter { joined.contains($0.id) }.map(\.name)
 
         return Digest(
-            period: period, brief: brief,
-            items: entries.map { Digest.Item(id: $0.id, day: $0.localDay, title: $0.title, body: brief ? "" : $0.body, tags: $0.tags) },
+            period: period,
+            items: entries.map { Digest.Item(id: $0.id, day: $0.localDay, title: $0.title, body: $0.body, tags: $0.tags) },
             words: entries.reduce(0) { $0 + $1.wordCount }, daysWritten: Set(entries.map(\.localDay)).count,
             tags: TagCount.counting(entries), sentiments: Digest.ranked(sentiments),
             meanSentiment: scores.isEmpty ? nil : (scores.reduce(0, +) / Double(scores.count), scores.count),

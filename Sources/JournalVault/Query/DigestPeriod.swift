@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// A week (ISO 8601: Monday to Sunday), a calendar month or a calendar year of local days: what
-/// a digest gathers (``UnlockedVault/digest(of:brief:sections:)``). Its days compare with the
+/// a digest gathers (``UnlockedVault/digest(of:sections:)``). Its days compare with the
 /// entries' local days, as `jv list --from/--to` does, whatever time zone each was written in.
 ///
 /// ```swift
