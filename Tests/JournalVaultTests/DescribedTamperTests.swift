@@ -23,6 +23,7 @@ import VaultCrypto
         "chat_message": { journal, _ in _ = try journal.messages() },
         "attachment_blob": { journal, _ in _ = try journal.attachments() },
         "attachment": { _ = try $0.attachment(id: $1) },
+        "digest_reflection": { _ = try $0.reflection(id: $1) },
     ]
 
     /// A vault with two records or more of every sealed table, and the raw edits of the rounds.
@@ -51,6 +52,11 @@ import VaultCrypto
                 let path = vault.folder.file(name)
                 try Data(content.utf8).write(to: URL(fileURLWithPath: path))
                 try journal.attach([.file(path)], to: entry.id)
+            }
+            for (kind, model) in [(DigestPeriod.Kind.week, "m"), (.month, "n")] {
+                try journal.storeReflection(DigestReflection(period: DigestPeriod(containing: first.localDay, kind: kind), model: model,
+                                                             created: moment(hoursAfterJan5UTC: 22, offsetHours: 1), text: "A \(kind) by the sea.",
+                                                             digestOfInput: "00"))
             }
             for table in SealedTable.all {
                 #expect(try vault.count(table.name) >= 2, "\(table.name) needs two records for its swaps")

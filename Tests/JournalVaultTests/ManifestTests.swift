@@ -87,6 +87,27 @@ import VaultCrypto
         #expect(read != (try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID)))
     }
 
+    /// FORMAT.md §11.2: the reflections' table is listed (n = 11, after the attachments' even
+    /// while those are empty) once it holds a row, and a manifest without one keeps the bytes of
+    /// before schema 10.
+    @Test func theReflectionTableIsListedOnceItHoldsARow() throws {
+        let keys = try Self.vectorKeys()
+        var manifest = Manifest.empty(keyVersion: 1, instance: UUID())
+        manifest.counter = 3
+        let without = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        #expect(without[13] == 7)
+        let texts: [String] = ["r", "week", "2026-11-23", "2026-11-29", "m"]
+        let integers: [Int64] = [1, 0, 1]
+        let blobs: [Data] = [Data([1]), Data([2])]
+        let values: [DatabaseValue] = texts.map(\.databaseValue) + integers.map(\.databaseValue) + blobs.map(\.databaseValue)
+        manifest.tables["digest_reflection"]?.add(try RowDigest.of(values, in: "digest_reflection", key: keys.manifestKey))
+        let with = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        #expect(with[13] == 11)
+        let read = try #require(try Manifest(encoded: with, key: keys.manifestKey, vaultID: Self.vaultID))
+        #expect(read == manifest && read.tables["digest_reflection"]?.count == 1)
+        #expect(read != (try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID)))
+    }
+
     /// A vault whose manifest an earlier jv wrote (format 1, no instance, `sync_device` not
     /// covered) still opens, and its next write upgrades it to format 2, which then covers the
     /// `sync_device` row and keeps its instance through later writes.
@@ -172,6 +193,7 @@ import VaultCrypto
         let second: Entry
         let analysis: Analysis
         let message: ChatMessage
+        let reflection: DigestReflection
 
         init() throws {
             vault = try TemporaryVault()
@@ -185,6 +207,8 @@ import VaultCrypto
             _ = try journal.createThread(title: "Talk")
             message = try journal.addMessage(ChatMessageDraft(role: .user, content: "How was lunch?", entryID: first.id))
             _ = try journal.addMessage(ChatMessageDraft(role: .assistant, content: "Sunny."))
+            reflection = try journal.storeReflection(DigestReflection(period: DigestPeriod(containing: first.localDay, kind: .week), model: "m",
+                                                                      created: .now(), text: "A week by the sea.", digestOfInput: "00"))
         }
 
         func expectClean(_ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -60,7 +60,7 @@ public struct Digest: Sendable {
                         + "\(Self.count(daysWritten, "day", "days")) written"]
         if !tags.isEmpty { lines.append("Tags: " + tags.map { "\($0.tag) (\($0.count))" }.joined(separator: ", ")) }
         if !sentiments.isEmpty {
-            let mean = meanSentiment.map { String(format: "; mean %+.2f over %@", $0.score, Self.count($0.entries, "entry", "entries")) } ?? ""
+            let mean = meanSentiment.map { "; mean " + String(format: "%+.2f", $0.score) + " over " + Self.count($0.entries, "entry", "entries") } ?? ""
             lines.append("Sentiment: " + Self.listed(sentiments) + mean)
         }
         if !themes.isEmpty { lines.append("Themes: " + Self.listed(themes)) }

@@ -31,15 +31,16 @@ extension UnlockedVault {
         """
     }
 
-    /// Stores `reflection`, replacing in the same transaction the one of its period and model.
+    /// Stores `reflection`, replacing in the same transaction the one of its period and model
+    /// (the same record: its next revision).
     @discardableResult
     public func storeReflection(_ reflection: DigestReflection) throws -> DigestReflection {
         var reflection = reflection
         reflection.text = try ContentRules.validated(reflection.text)
-        let row = try DigestReflectionRow(reflection, meta: .fresh(keyVersion: keys.keyVersion), keys: keys)
         try write { db in
-            try db.execute(sql: "DELETE FROM digest_reflection WHERE id = ?", arguments: [reflection.id.storageText])
-            try row.insert(db)
+            let stored = try DigestReflectionRow.fetchOne(id: reflection.id, db)
+            let row = try DigestReflectionRow(reflection, meta: .rewriting(stored?.encMeta, keyVersion: keys.keyVersion), keys: keys)
+            if stored == nil { try row.insert(db) } else { try row.update(db) }
         }
         return reflection
     }

@@ -15,6 +15,8 @@ public struct VaultSnapshot: Sendable {
     public var analyses: [Analysis] = []
     public var nodes: [KnowledgeNode] = []
     public var relations: [KnowledgeRelation] = []
+    /// Models' reflections on periods (`jv digest --command`).
+    public var reflections: [DigestReflection] = []
     /// Files an import brings as attachments of its entries (none in an export: the vault's
     /// attachments are read from it as the export is written).
     public var attachments: [ImportedAttachment] = []
@@ -26,13 +28,14 @@ public struct VaultSnapshot: Sendable {
     /// Records of every kind, for progress and summaries.
     public var recordCount: Int {
         entries.count + threads.count + messages.count + analyses.count + nodes.count + relations.count + attachments.count
+            + reflections.count
     }
 }
 
 extension UnlockedVault {
     /// Everything, or the entries written in `from`…`to` with what belongs to them: their
-    /// analyses, the relations learnt from them and the nodes those relations join, and the chat
-    /// messages of that period with their threads.
+    /// analyses, the relations learnt from them and the nodes those relations join, the chat
+    /// messages of that period with their threads, and the reflections on periods that overlap it.
     public func snapshot(from: DateExpression? = nil, to: DateExpression? = nil) throws -> VaultSnapshot {
         var (snapshot, query) = try snapshotWithoutEntries(from: from, to: to)
         snapshot.entries = try entries(query)
@@ -56,6 +59,10 @@ extension UnlockedVault {
         snapshot.relations = try allRelations().filter { everything || $0.entryID.map(entryIDs.contains) == true }
         let nodeIDs = Set(snapshot.relations.flatMap { [$0.from, $0.to] })
         snapshot.nodes = try nodes().filter { everything || nodeIDs.contains($0.id) }.sorted { $0.created < $1.created }
+        let (first, last) = (from?.coveredDays.lowerBound, to?.coveredDays.upperBound)
+        snapshot.reflections = try reflections().filter { reflection in
+            (first.map { $0 <= reflection.period.last } ?? true) && (last.map { reflection.period.first <= $0 } ?? true)
+        }
         return (snapshot, query)
     }
 
