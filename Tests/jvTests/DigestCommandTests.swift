@@ -95,6 +95,7 @@ fileprivate func digestRecording(_ file: String, answer: String) -> String {
     @Test func aReflectionIsStoredShownReplacedAndDeleted() throws {
         let jv = try Self.journal()
         let received = jv.folder.file("request.json")
+        let digest = try jv.ok(["digest", "--week", "2026-W48"]).out
         let printed = try jv.ok(["digest", "--week", "2026-W48", "--command", digestRecording(received, answer: "A calm week by the sea.")])
         #expect(printed.out == "A calm week by the sea.\n", "\(printed)")
         let request = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: received))))
@@ -103,7 +104,7 @@ fileprivate func digestRecording(_ file: String, answer: String) -> String {
         let messages = try #require(request["messages"]?.arrayValue)
         #expect(messages.map { $0["role"] } == [.string("system"), .string("user")])
         #expect(messages.first?["content"]?.stringValue?.contains("week 2026-W48 (2026-11-23 to 2026-11-29)") == true)
-        #expect(messages.last?["content"] == .string(try jv.ok(["digest", "--week", "2026-W48"]).out.dropLast().description))
+        #expect(messages.last?["content"] == .string(String(digest.dropLast())), "the digest's text, as jv digest prints it")
         #expect(request["entries"] == .array([]))
 
         // Shown under the digest of its period only, with its id.
@@ -177,10 +178,10 @@ fileprivate func digestRecording(_ file: String, answer: String) -> String {
         check = try jv.run(["check"])
         #expect(check.status == 65 && check.out.contains(ids[1]), "\(check)")
 
-        // A reflection deleted behind jv's back is seen by the manifest.
+        // A reflection deleted behind jv's back (the shell has none of jv's triggers) is seen by the manifest.
         try FileManager.default.removeItem(atPath: jv.vault)
         try FileManager.default.copyItem(atPath: pristine, toPath: jv.vault)
-        try jv.sqlite("DROP TRIGGER digest_reflection_manifest_delete; DELETE FROM digest_reflection WHERE id = '\(ids[1])'")
+        try jv.sqlite("DELETE FROM digest_reflection WHERE id = '\(ids[1])'")
         #expect(try jv.run(["check"]).status == 65)
     }
 
@@ -205,6 +206,27 @@ fileprivate func digestRecording(_ file: String, answer: String) -> String {
         #expect(try other.run(["check"]).status == 0)
     }
 
+    /// examples/ollama-chat.sh as it is, against the fake Ollama server (Fixtures/fake_ollama.py).
+    @Test(.tags(.externalTools, .network)) func theOllamaChatExampleWritesAReflection() throws {
+        let jv = try Self.journal()
+        let server = try FakeOllama(in: jv, reply: "You swam, and it rained.")
+        let command = "OLLAMA_HOST=\(Examples.quoted(server.host)) OLLAMA_MODEL=tiny-model \(Examples.quoted(Examples.path("examples/ollama-chat.sh")))"
+        let printed = try jv.ok(["digest", "--week", "2026-W48", "--model", "llama-test", "--command", command])
+        #expect(printed.out == "You swam, and it rained.\n", "\(printed)")
+        let body = try #require(try server.requests().first?["body"])
+        #expect(body["model"] == .string("llama-test"))
+        let messages = try #require(body["messages"]?.arrayValue)
+        #expect(messages.map { $0["role"] } == [.string("system"), .string("user")])
+        #expect(messages.last?["content"]?.stringValue?.hasPrefix("Digest of week 2026-W48, 2026-11-23 to 2026-11-29\n") == true)
+        let stored = try #require(try jv.ok(["digest", "--week", "2026-W48", "--json"]).jsonValue()["reflections"]?.arrayValue?.first)
+        #expect(stored["model"] == .string("llama-test") && stored["text"] == .string("You swam, and it rained."))
+
+        // A server that refuses: 65, nothing stored.
+        server.reply = nil
+        try jv.fails(["digest", "--month", "2026-11", "--command", command], status: 65)
+        #expect(try jv.ok(["digest", "--month", "2026-11", "--json"]).jsonValue()["reflections"] == .array([]))
+    }
+
     @Test func aRekeyKeepsTheReflections() throws {
         let jv = try Self.journal()
         try jv.ok(["digest", "--month", "2026-11", "--command", "echo 'A November.'"])
@@ -212,6 +234,10 @@ fileprivate func digestRecording(_ file: String, answer: String) -> String {
         try jv.ok(["rekey"])
         #expect(try jv.ok(["digest", "--month", "2026-11", "--json"]).jsonValue()["reflections"] == before)
         #expect(try jv.run(["check"]).status == 0)
+        // A backup verifies and counts them as every other record.
+        let backup = jv.folder.file("journal.jvb")
+        try jv.ok(["backup", backup])
+        #expect(try jv.ok(["verify-backup", "--json", backup]).jsonValue()["counts"]?["reflections"] == .integer(1))
     }
 
     @Test("jv sync carries reflections, their replacement and their deletion", .tags(.slow))
