@@ -84,6 +84,8 @@ import TestSupport
                                 lastMessageAt: at.millis + 5, messageCount: 1, metadata: .null)
         let message = ChatMessage(id: UUID(), threadID: thread.id, role: .assistant, content: "It was calm.", timestamp: at,
                                   model: "toy", language: "en", entryID: entry.id, usage: .object([("tokens", .number(3))]))
+        let reflection = DigestReflection(period: DigestPeriod(containing: entry.localDay, kind: .month), model: "toy", created: at,
+                                          text: "A calm month.", digestOfInput: "ab")
         let meta = { RecordMeta.fresh(keyVersion: keys.keyVersion) }
         try vault.journal.write { db in
             try AnalysisRow(analysis, meta: meta(), keys: keys).insert(db)
@@ -93,6 +95,7 @@ import TestSupport
             try RelationRow(relation, createdAt: at.millis, key: vault.journal.relationKey(relation.type), meta: meta(), keys: keys).insert(db)
             try ThreadRow(thread, meta: meta(), keys: keys).insert(db)
             try MessageRow(message, meta: meta(), keys: keys).insert(db)
+            try DigestReflectionRow(reflection, meta: meta(), keys: keys).insert(db)
         }
         let photo = vault.folder.file("river.jpg")
         try Data("river".utf8).write(to: URL(fileURLWithPath: photo))
@@ -105,6 +108,7 @@ import TestSupport
             #expect(try RelationRow.fetchOne(id: relation.id, db)?.decrypt(keys: keys) == relation)
             #expect(try ThreadRow.fetch(id: thread.id, db).decrypt(keys: keys, db: db) == thread)
             #expect(try MessageRow.fetchAll(db, where: "thread_id = ?", arguments: [thread.id.storageText]).map { try $0.decrypt(keys: keys) } == [message])
+            #expect(try DigestReflectionRow.fetchOne(id: reflection.id, db)?.decrypt(keys: keys) == reflection)
             for table in SealedTable.all {
                 let rows = try Row.fetchAll(db, sql: "SELECT \(table.selection) FROM \(table.name)")
                 #expect(!rows.isEmpty, "\(table.name)")
