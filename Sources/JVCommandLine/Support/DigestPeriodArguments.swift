@@ -34,7 +34,7 @@ struct DigestPeriodArguments: ParsableArguments {
             return current
         case (nil, let ago?):
             guard ago >= 0, let period = current.moved(by: -ago) else {
-                throw CLIError.usage("--ago takes a count of \(kind.rawValue)s from 0 to the first year of the calendar.")
+                throw CLIError.usage("--ago \(ago) is not a count of \(kind.rawValue)s back from this one that stays after the year 1.")
             }
             return period
         case (let which?, nil):
