@@ -195,7 +195,7 @@ struct JVBench {
         // Check everything.
         let report = try journal.check()
         guard report.isClean, report.checked["entry"] == size + fresh.count else { throw BenchError.wrongResult("check") }
-        // Issue 10: records and the row-set manifest in one pass, at most 1.2× the 1.8 s that
+        // Records and the row-set manifest in one pass: at most 1.2× the 1.8 s that
         // checking the records alone took before it (the top of the range docs/performance.md gives at 100,000).
         let check = try Timings.measure(3) { _ = try journal.check() }
         rows.append(ReportRow(workload: "check all (with manifest)", entries: size, vault: check,
@@ -256,8 +256,8 @@ struct JVBench {
     }
 
     /// A jrnl plain-text journal of the corpus (as `jv export --format txt` writes it) imported
-    /// into a new vault: reading the text, then the import itself (issue 11: in linear time;
-    /// "a ten-year jrnl journal imports in seconds"). Plain SQLite inserts the parsed entries.
+    /// into a new vault: reading the text, then the import itself (in linear time: a ten-year
+    /// jrnl journal imports in seconds). Plain SQLite inserts the parsed entries.
     func jrnlTextImportRow(secret: SecureBytes) throws -> ReportRow {
         let bytes = Array(JrnlFormat.text(of: corpus.entries).utf8)
         let (journal, _) = try Vault.create(at: folder + "/jrnl.vault", passphrase: secret, kdf: .profile(.interactive))
@@ -275,7 +275,7 @@ struct JVBench {
                          throughput: String(format: "%.0f entries/s", rate))
     }
 
-    /// Issue 12: whole answers streamed by the release `jv` to a pipe, as `jv list | less` runs:
+    /// Whole answers streamed by the release `jv` to a pipe, as `jv list | less` runs:
     /// the time to the first byte, to the end, and the process's peak resident memory (unlocked
     /// with the recovery key, so Argon2id's own memory is not in it). The baseline reads the same
     /// rows from plain SQLite. Each run's output is checked (its entries counted).
