@@ -6,15 +6,19 @@ import VaultCrypto
 extension UnlockedVault {
     /// Adds an entry written at `at` (default: now, in the process's time zone). `content` is
     /// trimmed and must be non-blank, at most ``Entry/maximumCharacters`` characters and
-    /// ``Entry/maximumBytes`` bytes.
+    /// ``Entry/maximumBytes`` bytes. `measures` are stored with it, in the same transaction.
     ///
     /// ```swift
-    /// let entry = try journal.addEntry("First day of #spring.", tags: ["garden"])
+    /// let entry = try journal.addEntry("First day of #spring.", tags: ["garden"], measures: Measures.assignments(["mood=7"]))
     /// ```
     @discardableResult
-    public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = []) throws -> Entry {
+    public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = [],
+                         measures: Measures = Measures()) throws -> Entry {
         let entry = try newEntry(content, at: at, starred: starred, tags: tags)
-        try write { db in try store(entry, replacing: nil, db) }
+        try write { db in
+            try store(entry, replacing: nil, db)
+            try storeMeasures(measures, of: entry.id, replacing: nil, db)
+        }
         return entry
     }
 
@@ -179,6 +183,9 @@ extension UnlockedVault {
         let unwantedTags = Set(query.withoutTags.compactMap(Tags.normalize))
         let order = descending ? "DESC" : "ASC"
         let limit = query.limit ?? Int.max
+        // The measures are few and small: opened first, they leave out the entries they fail
+        // before those are decrypted.
+        let measured = query.measureConditions.isEmpty ? nil : try measures(matching: query)
         var given = 0
         try withoutActuallyEscaping(body) { body in
             // A row that cannot be read is an error of its batch, so errors still come in row order.
@@ -218,6 +225,7 @@ extension UnlockedVault {
                 batch.reserveCapacity(batchSize)
                 while given < limit, let row = try rows.next() {
                     let stored = Result { try EncryptedEntryRow(row: row) }
+                    if let measured, let id = try? stored.get().id, !query.meetsMeasureConditions(measured[id]) { continue }
                     batchBytes += (try? stored.get().content.count) ?? 0
                     batch.append(stored)
                     guard batch.count == batchSize || batchBytes >= type(of: pipeline).batchBytes else { continue }
@@ -237,12 +245,12 @@ extension UnlockedVault {
 
     /// Whether the entries `query` selects by its plaintext columns (dates, day, star, tags and
     /// `limit`) were written at more than one UTC offset, answered without decrypting: a
-    /// listing then shows each time with its offset. `contains` and `withoutTags` need the
-    /// decrypted text, so with either the whole selection before them (and before `limit`)
-    /// is looked at.
+    /// listing then shows each time with its offset. `contains`, `withoutTags` and measure
+    /// conditions need decrypted records, so with any of them the whole selection before them
+    /// (and before `limit`) is looked at.
     public func entriesSpanZones(_ query: EntryQuery) throws -> Bool {
         let condition = try condition(of: query)
-        let decidedInSQL = query.contains == nil && query.withoutTags.isEmpty
+        let decidedInSQL = query.contains == nil && query.withoutTags.isEmpty && query.measureConditions.isEmpty
         return try database.read { db in
             if decidedInSQL, let limit = query.limit {
                 return try Bool.fetchOne(db, sql: """
