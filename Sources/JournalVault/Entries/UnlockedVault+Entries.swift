@@ -45,15 +45,29 @@ extension UnlockedVault {
     }
 
     /// Changes an entry's text, time of writing, star or explicit tags (`addingTags` joined,
-    /// `removingTags` taken away; tags in the text stay), re-encrypting it under new metadata.
-    /// `nil` and empty lists leave a property as it is.
+    /// `removingTags` taken away; tags in the text stay), re-encrypting it under new metadata;
+    /// and its measures (the fields named in `removingMeasures` removed, then those of
+    /// `settingMeasures` set), in the same transaction. `nil` and empty lists leave a property
+    /// as it is. Measures are a record of their own: a change of them alone leaves the entry,
+    /// and its time of change, as they are.
+    ///
+    /// ```swift
+    /// try journal.updateEntry(id: entry.id, starred: true, settingMeasures: Measures.assignments(["mood=8"]))
+    /// ```
     @discardableResult
     public func updateEntry(id: UUID, content: String? = nil, created: Instant? = nil, starred: Bool? = nil,
-                            addingTags: [String] = [], removingTags: [String] = []) throws -> Entry {
+                            addingTags: [String] = [], removingTags: [String] = [],
+                            settingMeasures: Measures = Measures(), removingMeasures: [String] = []) throws -> Entry {
         let newContent = try content.map { try ContentRules.validated($0) }
         let added = try ContentRules.tags(addingTags), removed = Set(try ContentRules.tags(removingTags))
+        let unfielded = try removingMeasures.map(Measures.normalizedName)
+        let measuresOnly = newContent == nil && created == nil && starred == nil && added.isEmpty && removed.isEmpty
+            && !(settingMeasures.isEmpty && unfielded.isEmpty)
         return try write { db in
-            try revise(id: id, content: newContent, created: created, starred: starred, addingTags: added, removingTags: removed, db)
+            let entry = measuresOnly ? try fetchEntry(id: id, db)
+                : try revise(id: id, content: newContent, created: created, starred: starred, addingTags: added, removingTags: removed, db)
+            try reviseMeasures(of: id, setting: settingMeasures, removing: unfielded, db)
+            return entry
         }
     }
 
@@ -64,7 +78,7 @@ extension UnlockedVault {
 
     /// Updates, adds and deletes entries in one transaction (``EntryChanges``): everything is
     /// written or, when any part fails (an id not found, a blank text), nothing. A revision
-    /// keeps the entry's star and explicit tags, as ``updateEntry(id:content:created:starred:addingTags:removingTags:)`` does.
+    /// keeps the entry's star and explicit tags, as ``updateEntry(id:content:created:starred:addingTags:removingTags:settingMeasures:removingMeasures:)`` does.
     ///
     /// ```swift
     /// let edit = try EntryBatchEdit(journal.entries(query))

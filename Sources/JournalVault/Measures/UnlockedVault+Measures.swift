@@ -33,26 +33,17 @@ extension UnlockedVault {
         }
     }
 
-    /// Removes the fields named in `removing`, then sets those of `setting`, in the measures of
-    /// the entry `entryID`, in one write; returns its measures as they then are. The entry itself
-    /// is not changed (nor its time of change): its measures are a record of their own.
-    ///
-    /// ```swift
-    /// try journal.updateMeasures(of: entry.id, setting: Measures.assignments(["mood=8"]), removing: ["weather"])
-    /// ```
-    @discardableResult
-    public func updateMeasures(of entryID: UUID, setting: Measures = Measures(), removing: [String] = []) throws -> Measures {
-        let removed = try removing.map(Measures.normalizedName)
-        return try write { db in
-            try requireEntry(entryID, db)
-            let stored = try storedMeasures(of: entryID, db)
-            let current = try stored?.decrypt(keys: keys) ?? Measures()
-            var measures = current
-            for name in removed { try measures.remove(name) }
-            for (name, value) in setting.sorted { try measures.set(name, to: value) }
-            if measures != current { try storeMeasures(measures, of: entryID, replacing: stored, db) }
-            return measures
-        }
+    /// Removes the fields named in `removing` (normalised already), then sets those of
+    /// `setting`, in the measures of the entry `entryID`, in the caller's transaction; writes
+    /// only when that changes them.
+    func reviseMeasures(of entryID: UUID, setting: Measures, removing: [String], _ db: Database) throws {
+        guard !setting.isEmpty || !removing.isEmpty else { return }
+        let stored = try storedMeasures(of: entryID, db)
+        let current = try stored?.decrypt(keys: keys) ?? Measures()
+        var measures = current
+        for name in removing { try measures.remove(name) }
+        for (name, value) in setting.sorted { try measures.set(name, to: value) }
+        if measures != current { try storeMeasures(measures, of: entryID, replacing: stored, db) }
     }
 
     /// Writes `measures` as the entry's, in the caller's transaction: `stored` rewritten under
