@@ -193,7 +193,8 @@ import VaultCrypto
         init() throws {
             vault = try TemporaryVault()
             let journal = vault.journal
-            first = try journal.addEntry("Lunch with @anna by the #sea.", at: moment(hoursAfterJan5UTC: 12, offsetHours: 1), tags: ["food"])
+            first = try journal.addEntry("Lunch with @anna by the #sea.", at: moment(hoursAfterJan5UTC: 12, offsetHours: 1), tags: ["food"],
+                                         measures: Measures.assignments(["mood=7", "weather=sun"]))
             second = try journal.addEntry("Quiet evening. #home", at: moment(hoursAfterJan5UTC: 20, offsetHours: 1))
             analysis = try journal.addAnalysis(Analysis(entryID: first.id, model: "m", processedAt: .now(), sentiment: "warm", themes: ["sea"]),
                                                nodes: [NodeReference(type: "place", name: "Sea")],

@@ -129,7 +129,8 @@ import Testing
         #expect(try rotated.check().isClean)
         // A first measure written after the rotation still finds the entry's row (under its old id).
         try rotated.updateEntry(id: entry.id, settingMeasures: Measures.assignments(["mood=7"]))
-        #expect(try vault.count("measure") == 1)
+        #expect(try rotated.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM measure") } == 1)
+        #expect(try rotated.measures(of: entry.id)["mood"] == .number(7))
     }
 
     @Test func summariesCountEntriesNumbersTextsAndFlags() throws {
