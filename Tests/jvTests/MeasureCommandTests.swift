@@ -195,6 +195,53 @@ import Testing
         #expect(try sandbox.run(["check"]).status == 0)
     }
 
+    /// Mood 4 and 8 in January (two days), 9 on one day of February, a text mood on another;
+    /// a text field beside them.
+    private static func moods() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        for (day, mood) in [("2026-01-05", "4"), ("2026-01-05", "6"), ("2026-01-20", "8"), ("2026-02-03", "9"), ("2026-02-04", "fine")] {
+            try sandbox.add("Mood \(mood).", ["--at", day + " 09:00", "--field", "mood=" + mood, "--field", "weather=rain"])
+        }
+        try sandbox.add("No mood.", ["--at", "2026-03-01 09:00"])
+        return sandbox
+    }
+
+    @Test("stats: each numeric field's mean per month as a sparkline, and measures_per_month in --json")
+    func stats() throws {
+        let sandbox = try Self.moods()
+        let json = try sandbox.ok(["stats", "--json"]).object()
+        let perMonth = try #require(json["measures_per_month"] as? [String: [String: [String: Any]]], "\(json)")
+        #expect(Set(perMonth.keys) == ["mood"], "text fields have no mean")
+        #expect(perMonth["mood"]?["2026-01"]?["mean"] as? Double == 6 && perMonth["mood"]?["2026-01"]?["entries"] as? Int == 3)
+        #expect(perMonth["mood"]?["2026-02"]?["mean"] as? Double == 9 && perMonth["mood"]?["2026-02"]?["entries"] as? Int == 1)
+        let text = try sandbox.ok(["stats", "--to", "2026-03-31"]).out
+        #expect(text.contains("mood per month  2026-01 … 2026-02, ▁ 6 … █ 9\n  ▁█"), "\(text)")
+        let none = try Sandbox()
+        try none.initVault()
+        try none.add("Nothing measured.")
+        #expect((try none.ok(["stats", "--json"]).object()["measures_per_month"] as? [String: Any])?.isEmpty == true)
+    }
+
+    @Test("calendar --by FIELD: the field's daily mean, as a heat map, a month grid and --json; a bad name is 64")
+    func calendarBy() throws {
+        let sandbox = try Self.moods()
+        let json = try sandbox.ok(["calendar", "2026-01", "--by", "Mood", "--json"]).object()
+        #expect(json["by"] as? String == "mood" && json["month"] as? Int == 1)
+        #expect(json["days"] as? NSDictionary == ["2026-01-05": ["mean": 5, "entries": 2], "2026-01-20": ["mean": 8, "entries": 1]])
+        let year = try sandbox.ok(["calendar", "2026", "--by", "mood"]).out.components(separatedBy: "\n")
+        // Quarters of 5 (the lowest day) … 9 (the highest): 5 ░ on the 5th, 8 █ on the 20th and 9 █ on Feb 3.
+        let january = try #require(year.first { $0.hasPrefix("Jan") })
+        #expect(Array(january)[6 + 4] == "░" && Array(january)[6 + 19] == "█" && Array(january)[6 + 5] == "·", "\(january)")
+        let february = try #require(year.first { $0.hasPrefix("Feb") })
+        #expect(Array(february)[6 + 2] == "█" && Array(february)[6 + 3] == "·", "a text value is no mean: \(february)")
+        #expect(year.contains { $0.hasPrefix("· none  ░ 5 … █ 9") && $0.hasSuffix("mood: a value on 3 days") }, "\(year)")
+        let grid = try sandbox.ok(["calendar", "2026-01", "--by", "mood"]).out
+        #expect(grid.contains(" 5░") && grid.contains("20█") && grid.contains("mood: a value on 2 days"), "\(grid)")
+        try sandbox.fails(["calendar", "2026", "--by", "no way"], status: 64)
+        #expect(try sandbox.run(["calendar", "2026", "--by", "mood"], env: ["JV_PASSPHRASE_FILE": nil]).status != 0, "it needs the passphrase")
+    }
+
     @Test("sync carries fields both ways, their changes and their removal; the location holds none in plaintext", .tags(.slow))
     func sync() throws {
         let machines = try SyncCommandTests.Machines(location: { $0.folder.file("Sync/journal") }, prepare: { sandbox in
