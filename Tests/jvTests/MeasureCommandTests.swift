@@ -56,8 +56,11 @@ import Testing
         #expect(after["modified_at"] as? String == before["modified_at"] as? String)
         #expect(after["content"] as? String == "A good day.")
 
+        // The manifest counts every write transaction (FORMAT.md §11.2).
+        let unchanged = try sandbox.sqlite("SELECT hex(data) FROM manifest")
         let missing = try sandbox.ok(["edit", id, "--unfield", "weather"])
         #expect(missing.err.contains("The entry has no field 'weather'."), "\(missing)")
+        #expect(try sandbox.sqlite("SELECT hex(data) FROM manifest") == unchanged, "nothing to remove: nothing written")
         try sandbox.ok(["edit", id, "--unfield", "mood", "--unfield", "sleep", "--unfield", "outside", "--unfield", "note"])
         #expect(try sandbox.show(id)["fields"] == nil)
         #expect(try sandbox.sqlite("SELECT count(*) FROM measure WHERE entry_id = '\(id)'") == "0")

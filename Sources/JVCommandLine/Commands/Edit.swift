@@ -108,7 +108,12 @@ struct Edit: VaultCommand {
         }
         if !unfielded.isEmpty {
             let current = try journal.measures(of: entryID)
-            for name in unfielded where current[name] == nil { Console.note("The entry has no field '\(TerminalText.visible(name))'.") }
+            let missing = unfielded.filter { current[$0] == nil }
+            for name in missing { Console.note("The entry has no field '\(TerminalText.visible(name))'.") }
+            // Nothing to change: nothing is written.
+            if missing.count == unfielded.count, measures.isEmpty, content == nil, at == nil, starred == nil, tags.isEmpty, untags.isEmpty {
+                return options.output.printRecord(try journal.entry(id: entryID).json.adding(measures: current), id: entryID)
+            }
         }
         let entry = try journal.updateEntry(id: entryID, content: content, created: at, starred: starred, addingTags: tags, removingTags: untags,
                                             settingMeasures: measures, removingMeasures: unfielded)
