@@ -75,6 +75,8 @@ import VaultCrypto
          "4a56010f6174746163686d656e745f626c6f623f2504e04f8941d39a0c0305e82c3301036b6579000000010000000205020000002430303030303030302d303030302d343030302d383030302d303030303030303030303033010000019b8e909a4001000000000000000a01000000000000000102000000206337356332636162393538313433616636363265343631303966373937353361"),
         (.attachment, "name", ["entry_id": otherID.databaseValue, "blob_id": otherID2.databaseValue, "created_at": createdAt.databaseValue],
          "4a56010a6174746163686d656e743f2504e04f8941d39a0c0305e82c3301046e616d65000000010000000203020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031020000002430303030303030302d303030302d343030302d383030302d303030303030303030303032010000019b8e909a40"),
+        (.measure, "fields", ["entry_id": otherID.databaseValue],
+         "4a5601076d6561737572653f2504e04f8941d39a0c0305e82c3301066669656c6473000000010000000201020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031"),
     ]
 
     /// The tables' descriptions (which every whole-vault walk and rekey seal through) bind what
@@ -89,6 +91,14 @@ import VaultCrypto
             let row = SealedRow(table, id: Self.entryID, values: table.columns.map { values[$0] ?? .null })
             #expect(try row.binding(meta: meta).associatedData(field: field).hex == expected, "\(table.name)")
         }
+    }
+
+    /// FORMAT.md §6: the id of an entry's measures, derived under `K_sync`, and their canonical plaintext.
+    @Test func measureIDAndPlaintextMatchTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        #expect(MeasureRow.id(entryID: Self.entryID, syncKey: keys.syncKey).storageText == "469b143f-cdf4-8fc5-abfd-cbf78bf05857")
+        let measures = try Measures.assignments(["weather=rain", "sleep=7.5", "Outside=yes", "mood=7"])
+        #expect(measures.json.serialized() == #"{"mood":7,"outside":true,"sleep":7.5,"weather":"rain"}"#)
     }
 
     // MARK: Attachments (§15.5)

@@ -279,5 +279,9 @@ out["attachment_chunk"] = h(bindings.crypto_secretstream_xchacha20poly1305_push(
 out["attachment_blob_key_ad"] = h(record_ad("attachment_blob", "key", [str(stream_id), created_at, len(stored), 1, h(content_tag)]))
 out["attachment_name_ad"] = h(record_ad("attachment", "name", [other, other2, created_at]))
 
+# Measures (§1.14): the AD of a record's `fields`, and the id of the measures of the entry above.
+out["measure_fields_ad"] = h(record_ad("measure", "fields", [other]))
+out["measure_id"] = str(uuid_v8(hashlib.blake2b(b"JVLT-measure" + lp8("measure") + entry_id.bytes, digest_size=32, key=k_sync).digest()))
+
 for key, value in out.items():
     print(f"{key} = {value}")
