@@ -1,9 +1,9 @@
--- 0010 · Reflections on a period (FORMAT.md §1.14): what a local model said about the digest of
+-- 0010 · Reflections on a period (FORMAT.md §1.15): what a local model said about the digest of
 -- a week, a month or a year of entries (`jv digest --command`).
 --
 -- Encrypted: the reflection's text and the digest of the text it was written from. Plaintext by
 -- design, like an analysis's: the period (its kind and its first and last local days), the model,
--- when it was written. The id is derived from the period and the model (FORMAT.md §1.14), so
+-- when it was written. The id is derived from the period and the model (FORMAT.md §1.15), so
 -- writing again for the same period and model replaces the record, on this device and on every
 -- device it syncs with.
 

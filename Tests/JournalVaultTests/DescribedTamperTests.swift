@@ -23,6 +23,7 @@ import VaultCrypto
         "chat_message": { journal, _ in _ = try journal.messages() },
         "attachment_blob": { journal, _ in _ = try journal.attachments() },
         "attachment": { _ = try $0.attachment(id: $1) },
+        "measure": { journal, _ in _ = try journal.measures() },
         "digest_reflection": { _ = try $0.reflection(id: $1) },
     ]
 
@@ -53,6 +54,10 @@ import VaultCrypto
                 try Data(content.utf8).write(to: URL(fileURLWithPath: path))
                 try journal.attach([.file(path)], to: entry.id)
             }
+            try journal.updateEntry(id: first.id, settingMeasures: Measures.assignments(["mood=7", "weather=rain"]))
+            try journal.updateEntry(id: second.id, settingMeasures: Measures.assignments(["mood=4", "outside=yes"]))
+            // An entry without measures, whose id another entry's measures can be moved to.
+            try journal.addEntry("A day without measures.", at: moment(hoursAfterJan5UTC: 30, offsetHours: 0))
             for (kind, model) in [(DigestPeriod.Kind.week, "m"), (.month, "n")] {
                 try journal.storeReflection(DigestReflection(period: DigestPeriod(containing: first.localDay, kind: kind), model: model,
                                                              created: moment(hoursAfterJan5UTC: 22, offsetHours: 1), text: "A \(kind) by the sea.",

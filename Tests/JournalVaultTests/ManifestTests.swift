@@ -92,14 +92,31 @@ import VaultCrypto
         try Self.expectListed(10, onceARowOf: "attachment_chunk", ["s".databaseValue, 0.databaseValue, Data([1]).databaseValue])
     }
 
-    /// The reflections' table is listed (n = 11, after the attachments' even while those are
-    /// empty) once it holds a row.
+    /// The reflections' table is listed (n = 12, after the attachments' and the measures', even
+    /// while those are empty) once it holds a row.
     @Test func theReflectionTableIsListedOnceItHoldsARow() throws {
         let texts: [String] = ["r", "week", "2026-11-23", "2026-11-29", "m"]
         let integers: [Int64] = [1, 0, 1]
         let blobs: [Data] = [Data([1]), Data([2])]
-        try Self.expectListed(11, onceARowOf: "digest_reflection",
+        try Self.expectListed(12, onceARowOf: "digest_reflection",
                               texts.map(\.databaseValue) + integers.map(\.databaseValue) + blobs.map(\.databaseValue))
+    }
+
+    /// FORMAT.md §11.2: the measures are listed (n = 11, after the attachment tables, listed
+    /// empty) once the table holds a row, and not before; each listing reads back as written.
+    @Test func theMeasuresAreListedOnceTheyHoldRows() throws {
+        let keys = try Self.vectorKeys()
+        var manifest = Manifest.empty(keyVersion: 1, instance: UUID())
+        let without = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        #expect(without[13] == 7)
+        manifest.tables["measure"]?.add(try RowDigest.of([UUID().storageText.databaseValue, UUID().storageText.databaseValue,
+                                                          Data([1]).databaseValue, Data([2]).databaseValue],
+                                                         in: "measure", key: keys.manifestKey))
+        let with = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        #expect(with[13] == 11)
+        let read = try #require(try Manifest(encoded: with, key: keys.manifestKey, vaultID: Self.vaultID))
+        #expect(read == manifest && read.tables["measure"]?.count == 1 && read.tables["attachment"]?.count == 0)
+        #expect(read != (try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID)))
     }
 
     /// A vault whose manifest an earlier jv wrote (format 1, no instance, `sync_device` not
@@ -192,7 +209,8 @@ import VaultCrypto
         init() throws {
             vault = try TemporaryVault()
             let journal = vault.journal
-            first = try journal.addEntry("Lunch with @anna by the #sea.", at: moment(hoursAfterJan5UTC: 12, offsetHours: 1), tags: ["food"])
+            first = try journal.addEntry("Lunch with @anna by the #sea.", at: moment(hoursAfterJan5UTC: 12, offsetHours: 1), tags: ["food"],
+                                         measures: Measures.assignments(["mood=7", "weather=sun"]))
             second = try journal.addEntry("Quiet evening. #home", at: moment(hoursAfterJan5UTC: 20, offsetHours: 1))
             analysis = try journal.addAnalysis(Analysis(entryID: first.id, model: "m", processedAt: .now(), sentiment: "warm", themes: ["sea"]),
                                                nodes: [NodeReference(type: "place", name: "Sea")],

@@ -46,6 +46,20 @@ fileprivate func digestRecording(_ file: String, answer: String) -> String {
         #expect(try jv.ok(["digest", "--brief", "--week", "2026-11-23"]).out.contains("## 2026-11-23 Swam with @anna.  [anna]\n\n## 2026-11-29"))
     }
 
+    /// The period's measures (`jv add --field`) are a section of the digest, field by field.
+    @Test func theMeasuresOfThePeriodAreASection() throws {
+        let jv = try Self.journal()
+        try jv.ok(["add", "--at", "2026-11-24 09:00", "--field", "mood=8", "--field", "slept=yes", "Rested."])
+        try jv.ok(["add", "--at", "2026-11-25 09:00", "--field", "mood=5", "--field", "slept=no", "Tired."])
+        try jv.ok(["add", "--at", "2026-11-30 09:00", "--field", "mood=1", "The week after, not counted."])
+        let text = try jv.ok(["digest", "--week", "2026-W48"]).out
+        #expect(text.contains("\n\nMeasures:\n  mood: 2 entries; mean 6.50, from 5 to 8\n  slept: 2 entries; yes 1, no 1\n\n## "), "\(text)")
+        let sections = try #require(try jv.ok(["digest", "--week", "2026-W48", "--json"]).jsonValue()["sections"]?.arrayValue)
+        #expect(sections.map { $0["title"] } == [.string("Measures")])
+        #expect(sections.first?["data"]?.arrayValue?.first?["numbers"]?["mean"] == .number(6.5))
+        #expect(!(try jv.ok(["digest", "--week", "2026-W47"]).out.contains("Measures")))
+    }
+
     @Test func theJSONDigestHasItsPeriodCountsAndEntries() throws {
         let jv = try Self.journal()
         let json = try jv.ok(["digest", "--month", "2026-11", "--json"]).jsonValue()

@@ -35,7 +35,7 @@ struct DigestShow: VaultCommand {
     func execute() throws {
         let period = try period.period(today: Instant.now().localDay)
         let journal = try options.unlockedVault(access: command == nil ? .readOnly : .readWrite)
-        var digest = try journal.digest(of: period)
+        var digest = try journal.digest(of: period, sections: [MeasuresDigestSection()])
         digest.brief = brief
         let output = options.output
         if let command {

@@ -36,7 +36,7 @@ public struct DigestReflection: Sendable, Hashable, Identifiable {
     public static let currentVersion = 1
 
     /// `UUIDv8(BLAKE2b-256("JVLT-reflection-id" ‖ u8 len ‖ kind ‖ first day[10] ‖ model)[0…15])`
-    /// (FORMAT.md §1.14): not keyed, since every part of it is stored in plaintext beside it.
+    /// (FORMAT.md §1.15): not keyed, since every part of it is stored in plaintext beside it.
     /// Two devices that reflect on the same period with the same model make the same record, and
     /// sync keeps the later of the two.
     static func derivedID(period: DigestPeriod, model: String) -> UUID {

@@ -2,7 +2,7 @@
 import Foundation
 import GRDB
 
-/// The stored form of a reflection on a period (FORMAT.md §1.14): the period's kind and days, the
+/// The stored form of a reflection on a period (FORMAT.md §1.15): the period's kind and days, the
 /// model and when it wrote, in plaintext; its text and the digest of what it was sent sealed in
 /// the field `payload`, and bound to those columns.
 struct DigestReflectionRow: SealedRecordRow {

@@ -30,13 +30,17 @@ public struct JournalStats: Sendable {
     /// Per month (the entry's local day), the mean ``SentimentScore`` of the entries whose
     /// newest analysis has a score, and how many they are; oldest first, months without one left out.
     public var sentimentPerMonth: [(month: String, mean: Double, entries: Int)] = []
+    /// Per field of the entries' measures that holds a number, by name: per month (the entry's
+    /// local day), the mean of its numbers and how many entries gave one; oldest first, months
+    /// without one left out.
+    public var measuresPerMonth: [(name: String, months: [(month: String, mean: Double, entries: Int)])] = []
 }
 
 extension UnlockedVault {
-    /// Entries, words, days written, streaks, entries and words per month, entries per week
-    /// and sentiment per month of the entries `query` selects; `today` (the caller's local
-    /// day) decides the current streak and the default weeks. One decrypting walk over the
-    /// entries, the analyses read once before it.
+    /// Entries, words, days written, streaks, entries and words per month, entries per week,
+    /// sentiment per month and each numeric measure per month of the entries `query` selects;
+    /// `today` (the caller's local day) decides the current streak and the default weeks. One
+    /// decrypting walk over the entries, the analyses and measures read once before it.
     ///
     /// ```swift
     /// let stats = try journal.stats(today: CivilDay(year: 2026, month: 11, day: 25)!)
@@ -49,6 +53,8 @@ extension UnlockedVault {
         var weeks: [CivilDay: Int] = [:]
         var sentiments: [String: (sum: Double, entries: Int)] = [:]
         let scores = try newestSentimentScores(query)
+        let measured = try measures(matching: query)
+        var numbers: [String: [String: (sum: Double, entries: Int)]] = [:]
         try forEachEntry(matching: query) { entry in
             let words = entry.wordCount
             let month = String(entry.localDay.description.prefix(7))
@@ -61,6 +67,11 @@ extension UnlockedVault {
             if let score = scores[entry.id] {
                 sentiments[month, default: (0, 0)].sum += score
                 sentiments[month, default: (0, 0)].entries += 1
+            }
+            for (name, value) in measured[entry.id]?.values ?? [:] {
+                guard let number = value.number else { continue }
+                numbers[name, default: [:]][month, default: (0, 0)].sum += number
+                numbers[name, default: [:]][month, default: (0, 0)].entries += 1
             }
         }
         let sorted = days.sorted()
@@ -81,7 +92,8 @@ extension UnlockedVault {
         let byMonth = months.sorted { $0.key < $1.key }
         stats.perMonth = byMonth.map { ($0.key, $0.value.entries) }
         stats.wordsPerMonth = byMonth.map { ($0.key, $0.value.words) }
-        stats.sentimentPerMonth = sentiments.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sum / Double($0.value.entries), $0.value.entries) }
+        stats.sentimentPerMonth = Self.monthlyMeans(sentiments)
+        stats.measuresPerMonth = numbers.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.map { ($0.key, Self.monthlyMeans($0.value)) }
         let weekRange: (first: CivilDay, last: CivilDay)?
         if query.from == nil, query.to == nil {
             let last = ISOWeek.monday(of: today)
@@ -96,6 +108,11 @@ extension UnlockedVault {
             }
         }
         return stats
+    }
+
+    /// Sums and counts per month as means, oldest first.
+    private static func monthlyMeans(_ months: [String: (sum: Double, entries: Int)]) -> [(month: String, mean: Double, entries: Int)] {
+        months.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sum / Double($0.value.entries), $0.value.entries) }
     }
 
     /// Each entry's sentiment score from its newest analysis (by processing time, whatever the

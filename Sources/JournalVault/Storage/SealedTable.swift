@@ -251,8 +251,16 @@ struct SealedTable: Sendable, Hashable {
                   Parent(column: "blob_id", tableName: "attachment_blob", onDelete: .cascade)],
         rowType: AttachmentRow.self)
 
+    static let measure = SealedTable(
+        name: "measure", wireID: 8, label: "measures",
+        schema: [.text("id"), .text("entry_id"), .blob("enc_meta"), .blob("fields")],
+        bound: [("entry_id", .text)],
+        fields: ["fields"],
+        parents: [Parent(column: "entry_id", tableName: "entry", onDelete: .cascade)],
+        identity: ["entry_id"],
+        rowType: MeasureRow.self)
     static let digestReflection = SealedTable(
-        name: "digest_reflection", wireID: 8, label: "reflections",
+        name: "digest_reflection", wireID: 9, label: "reflections",
         schema: [.text("id"), .text("period"), .text("start_day"), .text("end_day"), .text("model"), .integer("created_at"),
                  .integer("utc_offset"), .integer("version"), .blob("enc_meta"), .blob("payload")],
         bound: [("period", .text), ("start_day", .text), ("end_day", .text), ("model", .text), ("created_at", .integer),
@@ -260,11 +268,12 @@ struct SealedTable: Sendable, Hashable {
         fields: ["payload"],
         rowType: DigestReflectionRow.self)
 
+
     /// Every sealed table, parents before children (the order rows are walked, restored and
     /// digested in: FORMAT.md §11). An attachment's blob is its parent, so it comes first
     /// although its wire id is the greater.
     static let all: [SealedTable] = [.entry, .analysis, .knowledgeNode, .knowledgeRelation, .chatThread, .chatMessage,
-                                     .attachmentBlob, .attachment, .digestReflection]
+                                     .attachmentBlob, .attachment, .measure, .digestReflection]
 
     static func named(_ name: String) -> SealedTable? { all.first { $0.name == name } }
 
@@ -305,17 +314,18 @@ struct ManifestedTable: Sendable, Hashable {
         [SealedTable.entry, .analysis, .knowledgeNode, .knowledgeRelation, .chatThread, .chatMessage].map(ManifestedTable.init) + [entryTag]
     /// The attachments' tables: blobs, attachments, and the blobs' chunks.
     static let attachments: [ManifestedTable] = [ManifestedTable(.attachmentBlob), ManifestedTable(.attachment), attachmentChunk]
-    /// The tables a manifest lists after the attachments' since reflections (schema 10), only
-    /// once one of them has a row (FORMAT.md §11.2).
+    /// The tables of schema 9: the entries' measures.
+    static let measures: [ManifestedTable] = [ManifestedTable(.measure)]
+    /// The tables of schema 10: the reflections on periods.
     static let reflections: [ManifestedTable] = [ManifestedTable(.digestReflection)]
 
-    /// The tables each stored form of the manifest lists, shortest first: each is the one before
-    /// it and the tables of a later schema. A manifest lists the shortest that holds every table
-    /// with a row, so a vault keeps the bytes it had until it has a row of a newer kind.
-    static let listings: [[ManifestedTable]] = [beforeAttachments, beforeAttachments + attachments, beforeAttachments + attachments + reflections]
-
     /// Every covered table, in the manifest's order.
-    static let all: [ManifestedTable] = beforeAttachments + attachments + reflections
+    static let all: [ManifestedTable] = beforeAttachments + attachments + measures + reflections
+
+    /// The lists a stored manifest may hold (FORMAT.md §11.2), shortest first: the tables of a
+    /// schema, and before them those of every earlier one. A manifest lists the shortest whose
+    /// tables hold every row, so a vault that uses no newer table keeps the bytes it had.
+    static let listings: [[ManifestedTable]] = [beforeAttachments, beforeAttachments + attachments, beforeAttachments + attachments + measures, all]
 
     /// The tables whose rows a reader counts as it opens the vault (FORMAT.md §11.3): all but the
     /// attachments' content, blobs and chunks. Those are reached only through an attachment row

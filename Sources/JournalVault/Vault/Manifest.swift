@@ -61,13 +61,14 @@ struct Manifest: Equatable, Sendable {
                  instance: instance, syncDevice: instance == nil ? nil : TableState())
     }
 
-    /// The tables the stored form lists: the shortest of ``ManifestedTable/listings`` that holds
-    /// every table with a row (those of before attachments while the later tables are empty), so
-    /// that a vault keeps the bytes it had until it has a row of a newer kind (FORMAT.md §11.2).
+    /// The tables the stored form lists: the shortest of ``ManifestedTable/listings`` beyond
+    /// which every table is empty, so that a vault without attachments or measures keeps the
+    /// bytes it had (FORMAT.md §11.2).
     private var listedTables: [ManifestedTable] {
         let empty = TableState()
-        let occupied = Set(tables.filter { $0.value != empty }.keys)
-        return ManifestedTable.listings.first { listing in occupied.isSubset(of: listing.map(\.name)) } ?? ManifestedTable.all
+        return ManifestedTable.listings.first { listed in
+            ManifestedTable.all.dropFirst(listed.count).allSatisfy { (tables[$0.name] ?? empty) == empty }
+        } ?? ManifestedTable.all
     }
 
     /// `format u8 ‖ kv u32 ‖ counter u64 ‖ n u8 ‖ n × (u8 len ‖ table ‖ count u64 ‖ sum[32])`, tables
