@@ -43,6 +43,7 @@ let package = Package(
                 .embedInCode("0007_graph_ids.sql"),
                 .embedInCode("0008_attachments.sql"),
                 .embedInCode("0009_measures.sql"),
+                .embedInCode("0010_digests.sql"),
             ]
         ),
         .target(

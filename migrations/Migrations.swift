@@ -23,5 +23,6 @@ public enum SchemaMigrations {
         Migration(identifier: "0007_graph_ids", sql: String(decoding: PackageResources._007_graph_ids_sql, as: UTF8.self)),
         Migration(identifier: "0008_attachments", sql: String(decoding: PackageResources._008_attachments_sql, as: UTF8.self)),
         Migration(identifier: "0009_measures", sql: String(decoding: PackageResources._009_measures_sql, as: UTF8.self)),
+        Migration(identifier: "0010_digests", sql: String(decoding: PackageResources._010_digests_sql, as: UTF8.self)),
     ]
 }

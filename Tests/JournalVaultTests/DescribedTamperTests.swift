@@ -24,6 +24,7 @@ import VaultCrypto
         "attachment_blob": { journal, _ in _ = try journal.attachments() },
         "attachment": { _ = try $0.attachment(id: $1) },
         "measure": { journal, _ in _ = try journal.measures() },
+        "digest_reflection": { _ = try $0.reflection(id: $1) },
     ]
 
     /// A vault with two records or more of every sealed table, and the raw edits of the rounds.
@@ -57,6 +58,11 @@ import VaultCrypto
             try journal.updateEntry(id: second.id, settingMeasures: Measures.assignments(["mood=4", "outside=yes"]))
             // An entry without measures, whose id another entry's measures can be moved to.
             try journal.addEntry("A day without measures.", at: moment(hoursAfterJan5UTC: 30, offsetHours: 0))
+            for (kind, model) in [(DigestPeriod.Kind.week, "m"), (.month, "n")] {
+                try journal.storeReflection(DigestReflection(period: DigestPeriod(containing: first.localDay, kind: kind), model: model,
+                                                             created: moment(hoursAfterJan5UTC: 22, offsetHours: 1), text: "A \(kind) by the sea.",
+                                                             digestOfInput: "00"))
+            }
             for table in SealedTable.all {
                 #expect(try vault.count(table.name) >= 2, "\(table.name) needs two records for its swaps")
             }

@@ -47,7 +47,8 @@ import Testing
         let vault = try Self.populatedVault()
         let document = try JSONParser.parse(Array(try Self.export(vault.journal).utf8))
         guard case .object(let members) = document else { Issue.record("not an object"); return }
-        #expect(members.map(\.0) == ["format", "version", "exported_at", "entries", "threads", "analyses", "nodes", "relations"])
+        #expect(members.map(\.0) == ["format", "version", "exported_at", "entries", "threads", "analyses", "nodes", "relations",
+                                     "reflections"])
         #expect(document["format"] == .string("jv-export"))
         #expect(document["version"] == .integer(1))
         guard case .object(let entry)? = document["entries"]?.arrayValue?.first else { Issue.record("no entry"); return }

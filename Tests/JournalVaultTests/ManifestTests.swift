@@ -69,22 +69,37 @@ import VaultCrypto
         #expect(formatOne.instance == nil && formatOne.markIdentity(vaultID: Self.vaultID) == Self.vaultID)
     }
 
-    /// FORMAT.md §11.2: the attachment tables are listed (n = 10) once one of them holds a row,
-    /// and not before (n = 7, the bytes of before schema 8); both read back to the same manifest.
-    @Test func theAttachmentTablesAreListedOnceTheyHoldRows() throws {
-        let keys = try Self.vectorKeys()
+    /// FORMAT.md §11.2: a manifest lists `n` tables once `table` holds a row, and 7 before (the
+    /// bytes of before schema 8); both read back to the manifest they were made from.
+    private static func expectListed(_ n: UInt8, onceARowOf table: String, _ row: [DatabaseValue],
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let keys = try vectorKeys()
         var manifest = Manifest.empty(keyVersion: 1, instance: UUID())
         manifest.counter = 3
-        let without = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
-        #expect(without[13] == 7)
-        #expect(try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID) == manifest)
-        manifest.tables["attachment_chunk"]?.add(try RowDigest.of(["s".databaseValue, 0.databaseValue, Data([1]).databaseValue],
-                                                                 in: "attachment_chunk", key: keys.manifestKey))
-        let with = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
-        #expect(with[13] == 10)
-        let read = try #require(try Manifest(encoded: with, key: keys.manifestKey, vaultID: Self.vaultID))
-        #expect(read == manifest && read.tables["attachment_chunk"]?.count == 1)
-        #expect(read != (try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID)))
+        let without = manifest.encoded(key: keys.manifestKey, vaultID: vaultID)
+        #expect(without[13] == 7, sourceLocation: sourceLocation)
+        #expect(try Manifest(encoded: without, key: keys.manifestKey, vaultID: vaultID) == manifest, sourceLocation: sourceLocation)
+        manifest.tables[table]?.add(try RowDigest.of(row, in: table, key: keys.manifestKey))
+        let with = manifest.encoded(key: keys.manifestKey, vaultID: vaultID)
+        #expect(with[13] == n, sourceLocation: sourceLocation)
+        let read = try #require(try Manifest(encoded: with, key: keys.manifestKey, vaultID: vaultID), sourceLocation: sourceLocation)
+        #expect(read == manifest && read.tables[table]?.count == 1, sourceLocation: sourceLocation)
+        #expect(read != (try Manifest(encoded: without, key: keys.manifestKey, vaultID: vaultID)), sourceLocation: sourceLocation)
+    }
+
+    /// The attachment tables are listed (n = 10) once one of them holds a row.
+    @Test func theAttachmentTablesAreListedOnceTheyHoldRows() throws {
+        try Self.expectListed(10, onceARowOf: "attachment_chunk", ["s".databaseValue, 0.databaseValue, Data([1]).databaseValue])
+    }
+
+    /// The reflections' table is listed (n = 12, after the attachments' and the measures', even
+    /// while those are empty) once it holds a row.
+    @Test func theReflectionTableIsListedOnceItHoldsARow() throws {
+        let texts: [String] = ["r", "week", "2026-11-23", "2026-11-29", "m"]
+        let integers: [Int64] = [1, 0, 1]
+        let blobs: [Data] = [Data([1]), Data([2])]
+        try Self.expectListed(12, onceARowOf: "digest_reflection",
+                              texts.map(\.databaseValue) + integers.map(\.databaseValue) + blobs.map(\.databaseValue))
     }
 
     /// FORMAT.md §11.2: the measures are listed (n = 11, after the attachment tables, listed
@@ -189,6 +204,7 @@ import VaultCrypto
         let second: Entry
         let analysis: Analysis
         let message: ChatMessage
+        let reflection: DigestReflection
 
         init() throws {
             vault = try TemporaryVault()
@@ -203,6 +219,8 @@ import VaultCrypto
             _ = try journal.createThread(title: "Talk")
             message = try journal.addMessage(ChatMessageDraft(role: .user, content: "How was lunch?", entryID: first.id))
             _ = try journal.addMessage(ChatMessageDraft(role: .assistant, content: "Sunny."))
+            reflection = try journal.storeReflection(DigestReflection(period: DigestPeriod(containing: first.localDay, kind: .week), model: "m",
+                                                                      created: .now(), text: "A week by the sea.", digestOfInput: "00"))
         }
 
         func expectClean(_ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -64,7 +64,7 @@ import VaultCrypto
         let (rekeyed, summary) = try fixture.vault.unlock().rekey()
         #expect(summary.keyVersion == 2)
         #expect(summary.records["entry"] == 2 && summary.records["knowledge_relation"] == 1 && summary.records["chat_message"] == 2
-                && summary.records["measure"] == 1)
+                && summary.records["measure"] == 1 && summary.records["digest_reflection"] == 1)
         let bytesAfter = try Self.storedBytes(rekeyed)
         // Every record keeps its id, a knowledge node's and relation's too (FORMAT.md §1.6).
         #expect(Set(bytesBefore.keys.filter { !$0.hasPrefix("entry_tag") }) == Set(bytesAfter.keys.filter { !$0.hasPrefix("entry_tag") }))
@@ -79,6 +79,7 @@ import VaultCrypto
         expected.threads = expected.threads.map { var thread = $0; thread.messageCount = 0; return thread }
         #expect(after.entries == expected.entries && after.analyses == expected.analyses && after.messages == expected.messages
                 && after.nodes == expected.nodes && after.relations == expected.relations && after.threads == expected.threads)
+        #expect(try rekeyed.reflections() == [fixture.reflection])
         let report = try rekeyed.check()
         #expect(report.isClean && report.notes.isEmpty, "\(report.problems)")
         var tagged = EntryQuery()

@@ -85,6 +85,8 @@ import TestSupport
         let message = ChatMessage(id: UUID(), threadID: thread.id, role: .assistant, content: "It was calm.", timestamp: at,
                                   model: "toy", language: "en", entryID: entry.id, usage: .object([("tokens", .number(3))]))
         let measures = try Measures.assignments(["mood=7", "river=yes"])
+        let reflection = DigestReflection(period: DigestPeriod(containing: entry.localDay, kind: .month), model: "toy", created: at,
+                                          text: "A calm month.", digestOfInput: "ab")
         let meta = { RecordMeta.fresh(keyVersion: keys.keyVersion) }
         try vault.journal.write { db in
             try MeasureRow(measures, entryID: entry.id, id: UUID(), meta: meta(), keys: keys).insert(db)
@@ -95,6 +97,7 @@ import TestSupport
             try RelationRow(relation, createdAt: at.millis, key: vault.journal.relationKey(relation.type), meta: meta(), keys: keys).insert(db)
             try ThreadRow(thread, meta: meta(), keys: keys).insert(db)
             try MessageRow(message, meta: meta(), keys: keys).insert(db)
+            try DigestReflectionRow(reflection, meta: meta(), keys: keys).insert(db)
         }
         let photo = vault.folder.file("river.jpg")
         try Data("river".utf8).write(to: URL(fileURLWithPath: photo))
@@ -108,6 +111,7 @@ import TestSupport
             #expect(try RelationRow.fetchOne(id: relation.id, db)?.decrypt(keys: keys) == relation)
             #expect(try ThreadRow.fetch(id: thread.id, db).decrypt(keys: keys, db: db) == thread)
             #expect(try MessageRow.fetchAll(db, where: "thread_id = ?", arguments: [thread.id.storageText]).map { try $0.decrypt(keys: keys) } == [message])
+            #expect(try DigestReflectionRow.fetchOne(id: reflection.id, db)?.decrypt(keys: keys) == reflection)
             for table in SealedTable.all {
                 let rows = try Row.fetchAll(db, sql: "SELECT \(table.selection) FROM \(table.name)")
                 #expect(!rows.isEmpty, "\(table.name)")

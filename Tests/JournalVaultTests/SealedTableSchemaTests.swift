@@ -29,22 +29,22 @@ import Testing
 
     @Test func wireIDsAndManifestOrderAreTheFormats() {
         // FORMAT.md §14.3 names tables by these bytes, §11 digests tables in this order.
-        #expect(SealedTable.all.map(\.wireID) == [0, 1, 2, 3, 4, 5, 7, 6, 8])
+        #expect(SealedTable.all.map(\.wireID) == [0, 1, 2, 3, 4, 5, 7, 6, 8, 9])
         #expect(SealedTable.all.map(\.name) == ["entry", "analysis", "knowledge_node", "knowledge_relation", "chat_thread", "chat_message",
-                                                "attachment_blob", "attachment", "measure"])
+                                                "attachment_blob", "attachment", "measure", "digest_reflection"])
         // Schema 8 appended the attachments' tables after the tag index, so that a manifest of the
         // tables before them is a prefix (FORMAT.md §11.2).
-        // Schema 9 appended the measures after them, likewise.
+        // Schema 9 appended the measures after them, likewise, and schema 10 the reflections.
         #expect(ManifestedTable.all.map(\.name) == ["entry", "analysis", "knowledge_node", "knowledge_relation", "chat_thread", "chat_message",
-                                                    "entry_tag", "attachment_blob", "attachment", "attachment_chunk", "measure"])
+                                                    "entry_tag", "attachment_blob", "attachment", "attachment_chunk", "measure", "digest_reflection"])
         #expect(ManifestedTable.beforeAttachments.count == 7)
-        #expect(ManifestedTable.listings.map(\.count) == [7, 10, 11])
+        #expect(ManifestedTable.listings.map(\.count) == [7, 10, 11, 12])
         #expect(ManifestedTable.entry.columns.first == "seq")
         for table in SealedTable.all {
             #expect(SealedTable.wire(table.wireID) == table)
             #expect(SealedTable.named(table.name) == table)
         }
-        #expect(SealedTable.wire(9) == nil)
+        #expect(SealedTable.wire(10) == nil)
     }
 
     @Test func columnsAndTypesAreTheSchemas() throws {

@@ -28,13 +28,15 @@ import Testing
 
     /// A jv export with its `exported_at` and each thread's `is_active` (which thread is active
     /// is each device's own) left out, keys sorted: what two exports of the same records, on two
-    /// devices, have in common.
+    /// devices, have in common. An empty `reflections`, which the previous release did not write,
+    /// is left out too: it says what its absence says (FORMAT.md §9).
     static func records(_ export: String) throws -> String {
         guard var document = try JSONSerialization.jsonObject(with: Data(export.utf8)) as? [String: Any],
               let threads = document["threads"] as? [[String: Any]] else {
             throw HarnessError("not a jv export: \(export.prefix(200))")
         }
         document["exported_at"] = nil
+        if (document["reflections"] as? [Any])?.isEmpty == true { document["reflections"] = nil }
         document["threads"] = threads.map { thread in thread.filter { $0.key != "is_active" } }
         return String(decoding: try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted]), as: UTF8.self)
     }

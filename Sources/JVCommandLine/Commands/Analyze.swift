@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import CProcessHygiene
 import JournalVault
 
 /// `jv analyze`: run a local analyser over entries and keep what it finds.
@@ -36,11 +35,7 @@ struct Analyze: VaultCommand {
     @Option(help: "The analyser command.")
     var command: String
 
-    @Option(help: "The model name to store (default: the answer's \"model\", else \"local\").")
-    var model: String?
-
-    @Option(help: "Seconds to wait for each answer.")
-    var timeout: Double = 120
+    @OptionGroup var model: ModelOptions
 
     /// `--replace` (the default) or `--keep`: a second run of the same model is a correction, not
     /// another opinion; `--keep` is for comparing runs (a changed prompt, another temperature).
@@ -61,7 +56,6 @@ struct Analyze: VaultCommand {
         guard !entries.isEmpty || from != nil || to != nil else {
             throw ValidationError("Name entries, or give --from and/or --to.")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
     }
 
     func execute() throws {
@@ -70,18 +64,16 @@ struct Analyze: VaultCommand {
         let journal = try options.unlockedVault()
         var ids = try entries.map(journal.resolveEntryID)
         if from != nil || to != nil { ids += try journal.entries(range).map(\.id) }
-        let analyser = Analyser(command: command, model: model, timeout: .milliseconds(Int64(timeout * 1000)))
+        let analyser = model.analyser(command: command)
         var stored: [Analysis] = []
         var failures = 0
-        // Whatever an analyser starts stays below jv, even after `setsid`, and is ended once the
-        // analyser has answered or timed out: jv has no other children here.
-        _ = jv_become_subreaper()
         let progress = Progress("Analysing")
         for (done, id) in ids.enumerated() {
-            defer { jv_end_descendants() }
             progress.update(done, of: ids.count, unit: "entries")
             do {
-                stored.append(try journal.analyse(entryID: id, with: analyser, replacingEarlier: earlier == .replace))
+                stored.append(try ModelOptions.confiningChildren {
+                    try journal.analyse(entryID: id, with: analyser, replacingEarlier: earlier == .replace)
+                })
             } catch let error as AnalyserError {
                 failures += 1
                 progress.finish()

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import ArgumentParser
-import CProcessHygiene
 import Foundation
 import JournalVault
 
@@ -32,18 +31,10 @@ struct ChatAsk: VaultCommand, TakesFreeText {
     @Option(help: "The model command (see the discussion above).")
     var command: String
 
-    @Option(help: "The model to ask for and store (default: the answer's \"model\", else \"local\").")
-    var model: String?
-
-    @Option(help: "Seconds to wait for the answer.")
-    var timeout: Double = 120
+    @OptionGroup var model: ModelOptions
 
     @Argument(help: "The question (none: the thread is sent as it is, to ask its last question again).")
     var question: [String] = []
-
-    func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
-    }
 
     func execute() throws {
         let question = try question.isEmpty ? nil : ContentRules.validated(question.joined(separator: " "))
@@ -63,14 +54,10 @@ struct ChatAsk: VaultCommand, TakesFreeText {
             }
             threadID = id
         }
-        let responder = ChatResponder(command: command, model: model, timeout: .milliseconds(Int64(timeout * 1000)))
-        // As for `jv analyze`: whatever the command starts, even after `setsid`, stays below jv
-        // and is ended once it has answered or timed out.
-        _ = jv_become_subreaper()
-        defer { jv_end_descendants() }
+        let responder = model.responder(command: command)
         let answer: ChatMessage
         do {
-            answer = try journal.answerThread(id: threadID, with: responder, entries: entries)
+            answer = try ModelOptions.confiningChildren { try journal.answerThread(id: threadID, with: responder, entries: entries) }
         } catch let error as ChatResponderError {
             let what = "The chat command \(error.reason)"
             guard question != nil else { throw CLIError.refused("\(what); nothing was stored.") }

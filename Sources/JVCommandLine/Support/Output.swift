@@ -42,7 +42,7 @@ struct Output {
                         "relations": "relation", "threads": "thread", "changes": "change", "packs": "pack",
                         "conflict copies": "conflict copy", "editor files": "editor file", "writes": "write",
                         "attachments": "attachment", "attachment contents": "attachment content", "attachment chunks": "attachment chunk",
-                        "measures": "measure"]
+                        "measures": "measure", "reflections": "reflection"]
         return "\(value) \(value == 1 ? singular[kind] ?? kind : kind)"
     }
 

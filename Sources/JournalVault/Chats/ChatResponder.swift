@@ -29,6 +29,11 @@ public struct ChatResponder: Sendable {
 
     /// Runs the command on `messages` (a thread's, in order) and `entries`, and reads its answer.
     public func answer(to messages: [ChatMessage], entries: [Entry] = []) throws(ChatResponderError) -> ChatAnswer {
+        try answer(to: messages.map { ($0.role, $0.content) }, entries: entries)
+    }
+
+    /// Runs the command on messages that are not a thread's (a digest's request for a reflection).
+    func answer(to messages: [(role: ChatRole, content: String)], entries: [Entry]) throws(ChatResponderError) -> ChatAnswer {
         let output: [UInt8]
         do {
             output = try AnalyserProcess.run(command: command, input: Array(request(messages: messages, entries: entries).serialized().utf8),
@@ -40,7 +45,7 @@ public struct ChatResponder: Sendable {
     }
 
     /// What the command gets on standard input.
-    func request(messages: [ChatMessage], entries: [Entry]) -> JSONValue {
+    func request(messages: [(role: ChatRole, content: String)], entries: [Entry]) -> JSONValue {
         .object([
             ("model", .optional(model)),
             ("messages", .array(messages.map { .object([("role", .string($0.role.rawValue)), ("content", .string($0.content))]) })),

@@ -17,6 +17,8 @@ public struct VaultSnapshot: Sendable {
     public var relations: [KnowledgeRelation] = []
     /// The entries' measures, by entry id (entries without measures are not in it).
     public var measures: [UUID: Measures] = [:]
+    /// Models' reflections on periods (`jv digest --command`).
+    public var reflections: [DigestReflection] = []
     /// Files an import brings as attachments of its entries (none in an export: the vault's
     /// attachments are read from it as the export is written).
     public var attachments: [ImportedAttachment] = []
@@ -28,13 +30,14 @@ public struct VaultSnapshot: Sendable {
     /// Records of every kind, for progress and summaries.
     public var recordCount: Int {
         entries.count + threads.count + messages.count + analyses.count + nodes.count + relations.count + attachments.count + measures.count
+            + reflections.count
     }
 }
 
 extension UnlockedVault {
     /// Everything, or the entries written in `from`…`to` with what belongs to them: their
-    /// measures and analyses, the relations learnt from them and the nodes those relations join, and the chat
-    /// messages of that period with their threads.
+    /// measures and analyses, the relations learnt from them and the nodes those relations join, the chat
+    /// messages of that period with their threads, and the reflections on periods that overlap it.
     public func snapshot(from: DateExpression? = nil, to: DateExpression? = nil) throws -> VaultSnapshot {
         var (snapshot, query) = try snapshotWithoutEntries(from: from, to: to)
         snapshot.entries = try entries(query)
@@ -59,6 +62,10 @@ extension UnlockedVault {
         snapshot.relations = try allRelations().filter { everything || $0.entryID.map(entryIDs.contains) == true }
         let nodeIDs = Set(snapshot.relations.flatMap { [$0.from, $0.to] })
         snapshot.nodes = try nodes().filter { everything || nodeIDs.contains($0.id) }.sorted { $0.created < $1.created }
+        let (first, last) = (from?.coveredDays.lowerBound, to?.coveredDays.upperBound)
+        snapshot.reflections = try reflections().filter { reflection in
+            (first.map { $0 <= reflection.period.last } ?? true) && (last.map { reflection.period.first <= $0 } ?? true)
+        }
         return (snapshot, query)
     }
 

@@ -30,6 +30,7 @@ extension VaultSnapshot {
             ("analyses", .array(analyses.map { $0.json.adding([("extra", $0.extra)]) })),
             ("nodes", .array(nodes.map { $0.json.adding([("metadata", $0.metadata)]) })),
             ("relations", .array(relations.map(\.json))),
+            ("reflections", .array(reflections.map(\.json))),
         ])
     }
 }
@@ -195,6 +196,27 @@ enum JVExportReader {
                 id: try item.requiredID("id") { fail("relation", $0) }, from: try item.requiredID("from") { fail("relation", $0) },
                 to: try item.requiredID("to") { fail("relation", $0) }, type: try item.requiredString("type") { fail("relation", $0) },
                 strength: strength, entryID: try item.optionalID("entry_id") { fail("relation", $0) }))
+        }
+        for item in try records("reflections") {
+            position += 1
+            let id = try item.requiredID("id") { fail("reflection", $0) }
+            guard let kind = item["period"]?["kind"]?.stringValue.flatMap(DigestPeriod.Kind.init(rawValue:)),
+                  let first = item["period"]?["first_day"]?.stringValue.flatMap({ CivilDay(iso: $0) }),
+                  DigestPeriod(containing: first, kind: kind).first == first else {
+                throw fail("reflection", "\"period\" is not a week, a month or a year from its first day")
+            }
+            let text: String
+            do {
+                text = try ContentRules.validated(try item.requiredString("text") { fail("reflection", $0) })
+            } catch let error as VaultError {
+                throw fail("reflection", error.description)
+            }
+            let reflection = DigestReflection(period: DigestPeriod(containing: first, kind: kind),
+                                              model: try item.requiredString("model") { fail("reflection", $0) },
+                                              created: try item.requiredInstant("created_at") { fail("reflection", $0) },
+                                              text: text, digestOfInput: item["digest_of_input"]?.stringValue ?? "")
+            guard reflection.id == id else { throw fail("reflection", "its id is not that of its period and model") }
+            snapshot.reflections.append(reflection)
         }
         return snapshot
     }

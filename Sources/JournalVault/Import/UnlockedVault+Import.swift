@@ -99,6 +99,7 @@ extension UnlockedVault {
                 try requireEntry(analysis.entryID, db)
                 count("analyses", try upsert(analysis, overwrite: overwrite, db))
             }
+            for reflection in snapshot.reflections { count("reflections", try upsert(reflection, overwrite: overwrite, db)) }
             for relation in snapshot.relations {
                 // A node the file does not list is one of this vault's, named by its id here.
                 count("relations", try upsertRelation(from: nodeIDs[relation.from] ?? relation.from, to: nodeIDs[relation.to] ?? relation.to,
@@ -223,6 +224,13 @@ extension UnlockedVault {
         }
     }
 
+    /// Reflections neither: an older one, or another of the same moment, is skipped.
+    private func upsert(_ reflection: DigestReflection, overwrite: Bool, _ db: Database) throws -> Outcome {
+        try replaceWhole(reflection, as: DigestReflectionRow.self, db) { stored in
+            overwrite || reflection.created.millis > stored.created.millis ? nil : .skipped
+        }
+    }
+
     /// Threads neither (their messages do): an older one, or another of the same moment, is skipped.
     private func upsert(_ thread: ChatThread, overwrite: Bool, _ db: Database) throws -> Outcome {
         var thread = thread
@@ -295,3 +303,4 @@ private protocol WholeRecordRow {
 
 extension AnalysisRow: WholeRecordRow {}
 extension MessageRow: WholeRecordRow {}
+extension DigestReflectionRow: WholeRecordRow {}

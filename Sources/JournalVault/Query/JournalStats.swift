@@ -56,7 +56,7 @@ extension UnlockedVault {
         let measured = try measures(matching: query)
         var numbers: [String: [String: (sum: Double, entries: Int)]] = [:]
         try forEachEntry(matching: query) { entry in
-            let words = entry.content.split(whereSeparator: \.isWhitespace).count
+            let words = entry.wordCount
             let month = String(entry.localDay.description.prefix(7))
             stats.entries += 1
             stats.words += words

@@ -15,8 +15,15 @@ extension UnlockedVault {
     /// for each in try journal.tagCounts() { print(each.tag, each.count) }
     /// ```
     public func tagCounts(_ query: EntryQuery = EntryQuery()) throws -> [TagCount] {
+        TagCount.counting(try entries(query))
+    }
+}
+
+extension TagCount {
+    /// The tags of `entries`, each with the number of them that carry it, most used first.
+    static func counting(_ entries: [Entry]) -> [TagCount] {
         var counts: [String: Int] = [:]
-        for entry in try entries(query) {
+        for entry in entries {
             for tag in Set(entry.tags) { counts[tag, default: 0] += 1 }
         }
         return counts.map { TagCount(tag: $0.key, count: $0.value) }

@@ -259,12 +259,21 @@ struct SealedTable: Sendable, Hashable {
         parents: [Parent(column: "entry_id", tableName: "entry", onDelete: .cascade)],
         identity: ["entry_id"],
         rowType: MeasureRow.self)
+    static let digestReflection = SealedTable(
+        name: "digest_reflection", wireID: 9, label: "reflections",
+        schema: [.text("id"), .text("period"), .text("start_day"), .text("end_day"), .text("model"), .integer("created_at"),
+                 .integer("utc_offset"), .integer("version"), .blob("enc_meta"), .blob("payload")],
+        bound: [("period", .text), ("start_day", .text), ("end_day", .text), ("model", .text), ("created_at", .integer),
+                ("utc_offset", .integer), ("version", .integer)],
+        fields: ["payload"],
+        rowType: DigestReflectionRow.self)
+
 
     /// Every sealed table, parents before children (the order rows are walked, restored and
     /// digested in: FORMAT.md §11). An attachment's blob is its parent, so it comes first
     /// although its wire id is the greater.
     static let all: [SealedTable] = [.entry, .analysis, .knowledgeNode, .knowledgeRelation, .chatThread, .chatMessage,
-                                     .attachmentBlob, .attachment, .measure]
+                                     .attachmentBlob, .attachment, .measure, .digestReflection]
 
     static func named(_ name: String) -> SealedTable? { all.first { $0.name == name } }
 
@@ -307,14 +316,16 @@ struct ManifestedTable: Sendable, Hashable {
     static let attachments: [ManifestedTable] = [ManifestedTable(.attachmentBlob), ManifestedTable(.attachment), attachmentChunk]
     /// The tables of schema 9: the entries' measures.
     static let measures: [ManifestedTable] = [ManifestedTable(.measure)]
+    /// The tables of schema 10: the reflections on periods.
+    static let reflections: [ManifestedTable] = [ManifestedTable(.digestReflection)]
 
     /// Every covered table, in the manifest's order.
-    static let all: [ManifestedTable] = beforeAttachments + attachments + measures
+    static let all: [ManifestedTable] = beforeAttachments + attachments + measures + reflections
 
     /// The lists a stored manifest may hold (FORMAT.md §11.2), shortest first: the tables of a
     /// schema, and before them those of every earlier one. A manifest lists the shortest whose
     /// tables hold every row, so a vault that uses no newer table keeps the bytes it had.
-    static let listings: [[ManifestedTable]] = [beforeAttachments, beforeAttachments + attachments, all]
+    static let listings: [[ManifestedTable]] = [beforeAttachments, beforeAttachments + attachments, beforeAttachments + attachments + measures, all]
 
     /// The tables whose rows a reader counts as it opens the vault (FORMAT.md §11.3): all but the
     /// attachments' content, blobs and chunks. Those are reached only through an attachment row
