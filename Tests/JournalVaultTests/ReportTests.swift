@@ -74,7 +74,8 @@ struct MarkupTextTests {
         #expect(MarkupText.escaped("<img src=x onerror=\"alert(1)\">") == "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;")
         #expect(MarkupText.escaped("a&amp;b") == "a&amp;amp;b")
         #expect(MarkupText.escaped("bell\u{07} esc\u{1B}[31m del\u{7F} csi\u{9B} nul\u{0}") == "bell\u{FFFD} esc\u{FFFD}[31m del\u{FFFD} csi\u{FFFD} nul\u{FFFD}")
-        #expect(MarkupText.escaped("\u{FDD0}\u{FFFE}\u{1FFFF}") == "\u{FFFD}\u{FFFD}\u{FFFD}")
+        let noncharacters = String(String.UnicodeScalarView([0xFDD0, 0xFFFE, 0x1FFFF].compactMap(Unicode.Scalar.init)))
+        #expect(noncharacters.unicodeScalars.count == 3 && MarkupText.escaped(noncharacters) == "\u{FFFD}\u{FFFD}\u{FFFD}")
         #expect(MarkupText.escaped("tab\there\nnext\r\nline, café 😀") == "tab\there\nnext\r\nline, café 😀")
     }
 }

@@ -44,7 +44,8 @@ struct ReportCommandTests {
     func pageMatchesStats() throws {
         let sandbox = try Sandbox(from: try Self.fixture.get())
         let output = sandbox.folder.file("report.html")
-        try sandbox.ok(["report", "--year", "2026", "--output", output], umask022: true)
+        let written = try sandbox.run(["report", "--year", "2026", "--output", output], umask022: true)
+        try #require(written.status == 0, "\(written)")
         #expect(try Self.mode(output) == 0o600)
         let html = try String(contentsOfFile: output, encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<title>Journal · 2026</title>"))

@@ -32,7 +32,8 @@ struct Report: VaultCommand, ReplacingWithForce {
     var force = false
 
     func execute() throws {
-        let period = try self.period(today: Instant.now().localDay)
+        let today = Instant.now().localDay
+        let period = try self.period(today: today)
         let file = output == "-" ? nil : output
         if options.json {
             guard output == nil else { throw CLIError.usage("--json prints the report's numbers to standard output: leave out --output.") }
@@ -41,7 +42,7 @@ struct Report: VaultCommand, ReplacingWithForce {
             if let file { try OutputFile.check(file, replace: force) }
         }
         let journal = try options.unlockedVault(access: .readOnly)
-        let report = try journal.report(of: period, today: Instant.now().localDay)
+        let report = try journal.report(of: period, today: today)
         if options.json { return options.output.printJSON(Self.json(report)) }
         let page = ReportHTML.page(report)
         if let file {

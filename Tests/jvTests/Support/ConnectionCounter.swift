@@ -16,7 +16,7 @@ final class ConnectionCounter: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     init(lifetime: TimeInterval = 180) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -31,6 +31,7 @@ final class ConnectionCounter: @unchecked Sendable {
             close(socket)
             throw HarnessError("cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
         }
+        self.socket = socket
         port = Int(UInt16(bigEndian: address.sin_port))
         let deadline = Date().addingTimeInterval(lifetime)
         Thread.detachNewThread { [self] in
