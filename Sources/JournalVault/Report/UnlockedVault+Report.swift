@@ -5,9 +5,9 @@ extension UnlockedVault {
     /// The report of `period` (``YearReport``): one decrypting walk over its entries gives the
     /// figures `jv stats` gives for it, the entries and words of every day, the tags and people
     /// of every month and the starred entries; the analyses (for sentiment), the relations
-    /// learnt from the period's entries (for people) and its images' thumbnails are read before
-    /// it, the on-this-day entries (a few, from earlier years) after it, and then each of
-    /// `measures`. `today` (the caller's local day) decides the current streak and the day
+    /// learnt from the period's entries (for people) and the list of its images are read before
+    /// it; after it, the thumbnails of the images shown, the on-this-day entries (a few, from
+    /// earlier years), and then each of `measures`. `today` (the caller's local day) decides the current streak and the day
     /// on-this-day looks back from.
     ///
     /// ```swift
@@ -21,7 +21,7 @@ extension UnlockedVault {
         (query.from, query.to) = (.day(period.lowerBound), .day(period.upperBound))
         var tally = JournalStats.Tally(scores: try newestSentimentScores(query))
         let people = try peopleByEntry(in: period)
-        var photos = try photoCandidates(in: period)
+        let (photos, images) = try photoCandidates(in: period)
         var photoDays: [UUID: CivilDay] = [:]
         let photoEntries = Set(photos.map(\.attachment.entryID))
         // On the decrypting threads: the counts each entry gives, its text only when it is shown.
@@ -41,15 +41,11 @@ extension UnlockedVault {
             if photoEntries.contains(facts.id) { photoDays[facts.id] = facts.day }
         }
         report.stats = tally.stats(query: query, today: today)
-        report.photosLeftOut = max(0, photos.count - YearReport.photoLimit)
-        photos = Self.spread(photos, keeping: YearReport.photoLimit)
-        for (attachment, thumbnail) in photos {
-            guard let day = photoDays[attachment.entryID], let photo = try photo(attachment, thumbnail: thumbnail, day: day) else {
-                report.photosLeftOut += 1
-                continue
-            }
-            report.photos.append(photo)
+        for (attachment, hasThumbnail) in Self.spread(photos, keeping: YearReport.photoLimit) {
+            guard let day = photoDays[attachment.entryID] else { continue }
+            report.photos.append(try photo(attachment, hasThumbnail: hasThumbnail, day: day))
         }
+        report.photosLeftOut = images - report.photos.count
         var earlier = EntryQuery()
         earlier.onThisDay = report.onThisDayReference
         earlier.limit = YearReport.onThisDayLimit
@@ -74,21 +70,31 @@ extension UnlockedVault {
         return people
     }
 
-    /// The period's image attachments, each with its thumbnail (empty where none was made).
-    private func photoCandidates(in period: ClosedRange<CivilDay>) throws -> [(attachment: Attachment, thumbnail: [UInt8])] {
-        try attachmentsWithThumbnails(AttachmentQuery(from: period.lowerBound, to: period.upperBound, kind: .image))
+    /// The period's image attachments that the report can show — with a thumbnail, or tiny, in
+    /// the vault and of a type a page shows —, each with whether it has a thumbnail; and how
+    /// many images there are in all. The thumbnails are not kept: a year may have thousands.
+    private func photoCandidates(in period: ClosedRange<CivilDay>) throws -> (shown: [(attachment: Attachment, hasThumbnail: Bool)], images: Int) {
+        var candidates: [(attachment: Attachment, hasThumbnail: Bool)] = []
+        var images = 0
+        try forEachAttachment(AttachmentQuery(from: period.lowerBound, to: period.upperBound, kind: .image)) { attachment, thumbnail in
+            images += 1
+            if !thumbnail.isEmpty {
+                candidates.append((attachment, true))
+            } else if attachment.stored, attachment.size <= YearReport.tinyImage, Self.shownImageTypes.contains(attachment.mediaType) {
+                candidates.append((attachment, false))
+            }
+        }
+        return (candidates, images)
     }
 
     /// Media types a page shows in an `img` from a data URI (no SVG: an image that is a document).
     private static let shownImageTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp"]
 
-    /// What the report shows of an image: its thumbnail (a JPEG), else the file itself when it
-    /// is tiny, in the vault, and of a type a page shows; nil when neither.
-    private func photo(_ attachment: Attachment, thumbnail: [UInt8], day: CivilDay) throws -> YearReport.Photo? {
-        if !thumbnail.isEmpty {
-            return YearReport.Photo(day: day, name: attachment.name, mediaType: "image/jpeg", bytes: thumbnail)
+    /// What the report shows of an image: its thumbnail (a JPEG), else the file itself.
+    private func photo(_ attachment: Attachment, hasThumbnail: Bool, day: CivilDay) throws -> YearReport.Photo {
+        if hasThumbnail {
+            return YearReport.Photo(day: day, name: attachment.name, mediaType: "image/jpeg", bytes: try attachmentThumbnail(id: attachment.id))
         }
-        guard attachment.stored, attachment.size <= YearReport.tinyImage, Self.shownImageTypes.contains(attachment.mediaType) else { return nil }
         var bytes: [UInt8] = []
         try readAttachment(id: attachment.id) { bytes += $0 }
         return YearReport.Photo(day: day, name: attachment.name, mediaType: attachment.mediaType, bytes: bytes)

@@ -47,7 +47,7 @@ enum DemoJournal {
                 analyses.append(.object([("id", .string(UUID().uuidString.lowercased())), ("entry_id", .string(id)), ("model", .string("demo")),
                                          ("processed_at", .string("\(day)T23:00:00")),
                                          ("sentiment", .string(SVGWriter.number(min(max(mood, -1), 1)))), ("themes", .array([]))]))
-                let person = nodes[(seed * 5 + time) % people.count]
+                let person = nodes[(seed * 3 + time) % people.count]
                 if seed % 3 != 1 {
                     relations.append(.object([("id", .string(UUID().uuidString.lowercased())), ("from", .string(person.id)),
                                               ("to", .string(nodes.last!.id)), ("type", .string("mentioned_with")),
