@@ -89,7 +89,7 @@ struct ReportBrowserTests {
     }
 
     /// Six photos on entries of the demo year, drawn by libvips' vips command when it is there
-    /// (colour bands), else the small grey JPEG of the attachment tests; jv-thumbnail makes
+    /// (soft colour bands), else the small grey JPEG of the attachment tests; jv-thumbnail makes
     /// their thumbnails as `jv attach` stores them.
     private func attachPhotos(_ sandbox: Sandbox) throws {
         for (index, month) in ["02", "04", "05", "07", "08", "10"].enumerated() {
@@ -97,8 +97,11 @@ struct ReportBrowserTests {
             let photo = sandbox.folder.file("photo-\(month).jpg")
             if let vips = JV.tool("vips") {
                 let wave = sandbox.folder.file("wave-\(month).v"), bytes = sandbox.folder.file("bytes-\(month).v")
+                let colours = sandbox.folder.file("colours-\(month).v")
+                // Soft colours: the false-colour bands halved and lightened.
                 for arguments in [["sines", wave, "320", "220", "--hfreq", "\(0.5 + Double(index) * 0.4)", "--vfreq", "\(1 + index % 3)"],
-                                  ["linear", wave, bytes, "\(100 + index * 5)", "128", "--uchar"], ["falsecolour", bytes, photo]] {
+                                  ["linear", wave, bytes, "\(100 + index * 5)", "128", "--uchar"], ["falsecolour", bytes, colours],
+                                  ["linear", colours, photo, "0.45", "120", "--uchar"]] {
                     try #require(try sandbox.runTool(vips, arguments).status == 0, "vips \(arguments)")
                 }
             } else {

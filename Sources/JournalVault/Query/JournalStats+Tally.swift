@@ -2,13 +2,66 @@
 import Foundation
 
 extension JournalStats {
-    /// Words as `jv stats` counts them: runs of characters between white space.
+    /// Words as `jv stats` counts them: runs of characters (grapheme clusters) between white
+    /// space, a character being white space when its first scalar is.
+    ///
+    /// Counted on scalars, as fast as the text is long: splitting the text into characters
+    /// took most of `jv stats`'s time (7 s of 100,000 entries, against 1.5 s to list them). A
+    /// scalar starts a character except where a character goes on — with a mark, a joiner or
+    /// another extender, and after a prepended scalar; never at the start, after a control or
+    /// before one —, so each run is the one the characters give; the other rules that join
+    /// scalars into one character join two scalars that are both white space or both not.
     ///
     /// ```swift
     /// JournalStats.words(in: "Lunch with @anna.\nLong talk.")   // 5
     /// ```
     public static func words(in text: String) -> Int {
-        text.split(whereSeparator: \.isWhitespace).count
+        var words = 0, inWord = false, joinsNext = false, afterControl = true
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let control: Bool, space: Bool, extends: Bool, prepend: Bool
+            if value < 0x80 {
+                (control, space) = (value < 0x20 || value == 0x7F, value == 0x20 || (0x09...0x0D).contains(value))
+                (extends, prepend) = (false, false)
+            } else {
+                let properties = scalar.properties
+                (control, space) = (isControl(properties), properties.isWhitespace)
+                (extends, prepend) = (extendsCharacter(scalar, properties), isPrepend(value))
+            }
+            // A character breaks at the start, after a control and before one.
+            let continues = !afterControl && !control && (extends || joinsNext)
+            (afterControl, joinsNext) = (control, prepend)
+            if continues { continue }
+            if !space, !inWord { words += 1 }
+            inWord = !space
+        }
+        return words
+    }
+
+    /// Whether `scalar` never starts a character: a mark, a zero-width joiner or non-joiner, an
+    /// emoji modifier, a halfwidth sound mark or a tag character.
+    private static func extendsCharacter(_ scalar: Unicode.Scalar, _ properties: Unicode.Scalar.Properties) -> Bool {
+        switch properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: break
+        }
+        let value = scalar.value
+        return value == 0x200C || value == 0x200D || (0x1F3FB...0x1F3FF).contains(value) || value == 0xFF9E || value == 0xFF9F
+            || (0xE0020...0xE007F).contains(value)
+    }
+
+    /// Controls, line and paragraph separators: a character breaks before them, even after a prepended scalar.
+    private static func isControl(_ properties: Unicode.Scalar.Properties) -> Bool {
+        switch properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// The scalars that join the next one into their character (Grapheme_Cluster_Break=Prepend).
+    private static func isPrepend(_ value: UInt32) -> Bool {
+        (0x0600...0x0605).contains(value) || [0x06DD, 0x070F, 0x08E2, 0x0D4E, 0x110BD, 0x110CD, 0x1193F, 0x11941, 0x11A3A, 0x11D46, 0x11F02].contains(value)
+            || (0x0890...0x0891).contains(value) || (0x111C2...0x111C3).contains(value) || (0x11A84...0x11A89).contains(value)
     }
 
     /// The figures gathered one entry at a time, so that a walk over the entries that does more

@@ -209,6 +209,6 @@ public enum ReportHTML {
         .entry{background:#fff;border:1px solid #e2e2dc;border-radius:6px;padding:8px 14px;margin:10px 0}.entry h3{color:#5f6b76;font-weight:500}\
         .entry .text{white-space:pre-wrap;overflow-wrap:anywhere}.tags{color:#3f6f8f;font-size:13px;margin:4px 0}\
         .photos{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:10px}\
-        figure{margin:0}figure img{width:100%;height:150px;object-fit:cover;border-radius:4px;display:block}figcaption{font-size:12px;color:#5f6b76}
+        footer{margin-top:32px}figure{margin:0}figure img{width:100%;height:150px;object-fit:cover;border-radius:4px;display:block}figcaption{font-size:12px;color:#5f6b76}
         """
 }
