@@ -81,7 +81,7 @@ struct ReportCommandTests {
         #expect(try sandbox.hiddenFiles(in: sandbox.folder.path).filter { $0.contains(".writing-") }.isEmpty)
     }
 
-    @Test("a bad --year, --year with --from, --to alone, a reversed range or no --output is a usage error (64) and writes nothing")
+    @Test("a bad --year, --year with --from, --to alone, a reversed range, more than 100 years or no --output is a usage error (64) and writes nothing")
     func usageErrors() throws {
         let sandbox = try Sandbox(from: try Self.fixture.get())
         let output = sandbox.folder.file("report.html")
@@ -92,6 +92,7 @@ struct ReportCommandTests {
         try sandbox.fails(["report", "--to", "2026-03-01", "--output", output], status: 64)
         try sandbox.fails(["report", "--from", "2026-03-01", "--to", "2026-02-01", "--output", output], status: 64)
         try sandbox.fails(["report", "--from", "not a date", "--output", output], status: 64)
+        try sandbox.fails(["report", "--from", "1900-01-01", "--to", "2026-12-31", "--output", output], status: 64)
         try sandbox.fails(["report", "--year", "2026"], status: 64)
         try sandbox.fails(["report", "--year", "2026", "--json", "--output", output], status: 64)
         #expect(!FileManager.default.fileExists(atPath: output))

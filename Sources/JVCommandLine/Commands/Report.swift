@@ -72,8 +72,15 @@ struct Report: VaultCommand, ReplacingWithForce {
         guard first <= last else {
             throw CLIError.usage("--from \(TerminalText.visible(range.from ?? "")) is after today; give --to too, or an earlier --from.")
         }
+        // A heat map of every day: centuries of them would be a page of megabytes nobody reads.
+        guard last.year - first.year < Self.longestPeriod else {
+            throw CLIError.usage("A report covers at most \(Self.longestPeriod) years: give a later --from or an earlier --to.")
+        }
         return first...last
     }
+
+    /// The most calendar years a report covers.
+    static let longestPeriod = 100
 
     /// `{from, to, stats: <jv stats --json>, days: {YYYY-MM-DD: {entries, words}}, tags_per_month and
     /// people_per_month: {YYYY-MM: [{name, count}]}, starred, on_this_day: {day, entries}, photos}`.
