@@ -42,6 +42,7 @@ let package = Package(
                 .embedInCode("0006_sync.sql"),
                 .embedInCode("0007_graph_ids.sql"),
                 .embedInCode("0008_attachments.sql"),
+                .embedInCode("0009_measures.sql"),
             ]
         ),
         .target(

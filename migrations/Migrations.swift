@@ -22,5 +22,6 @@ public enum SchemaMigrations {
         Migration(identifier: "0006_sync", sql: String(decoding: PackageResources._006_sync_sql, as: UTF8.self)),
         Migration(identifier: "0007_graph_ids", sql: String(decoding: PackageResources._007_graph_ids_sql, as: UTF8.self)),
         Migration(identifier: "0008_attachments", sql: String(decoding: PackageResources._008_attachments_sql, as: UTF8.self)),
+        Migration(identifier: "0009_measures", sql: String(decoding: PackageResources._009_measures_sql, as: UTF8.self)),
     ]
 }

@@ -20,6 +20,14 @@ struct JVBench {
     static func main() {
         if CommandLine.arguments.dropFirst().first == ChildUsage.flag { ChildUsage.launch(Array(CommandLine.arguments.dropFirst(2))) }
         let arguments = CommandLine.arguments.dropFirst()
+        if arguments.contains("--help") || arguments.contains("-h") {
+            FileHandle.standardOutput.write(Data(usage.utf8))
+            exit(0)
+        }
+        if let unknown = unknownArgument(arguments) {
+            FileHandle.standardError.write(Data("jv-bench: unknown argument '\(unknown)'.\n\n\(usage)".utf8))
+            exit(64)
+        }
         func value(_ flag: String) -> String? {
             arguments.firstIndex(of: flag).flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
         }
@@ -60,6 +68,39 @@ struct JVBench {
     let size: Int
     let corpus: Corpus
     let folder: String
+    static let usage = """
+        USAGE: jv-bench [--entries N[,N…]] [--only WORD] [--keep] [--json]
+                        [--no-attachments] [--photos N] [--photo-bytes B] [--attach-bytes B]
+
+          --entries N,…     vault sizes to build and measure (default: 10000,100000)
+          --only WORD       measure only the workloads whose names contain WORD
+          --keep            keep each size's folder (vaults, plain database) and print where
+          --json            print the rows as JSON instead of a table
+          --no-attachments  skip the attachment rows (they run on the first size)
+          --photos N        generated JPEGs in the photo vault (default: 10000)
+          --photo-bytes B   bytes of each generated JPEG (default: 250000)
+          --attach-bytes B  bytes of the file attached and read back (default: 1 GiB)
+
+        """
+
+    /// The first argument that is neither a known flag nor the value of one that takes a value.
+    static func unknownArgument(_ arguments: ArraySlice<String>) -> String? {
+        let valued: Set = ["--entries", "--only", "--photos", "--photo-bytes", "--attach-bytes"]
+        let flags: Set = ["--keep", "--json", "--no-attachments"]
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if valued.contains(argument) {
+                index = arguments.index(index, offsetBy: 2, limitedBy: arguments.endIndex) ?? arguments.endIndex
+            } else if flags.contains(argument) {
+                index = arguments.index(after: index)
+            } else {
+                return argument
+            }
+        }
+        return nil
+    }
+
     /// `--only`: the word a workload's name must contain to be measured.
     let only: String?
     /// `--keep`: the folder stays after the run.
@@ -195,7 +236,7 @@ struct JVBench {
         // Check everything.
         let report = try journal.check()
         guard report.isClean, report.checked["entry"] == size + fresh.count else { throw BenchError.wrongResult("check") }
-        // Issue 10: records and the row-set manifest in one pass, at most 1.2× the 1.8 s that
+        // Records and the row-set manifest in one pass: at most 1.2× the 1.8 s that
         // checking the records alone took before it (the top of the range docs/performance.md gives at 100,000).
         let check = try Timings.measure(3) { _ = try journal.check() }
         rows.append(ReportRow(workload: "check all (with manifest)", entries: size, vault: check,
@@ -256,8 +297,8 @@ struct JVBench {
     }
 
     /// A jrnl plain-text journal of the corpus (as `jv export --format txt` writes it) imported
-    /// into a new vault: reading the text, then the import itself (issue 11: in linear time;
-    /// "a ten-year jrnl journal imports in seconds"). Plain SQLite inserts the parsed entries.
+    /// into a new vault: reading the text, then the import itself (in linear time: a ten-year
+    /// jrnl journal imports in seconds). Plain SQLite inserts the parsed entries.
     func jrnlTextImportRow(secret: SecureBytes) throws -> ReportRow {
         let bytes = Array(JrnlFormat.text(of: corpus.entries).utf8)
         let (journal, _) = try Vault.create(at: folder + "/jrnl.vault", passphrase: secret, kdf: .profile(.interactive))
@@ -275,7 +316,7 @@ struct JVBench {
                          throughput: String(format: "%.0f entries/s", rate))
     }
 
-    /// Issue 12: whole answers streamed by the release `jv` to a pipe, as `jv list | less` runs:
+    /// Whole answers streamed by the release `jv` to a pipe, as `jv list | less` runs:
     /// the time to the first byte, to the end, and the process's peak resident memory (unlocked
     /// with the recovery key, so Argon2id's own memory is not in it). The baseline reads the same
     /// rows from plain SQLite. Each run's output is checked (its entries counted).

@@ -2,7 +2,7 @@
 import Foundation
 import JournalVault
 
-/// Search (issue 24), in process on the benchmark's vault: the in-memory index built from every
+/// Search, in process on the benchmark's vault: the in-memory index built from every
 /// entry's document (its time, its database's bytes, `SearchIndex.memoryBytes`, and the resident
 /// memory it added, against the entries' text), queries on it (a word, a phrase, an OR, a word
 /// most entries have), and the scan without an index (every entry decrypted on all cores and

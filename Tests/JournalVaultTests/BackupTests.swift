@@ -12,31 +12,45 @@ import VaultCrypto
     // MARK: Fixture
 
     /// A vault of more than 200 KiB (so the backup body has at least three full chunks), with a
-    /// chat thread, an analysis and a small knowledge graph, and its backup. It holds `entries`
-    /// entries plus one (the entry the chat and the analysis are about).
+    /// chat thread, an analysis and a small knowledge graph, and its backup — of format 2, as jv
+    /// writes them, or the same snapshot as a format-1 backup (as jv wrote them before). It holds
+    /// `entries` entries plus one (the entry the chat and the analysis are about).
     fileprivate final class Fixture: Sendable {
         let vault: TemporaryVault
         let backup: String
         let headerLength: Int
         let bytes: Data
+        /// On-disk bytes of every chunk but the last (FORMAT.md §8.2).
+        let sealedChunk: Int
 
-        init(entries count: Int = 300) throws {
+        init(entries count: Int = 300, format: Int = 2) throws {
             vault = try TemporaryVault()
             try vault.journal.addEntries(fileprivateEntries(count))
             try fileprivatePopulateOtherKinds(vault.journal)
             backup = vault.folder.file("journal.jvbak")
             try vault.journal.backup(to: backup)
+            if format == 1 { try fileprivateAsFormat1(backup, keys: vault.journal.keys).write(to: URL(fileURLWithPath: backup)) }
             bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
-            headerLength = 39 + Int(bytes[38]) * 108 + 24 + 48 + 24 + 32 + 32
+            headerLength = 39 + Int(bytes[38]) * 108 + 24 + 48 + (format == 1 ? 24 : 0) + 32 + 32
+            sealedChunk = 65_536 + (format == 1 ? 17 : 16)
+        }
+
+        /// Another backup of the same vault, in the same format: the same keys, another file key.
+        func another() throws -> Data {
+            let path = vault.folder.file("other.jvbak")
+            try vault.journal.backup(to: path)
+            if sealedChunk == 65_536 + 17 { return try fileprivateAsFormat1(path, keys: vault.journal.keys) }
+            return try Data(contentsOf: URL(fileURLWithPath: path))
         }
 
         var passphrase: VaultCredential { get throws { .passphrase(try secret(TemporaryVault.passphrase)) } }
         var recovery: VaultCredential { .recoveryKey(vault.recoveryKey) }
 
         /// Offset of chunk `index` (0-based) of the body.
-        func chunkStart(_ index: Int) -> Int { headerLength + index * fileprivateSealedChunk }
+        func chunkStart(_ index: Int) -> Int { headerLength + index * sealedChunk }
 
-        var fullChunks: Int { (bytes.count - headerLength) / fileprivateSealedChunk }
+        /// Chunks before the last one.
+        var fullChunks: Int { (bytes.count - headerLength - 1) / sealedChunk }
 
         /// Writes `data` as a new file in the fixture's folder and returns its path.
         func write(_ data: Data, name: String = "damaged-\(UUID().uuidString).jvbak") throws -> String {
@@ -53,7 +67,7 @@ import VaultCrypto
         let bytes = [UInt8](fixture.bytes)
         let before = Instant.now().millis
         #expect(Array(bytes[0..<8]) == Array("JVLTBAK\0".utf8))
-        #expect(Array(bytes[8..<10]) == [0, 1], "format u16 = 1, big-endian")
+        #expect(Array(bytes[8..<10]) == [0, 2], "format u16 = 2, big-endian")
         let header = try fixture.vault.vault.header()
         let idBytes = withUnsafeBytes(of: header.vaultID.uuid) { Array($0) }
         #expect(Array(bytes[10..<26]) == idBytes)
@@ -64,7 +78,7 @@ import VaultCrypto
         // The slots are the vault's own, byte for byte.
         #expect(Data(bytes[39..<147]) == (try fixture.vault.keyslotData(slot: 0)))
         #expect(Data(bytes[147..<255]) == (try fixture.vault.keyslotData(slot: 1)))
-        #expect(fixture.headerLength == 415)
+        #expect(fixture.headerLength == 391, "no stream header in format 2")
         // header_check: unkeyed BLAKE2b-256 of "JVLT-backup-check" ‖ every byte before it.
         let check = Blake2b.hash(Array("JVLT-backup-check".utf8) + bytes[0..<(fixture.headerLength - 32)])
         #expect(Array(bytes[(fixture.headerLength - 32)..<fixture.headerLength]) == check)
@@ -72,17 +86,17 @@ import VaultCrypto
         #expect(fixture.bytes.range(of: Data("Entry number".utf8)) == nil)
     }
 
-    @Test func bodyIsChunksOf65553BytesAndTheVaultIsLargeEnough() throws {
+    @Test func bodyIsChunksOf65552BytesAndTheVaultIsLargeEnough() throws {
         let fixture = try Fixture()
         let body = fixture.bytes.count - fixture.headerLength
         #expect(fixture.fullChunks >= 3, "body of \(body) bytes")
-        let last = body - fixture.fullChunks * fileprivateSealedChunk
-        // The final chunk is the remainder, shorter than a full one: at least its 17 bytes of overhead.
-        #expect(last >= 17)
-        // The snapshot inside is a whole number of SQLite pages: body = snapshot + 17 per chunk.
+        let last = body - fixture.fullChunks * fixture.sealedChunk
+        // The last chunk is the remainder, 1 to 65,536 bytes and its 16 bytes of tag.
+        #expect(last >= 17 && last <= fixture.sealedChunk)
+        // The snapshot inside is a whole number of SQLite pages: body = snapshot + 16 per chunk.
         let chunks = fixture.fullChunks + 1
-        #expect((body - 17 * chunks) % 4096 == 0)
-        #expect(body - 17 * chunks > 200 * 1024)
+        #expect((body - 16 * chunks) % 4096 == 0)
+        #expect(body - 16 * chunks > 200 * 1024)
     }
 
     @Test func backupFileIsPrivateAndNeverReplacedWithoutReplace() throws {
@@ -276,7 +290,7 @@ import VaultCrypto
     fileprivate static func damagedBodies(_ fixture: Fixture, other: Data) -> [(String, Data)] {
         let bytes = fixture.bytes
         let h = fixture.headerLength
-        let chunk = fileprivateSealedChunk
+        let chunk = fixture.sealedChunk
         func flip(_ offset: Int) -> Data { bytes.flipping(offset, mask: 0x40) }
         func chunkData(_ index: Int) -> Data { bytes[fixture.chunkStart(index)..<fixture.chunkStart(index + 1)] }
         var cases: [(String, Data)] = [
@@ -293,6 +307,7 @@ import VaultCrypto
             ("truncated exactly after chunk 2", bytes.prefix(h + 2 * chunk)),
             ("truncated exactly after chunk 3", bytes.prefix(h + 3 * chunk)),
             ("truncated by one byte", bytes.dropLast()),
+            ("truncated by 16 bytes", bytes.dropLast(16)),
             ("truncated by 17 bytes", bytes.dropLast(17)),
             ("truncated inside the header", bytes.prefix(h - 1)),
             ("one byte appended", bytes + Data([0])),
@@ -311,13 +326,13 @@ import VaultCrypto
         return cases
     }
 
-    @Test func damagedBodiesAreRefusedAndNothingIsRestored() throws {
-        let fixture = try Fixture()
+    /// Format 1 too: jv still restores the backups it wrote before format 2.
+    @Test(arguments: [2, 1]) func damagedBodiesAreRefusedAndNothingIsRestored(format: Int) throws {
+        let fixture = try Fixture(format: format)
         #expect(fixture.fullChunks >= 4, "cuts after chunks 1, 2 and 3 must all be truncations")
         // A second backup of the same vault, for splicing (same keys, different file key).
-        let otherPath = fixture.vault.folder.file("other.jvbak")
-        try fixture.vault.journal.backup(to: otherPath)
-        let other = try Data(contentsOf: URL(fileURLWithPath: otherPath))
+        let other = try fixture.another()
+        let otherPath = try fixture.write(other, name: "other.jvbak")
         #expect(other.count == fixture.bytes.count, "two backups of the same vault have the same size")
         #expect(other != fixture.bytes)
 
@@ -355,50 +370,56 @@ import VaultCrypto
         #expect(try BackupFile.verify(otherPath, credential: credential).counts["entries"] == 301)
     }
 
-    @Test func aSnapshotOfWholeChunksEndsWithAnEmptyFinalChunkAndOldFullFinalChunksStillRestore() throws {
-        // FORMAT.md §8.2: the final chunk is always shorter than 64 KiB, so a snapshot of a whole
-        // number of chunks gets an empty final chunk; backups from before, whose final chunk is
-        // full, must still restore. Grow a vault until its snapshot is like that.
+    @Test func aSnapshotOfWholeChunksEndsWithAFullLastChunkAndFormat1BackupsOfItStillRestore() throws {
+        // FORMAT.md §8.2: in format 2 a snapshot of a whole number of chunks ends with a full last
+        // chunk; format 1 ended it with an empty final chunk, and before that (as jv first wrote
+        // them) with its last full chunk tagged final — both must still restore. Grow a vault
+        // until its snapshot is like that.
         let vault = try TemporaryVault()
         let path = vault.folder.file("aligned.jvbak")
         var bytes = Data()
-        var headerLength = 0
         var snapshotLength = 1
+        let headerLength = 391
         for round in 0..<400 {
             try vault.journal.addEntries(fileprivateEntries(3).map {
                 Entry(content: $0.content + " r\(round)", created: $0.created, modifiedAt: $0.modifiedAt)
             })
             try vault.journal.backup(to: path, replace: true)
             bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-            headerLength = 39 + Int(bytes[38]) * 108 + 160
             let body = bytes.count - headerLength
-            snapshotLength = body - 17 * ((body + fileprivateSealedChunk - 1) / fileprivateSealedChunk)
+            snapshotLength = body - 16 * ((body + 65_551) / 65_552)
             if snapshotLength % BackupFile.chunkLength == 0 { break }
         }
         try #require(snapshotLength % BackupFile.chunkLength == 0, "no snapshot of whole chunks found")
         let fullChunks = snapshotLength / BackupFile.chunkLength
-        #expect(bytes.count - headerLength == fullChunks * fileprivateSealedChunk + 17, "full chunks, then an empty final one")
+        #expect(bytes.count - headerLength == fullChunks * 65_552, "full chunks, the last one too")
         let credential = VaultCredential.recoveryKey(vault.recoveryKey)
         let entries = try BackupFile.verify(path, credential: credential).counts["entries"] ?? 0
         #expect(entries > 0)
 
-        // The same snapshot as the writer cut it before: the last full chunk tagged final.
-        let fullFinal = try fileprivateRechunked(path, keys: vault.journal.keys) { snapshot in
+        let format1Header = headerLength + 24
+        let emptyFinal = try fileprivateAsFormat1(path, keys: vault.journal.keys)
+        #expect(emptyFinal.count - format1Header == fullChunks * 65_553 + 17, "full chunks, then an empty final one")
+        let fullFinal = try fileprivateAsFormat1(path, keys: vault.journal.keys) { snapshot in
             stride(from: 0, to: snapshot.count, by: BackupFile.chunkLength).map { start in
                 (snapshot[start..<start + BackupFile.chunkLength], start + BackupFile.chunkLength == snapshot.count)
             }
         }
-        #expect(fullFinal.count - headerLength == fullChunks * fileprivateSealedChunk)
-        let old = vault.folder.file("full-final.jvbak")
-        try fullFinal.write(to: URL(fileURLWithPath: old))
-        #expect(try BackupFile.verify(old, credential: credential).counts["entries"] == entries)
-        let target = vault.folder.file("restored.vault")
-        #expect(try BackupFile.restore(old, to: target, credential: credential).counts["entries"] == entries)
+        #expect(fullFinal.count - format1Header == fullChunks * 65_553)
+        for (form, backup) in [("format 1, empty final chunk", emptyFinal), ("format 1, full final chunk", fullFinal)] {
+            let old = vault.folder.file("old.jvbak")
+            try backup.write(to: URL(fileURLWithPath: old))
+            #expect(try BackupFile.verify(old, credential: credential).counts["entries"] == entries, "\(form)")
+            let target = vault.folder.file("restored-\(UUID().uuidString).vault")
+            #expect(try BackupFile.restore(old, to: target, credential: credential).counts["entries"] == entries, "\(form)")
+        }
 
-        // Nothing may follow the final chunk, whichever form it has: when it is full, it ends
-        // exactly where the reader's next read starts, and only that rule catches what follows.
-        for (form, backup, lastChunk) in [("empty final chunk", bytes, bytes.suffix(17)),
-                                          ("full final chunk", fullFinal, fullFinal.suffix(fileprivateSealedChunk))] {
+        // Nothing may follow the last chunk, whichever form it has: when it is full, it ends
+        // exactly where the reader's next read starts, and only the rule about the end catches
+        // what follows.
+        for (form, backup, lastChunk) in [("format 2", bytes, bytes.suffix(65_552)),
+                                          ("format 1, empty final chunk", emptyFinal, emptyFinal.suffix(17)),
+                                          ("format 1, full final chunk", fullFinal, fullFinal.suffix(65_553))] {
             for (what, data) in [("one byte appended", backup + Data([0])), ("17 bytes appended", backup + Data(repeating: 0, count: 17)),
                                  ("the final chunk repeated", backup + lastChunk)] {
                 let damaged = vault.folder.file("damaged.jvbak")
@@ -564,34 +585,33 @@ import VaultCrypto
 
 // MARK: - Helpers (file-private)
 
-fileprivate let fileprivateSealedChunk = 65_536 + 17
-
-/// The backup at `path` (of the vault whose keys are `keys`) with its snapshot cut into the
-/// chunks `cut` gives, each with whether it is tagged final, and sealed again under the same
-/// file key: for backups the writer does not make.
-fileprivate func fileprivateRechunked(_ path: String, keys: VaultKeys,
-                                      cut: ([UInt8]) -> [(chunk: ArraySlice<UInt8>, final: Bool)]) throws -> Data {
-    guard let input = FileHandle(forReadingAtPath: path) else { throw VaultError.vaultNotFound(path: path) }
+/// The format-2 backup at `path` (of the vault whose keys are `keys`) as a backup of format 1
+/// (FORMAT.md §8.2), the snapshot cut into the chunks `cut` gives, each with whether it is tagged
+/// final, and sealed under the same file key: for backups jv no longer writes. By default, as
+/// format 1's writer cut it: whole chunks, then a final one of 0 to 65,535 bytes.
+fileprivate func fileprivateAsFormat1(_ path: String, keys: VaultKeys,
+                                      cut: ([UInt8]) -> [(chunk: ArraySlice<UInt8>, final: Bool)] = fileprivateFormat1Chunks) throws -> Data {
+    guard let input = FileHandle(forReadingAtPath: path) else { throw VaultError.backupNotFound(path: path) }
     defer { try? input.close() }
     var header = try BackupHeader.read(from: input)
     let fileKey = try header.openFileKey(masterKey: keys.masterKey)
-    let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
-    let reader = try SecretStream.Reader(key: streamKey, header: header.streamHeader)
+    let reader = IndexedChunkStream.Reader(key: try header.bodyKey(fileKey: fileKey), associatedData: header.mac, from: input)
     var snapshot: [UInt8] = []
-    var finished = false
-    while !finished {
-        let sealed = try input.read(upToCount: BackupFile.chunkLength + SecretStream.overhead) ?? Data()
-        let plaintext: [UInt8]
-        (plaintext, finished) = try reader.pull(sealed, associatedData: header.mac)
-        snapshot += plaintext
-    }
-    let (writer, streamHeader) = try SecretStream.Writer.start(key: streamKey)
+    while let chunk = try reader.next() { snapshot += chunk }
+    header.format = 1
+    let (writer, streamHeader) = try SecretStream.Writer.start(key: try header.bodyKey(fileKey: fileKey))
     try header.seal(fileKey: fileKey, masterKey: keys.masterKey, streamHeader: streamHeader)
     var output = Data(header.encoded)
     for (chunk, final) in cut(snapshot) {
         output += try writer.push(Array(chunk), associatedData: header.mac, final: final)
     }
     return output
+}
+
+fileprivate func fileprivateFormat1Chunks(_ snapshot: [UInt8]) -> [(chunk: ArraySlice<UInt8>, final: Bool)] {
+    let full = snapshot.count / BackupFile.chunkLength * BackupFile.chunkLength
+    return stride(from: 0, to: full, by: BackupFile.chunkLength).map { (snapshot[$0..<$0 + BackupFile.chunkLength], false) }
+        + [(snapshot[full...], true)]
 }
 
 /// `count` entries of about 1 KiB each, with tags and stars, on days spread over a year.

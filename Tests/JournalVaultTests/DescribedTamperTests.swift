@@ -23,6 +23,7 @@ import VaultCrypto
         "chat_message": { journal, _ in _ = try journal.messages() },
         "attachment_blob": { journal, _ in _ = try journal.attachments() },
         "attachment": { _ = try $0.attachment(id: $1) },
+        "measure": { journal, _ in _ = try journal.measures() },
     ]
 
     /// A vault with two records or more of every sealed table, and the raw edits of the rounds.
@@ -52,6 +53,10 @@ import VaultCrypto
                 try Data(content.utf8).write(to: URL(fileURLWithPath: path))
                 try journal.attach([.file(path)], to: entry.id)
             }
+            try journal.updateEntry(id: first.id, settingMeasures: Measures.assignments(["mood=7", "weather=rain"]))
+            try journal.updateEntry(id: second.id, settingMeasures: Measures.assignments(["mood=4", "outside=yes"]))
+            // An entry without measures, whose id another entry's measures can be moved to.
+            try journal.addEntry("A day without measures.", at: moment(hoursAfterJan5UTC: 30, offsetHours: 0))
             for table in SealedTable.all {
                 #expect(try vault.count(table.name) >= 2, "\(table.name) needs two records for its swaps")
             }

@@ -27,6 +27,8 @@ import VaultCrypto
     static let entryTags = "808182838485868788898a8b8c8d8e8f90919293949596971d27702799e58a165d65a14ca58cb65bc0911b255c5bb85d297de39ff02d7073526ed1b20d82038146ba74fd64e636324d55f6a7d436926eda2e6cdb28d06e26b64cabcfeb41db95c8041f2c2f1f880b"
     static let createdAt: Int64 = 1_767_623_400_000
     static let backupHeader = "4a564c5442414b00000100112233445566778899aabbccddeeff0000019b8e909a40000000010201000101000000020000000004000000a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a500000001404142434445464748494a4b4c4d4e4f5051525354555657660dfcda835b566ae404eacfbba9b305bd1488d885d44cab1f42af3625f3e0538657f97ec5bc045ab20549be4cce3d1b010102020000000000000000000000005a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a000000014142434445464748494a4b4c4d4e4f505152535455565758204823cb8ee8246524dc8f8416a493710b4cb3a8eed2c0e62dff68af0861af01974cc92f7e5e7c47266e2131882f82fee0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7b178476256773618ebcb9c8eb97b0d2e0d8fb79c23f69144aa77b15b374c84033afdf332cbe5ae709860b8b80921fe71303132333435363738393a3b3c3d3e3f40414243444546474b6c6a57f4462e5307124c93f1bdf9fbe9dcb084bf3d13ae4b26a5c689f38776fd4e6b88f46fb2b912dae64998b250cde0c696bb0d09961b8504408483f47fea"
+    static let backup2Header = "4a564c5442414b00000200112233445566778899aabbccddeeff0000019b8e909a40000000010201000101000000020000000004000000a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a500000001404142434445464748494a4b4c4d4e4f5051525354555657660dfcda835b566ae404eacfbba9b305bd1488d885d44cab1f42af3625f3e0538657f97ec5bc045ab20549be4cce3d1b010102020000000000000000000000005a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a000000014142434445464748494a4b4c4d4e4f505152535455565758204823cb8ee8246524dc8f8416a493710b4cb3a8eed2c0e62dff68af0861af01974cc92f7e5e7c47266e2131882f82fee0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7b178476256773618ebcb9c8eb97b0d2e0d8fb79c23f69144aa77b15b374c840339e33e91ae292812bc98af0b01008bce21361edbd4b375f711003cbed1f26e13b78f00f96ca65cec240e8ad2fd306f7215fbccb168ce3710eaa0af1c8c35427d563058e5854069b96d7ac51e3e7fe13f"
+    static let backup2SHA256 = "7da317cb33ccd350d770ece0d2ac543341ab38195f84865bae5ef88d8986c26a"
 
     @Test func subkeysAndBlindIndexMatchTheDocument() throws {
         let master = try SecureBytes(copying: Self.masterKey)
@@ -73,6 +75,8 @@ import VaultCrypto
          "4a56010f6174746163686d656e745f626c6f623f2504e04f8941d39a0c0305e82c3301036b6579000000010000000205020000002430303030303030302d303030302d343030302d383030302d303030303030303030303033010000019b8e909a4001000000000000000a01000000000000000102000000206337356332636162393538313433616636363265343631303966373937353361"),
         (.attachment, "name", ["entry_id": otherID.databaseValue, "blob_id": otherID2.databaseValue, "created_at": createdAt.databaseValue],
          "4a56010a6174746163686d656e743f2504e04f8941d39a0c0305e82c3301046e616d65000000010000000203020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031020000002430303030303030302d303030302d343030302d383030302d303030303030303030303032010000019b8e909a40"),
+        (.measure, "fields", ["entry_id": otherID.databaseValue],
+         "4a5601076d6561737572653f2504e04f8941d39a0c0305e82c3301066669656c6473000000010000000201020000002430303030303030302d303030302d343030302d383030302d303030303030303030303031"),
     ]
 
     /// The tables' descriptions (which every whole-vault walk and rekey seal through) bind what
@@ -87,6 +91,14 @@ import VaultCrypto
             let row = SealedRow(table, id: Self.entryID, values: table.columns.map { values[$0] ?? .null })
             #expect(try row.binding(meta: meta).associatedData(field: field).hex == expected, "\(table.name)")
         }
+    }
+
+    /// FORMAT.md §6: the id of an entry's measures, derived under `K_sync`, and their canonical plaintext.
+    @Test func measureIDAndPlaintextMatchTheDocument() throws {
+        let keys = try VaultKeys(vaultID: Self.vaultID, keyVersion: 1, masterKey: try SecureBytes(copying: Self.masterKey))
+        #expect(MeasureRow.id(entryID: Self.entryID, syncKey: keys.syncKey).storageText == "469b143f-cdf4-8fc5-abfd-cbf78bf05857")
+        let measures = try Measures.assignments(["weather=rain", "sleep=7.5", "Outside=yes", "mood=7"])
+        #expect(measures.json.serialized() == #"{"mood":7,"outside":true,"sleep":7.5,"weather":"rain"}"#)
     }
 
     // MARK: Attachments (§15.5)
@@ -180,17 +192,50 @@ import VaultCrypto
         let backup = fixtures.appendingPathComponent("golden.jvbak").path
         let bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
         #expect(bytes.prefix(Self.backupHeader.count / 2) == Data(hex: Self.backupHeader))
+        try expectRestoresWithTheGoldenCredentials(backup)
+    }
+
+    /// The golden backup at `path` restores with the §6 passphrase and with the recovery key, to
+    /// the golden vault.
+    private func expectRestoresWithTheGoldenCredentials(_ path: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jv-golden-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         for credential in [VaultCredential.passphrase(try SecureBytes(copying: Array(Self.passphrase.utf8))),
                            .recoveryKey(try RecoveryKey(text: Self.recoveryKeyText))] {
             let target = folder.appendingPathComponent("restored-\(UUID().uuidString).vault").path
-            let summary = try BackupFile.restore(backup, to: target, credential: credential)
+            let summary = try BackupFile.restore(path, to: target, credential: credential)
             #expect(summary.vaultID == Self.vaultID)
             #expect(summary.createdAt.millis == Self.createdAt)
             let restored = try Vault.open(at: target).unlock(credential)
             #expect(try restored.entry(id: Self.entryID).content == "Tokyo night. #travel")
         }
+    }
+
+    /// §8's format-2 vector: `Fixtures/golden2.jvbak`, the same snapshot written by
+    /// `format_vectors.py` as format 2, restores with the passphrase and with the recovery key;
+    /// and jv's writer, given the same file key and header MAC, seals the same body byte for byte
+    /// (its 16-chunk batches sealed side by side make the chunks a one-by-one sealing makes).
+    @Test func backupOfFormat2WrittenByAnotherImplementationRestoresAndJvSealsItsBodyAlike() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let backup = fixtures.appendingPathComponent("golden2.jvbak").path
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
+        #expect(sha256(bytes).hex == Self.backup2SHA256)
+        let header = Data(hex: Self.backup2Header)
+        #expect(bytes.prefix(header.count) == header)
+        try expectRestoresWithTheGoldenCredentials(backup)
+
+        let folder = try TemporaryFolder()
+        let snapshot = try Data(contentsOf: fixtures.appendingPathComponent("golden.vault"))
+        let bodyKey = try SubkeyDerivation.derive(from: try SecureBytes(copying: Array(UInt8(0xc0)...UInt8(0xdf))), id: 3, context: "JVBKSTRM")
+        let headerMAC = Array(header.dropLast(32).suffix(32))
+        let sealedPath = folder.file("body")
+        _ = FileManager.default.createFile(atPath: sealedPath, contents: nil)
+        let output = try #require(FileHandle(forWritingAtPath: sealedPath))
+        defer { try? output.close() }
+        try IndexedChunkStream.Writer(key: bodyKey, associatedData: headerMAC, to: output).write(length: Int64(snapshot.count), read: { buffer, offset in
+            snapshot.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[Int(offset)..<Int(offset) + buffer.count])) }
+        }, wrote: { _ in })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: sealedPath)) == bytes.dropFirst(header.count))
     }
 
     // MARK: Sync (§14.10)

@@ -12,7 +12,7 @@ import Testing
     }
 
     /// The bidi embeddings, overrides and isolates reorder what a terminal shows ("Trojan
-    /// Source", issue 20): escaped like the controls, so `--json` read on a terminal shows them.
+    /// Source"): escaped like the controls, so `--json` read on a terminal shows them.
     /// The neighbours that do nothing of the kind (U+2027, U+202F, U+2065, U+206A, the marks
     /// U+200E/U+200F) stay as they are.
     @Test func bidiControlsAreEscaped() throws {

@@ -247,7 +247,7 @@ import Testing
         #expect(error?.description.contains(place) == true, "\(String(describing: error))")
     }
 
-    /// A ten-year journal reads in linear time (issue 11: each entry's line number was counted
+    /// A ten-year journal reads in linear time (each entry's line number was counted
     /// from the start of the file, and a `[` without `]` searched the rest of it). 30,000
     /// entries, and 30,000 lines opening a bracket they never close, each well within the limit
     /// (quadratic reading took minutes); line numbers still right at the end of the file.

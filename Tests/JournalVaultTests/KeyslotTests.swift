@@ -362,7 +362,7 @@ import VaultCrypto
 
     /// A changed vault id makes every slot fail to authenticate. With no record to prove a key
     /// by, that reads as a wrong credential; with one, the right credential's key opens it, and
-    /// the key data is reported damaged (issue 11) — while a wrong one is still just wrong.
+    /// the key data is reported damaged — while a wrong one is still just wrong.
     @Test func editedVaultIDInTheHeaderMakesSlotsFail() throws {
         let empty = try TemporaryVault()
         try empty.execute("UPDATE vault_header SET vault_id = ?", [Data(UUID().bytes)])

@@ -87,6 +87,23 @@ import VaultCrypto
         #expect(read != (try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID)))
     }
 
+    /// FORMAT.md §11.2: the measures are listed (n = 11, after the attachment tables, listed
+    /// empty) once the table holds a row, and not before; each listing reads back as written.
+    @Test func theMeasuresAreListedOnceTheyHoldRows() throws {
+        let keys = try Self.vectorKeys()
+        var manifest = Manifest.empty(keyVersion: 1, instance: UUID())
+        let without = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        #expect(without[13] == 7)
+        manifest.tables["measure"]?.add(try RowDigest.of([UUID().storageText.databaseValue, UUID().storageText.databaseValue,
+                                                          Data([1]).databaseValue, Data([2]).databaseValue],
+                                                         in: "measure", key: keys.manifestKey))
+        let with = manifest.encoded(key: keys.manifestKey, vaultID: Self.vaultID)
+        #expect(with[13] == 11)
+        let read = try #require(try Manifest(encoded: with, key: keys.manifestKey, vaultID: Self.vaultID))
+        #expect(read == manifest && read.tables["measure"]?.count == 1 && read.tables["attachment"]?.count == 0)
+        #expect(read != (try Manifest(encoded: without, key: keys.manifestKey, vaultID: Self.vaultID)))
+    }
+
     /// A vault whose manifest an earlier jv wrote (format 1, no instance, `sync_device` not
     /// covered) still opens, and its next write upgrades it to format 2, which then covers the
     /// `sync_device` row and keeps its instance through later writes.
@@ -176,7 +193,8 @@ import VaultCrypto
         init() throws {
             vault = try TemporaryVault()
             let journal = vault.journal
-            first = try journal.addEntry("Lunch with @anna by the #sea.", at: moment(hoursAfterJan5UTC: 12, offsetHours: 1), tags: ["food"])
+            first = try journal.addEntry("Lunch with @anna by the #sea.", at: moment(hoursAfterJan5UTC: 12, offsetHours: 1), tags: ["food"],
+                                         measures: Measures.assignments(["mood=7", "weather=sun"]))
             second = try journal.addEntry("Quiet evening. #home", at: moment(hoursAfterJan5UTC: 20, offsetHours: 1))
             analysis = try journal.addAnalysis(Analysis(entryID: first.id, model: "m", processedAt: .now(), sentiment: "warm", themes: ["sea"]),
                                                nodes: [NodeReference(type: "place", name: "Sea")],

@@ -63,7 +63,8 @@ import VaultCrypto
         let bytesBefore = try Self.storedBytes(journal)
         let (rekeyed, summary) = try fixture.vault.unlock().rekey()
         #expect(summary.keyVersion == 2)
-        #expect(summary.records["entry"] == 2 && summary.records["knowledge_relation"] == 1 && summary.records["chat_message"] == 2)
+        #expect(summary.records["entry"] == 2 && summary.records["knowledge_relation"] == 1 && summary.records["chat_message"] == 2
+                && summary.records["measure"] == 1)
         let bytesAfter = try Self.storedBytes(rekeyed)
         // Every record keeps its id, a knowledge node's and relation's too (FORMAT.md §1.6).
         #expect(Set(bytesBefore.keys.filter { !$0.hasPrefix("entry_tag") }) == Set(bytesAfter.keys.filter { !$0.hasPrefix("entry_tag") }))

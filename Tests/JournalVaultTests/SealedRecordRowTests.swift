@@ -84,8 +84,10 @@ import TestSupport
                                 lastMessageAt: at.millis + 5, messageCount: 1, metadata: .null)
         let message = ChatMessage(id: UUID(), threadID: thread.id, role: .assistant, content: "It was calm.", timestamp: at,
                                   model: "toy", language: "en", entryID: entry.id, usage: .object([("tokens", .number(3))]))
+        let measures = try Measures.assignments(["mood=7", "river=yes"])
         let meta = { RecordMeta.fresh(keyVersion: keys.keyVersion) }
         try vault.journal.write { db in
+            try MeasureRow(measures, entryID: entry.id, id: UUID(), meta: meta(), keys: keys).insert(db)
             try AnalysisRow(analysis, meta: meta(), keys: keys).insert(db)
             for node in [river, anna] {
                 try NodeRow(node, key: vault.journal.nodeKey(NodeReference(type: node.type, name: node.name)), meta: meta(), keys: keys).insert(db)
@@ -101,6 +103,7 @@ import TestSupport
             #expect(try AttachmentRow.fetchOne(id: attachment.id, db)?.decryptName(keys: keys) == "river.jpg")
             #expect(try AttachmentBlobRow.fetchOne(id: attachment.blobID, db)?.decrypt(keys: keys).details.size == 5)
             #expect(try AnalysisRow.fetchOne(id: analysis.id, db)?.decrypt(keys: keys) == analysis)
+            #expect(try MeasureRow.fetchAll(db, where: "entry_id = ?", arguments: [entry.id.storageText]).map { try $0.decrypt(keys: keys) } == [measures])
             #expect(try NodeRow.fetchAll(db).map { try $0.decrypt(keys: keys) }.sorted { $0.name < $1.name } == [anna, river])
             #expect(try RelationRow.fetchOne(id: relation.id, db)?.decrypt(keys: keys) == relation)
             #expect(try ThreadRow.fetch(id: thread.id, db).decrypt(keys: keys, db: db) == thread)

@@ -29,20 +29,22 @@ import Testing
 
     @Test func wireIDsAndManifestOrderAreTheFormats() {
         // FORMAT.md §14.3 names tables by these bytes, §11 digests tables in this order.
-        #expect(SealedTable.all.map(\.wireID) == [0, 1, 2, 3, 4, 5, 7, 6])
+        #expect(SealedTable.all.map(\.wireID) == [0, 1, 2, 3, 4, 5, 7, 6, 8])
         #expect(SealedTable.all.map(\.name) == ["entry", "analysis", "knowledge_node", "knowledge_relation", "chat_thread", "chat_message",
-                                                "attachment_blob", "attachment"])
+                                                "attachment_blob", "attachment", "measure"])
         // Schema 8 appended the attachments' tables after the tag index, so that a manifest of the
         // tables before them is a prefix (FORMAT.md §11.2).
+        // Schema 9 appended the measures after them, likewise.
         #expect(ManifestedTable.all.map(\.name) == ["entry", "analysis", "knowledge_node", "knowledge_relation", "chat_thread", "chat_message",
-                                                    "entry_tag", "attachment_blob", "attachment", "attachment_chunk"])
+                                                    "entry_tag", "attachment_blob", "attachment", "attachment_chunk", "measure"])
         #expect(ManifestedTable.beforeAttachments.count == 7)
+        #expect(ManifestedTable.listings.map(\.count) == [7, 10, 11])
         #expect(ManifestedTable.entry.columns.first == "seq")
         for table in SealedTable.all {
             #expect(SealedTable.wire(table.wireID) == table)
             #expect(SealedTable.named(table.name) == table)
         }
-        #expect(SealedTable.wire(8) == nil)
+        #expect(SealedTable.wire(9) == nil)
     }
 
     @Test func columnsAndTypesAreTheSchemas() throws {
@@ -157,7 +159,8 @@ import Testing
 
     @Test func childrenFollowFromParents() {
         func children(_ table: SealedTable) -> [String] { table.children.map { "\($0.table.name).\($0.column)" } }
-        #expect(children(.entry) == ["analysis.entry_id", "knowledge_relation.entry_id", "chat_message.entry_id", "attachment.entry_id"])
+        #expect(children(.entry) == ["analysis.entry_id", "knowledge_relation.entry_id", "chat_message.entry_id", "attachment.entry_id",
+                                     "measure.entry_id"])
         #expect(children(.attachmentBlob) == ["attachment.blob_id"])
         #expect(children(.knowledgeNode) == ["knowledge_relation.from_node", "knowledge_relation.to_node"])
         #expect(children(.chatThread) == ["chat_message.thread_id"])

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import JournalVault
 
-/// Answers given a piece at a time (issue 12): the same bytes and the same records as the
+/// Answers given a piece at a time: the same bytes and the same records as the
 /// answers gathered first, in the promised order.
 @Suite struct StreamingTests {
     @Test func jsonStreamWriterWritesWhatSerializedWrites() {

@@ -26,6 +26,7 @@ import Testing
         #expect(Self.parents(.knowledgeRelation) == ["knowledge_node from_node", "knowledge_node to_node", "entry entry_id"])
         #expect(Self.parents(.chatThread) == [])
         #expect(Self.parents(.chatMessage) == ["chat_thread thread_id", "entry entry_id"])
+        #expect(Self.parents(.measure) == ["entry entry_id"])
         // A parent column that is NULL names nothing to wait for.
         #expect(Self.parents(.knowledgeRelation, nulls: true) == ["knowledge_node from_node", "knowledge_node to_node"])
         #expect(Self.parents(.chatMessage, nulls: true) == ["chat_thread thread_id"])
@@ -33,7 +34,8 @@ import Testing
 
     @Test func aRecordRemovedParksTheRowsOfItsChildTables() {
         func children(_ table: SealedTable) -> [String] { SyncRows.children(of: table).map { "\($0.table.name).\($0.column)" } }
-        #expect(children(.entry) == ["analysis.entry_id", "knowledge_relation.entry_id", "chat_message.entry_id", "attachment.entry_id"])
+        #expect(children(.entry) == ["analysis.entry_id", "knowledge_relation.entry_id", "chat_message.entry_id", "attachment.entry_id",
+                                     "measure.entry_id"])
         #expect(children(.attachmentBlob) == ["attachment.blob_id"])
         #expect(children(.attachment) == [])
         #expect(children(.analysis) == [])
@@ -74,18 +76,20 @@ import Testing
             }
             // The tables without an identity have no rivals, even of a row just like one there.
             #expect(try rivals(.entry, of: entry.storageText).others == [])
-            for table in SealedTable.all where ![.knowledgeNode, .knowledgeRelation, .attachmentBlob].contains(table) {
+            for table in SealedTable.all where ![.knowledgeNode, .knowledgeRelation, .attachmentBlob, .measure].contains(table) {
                 #expect(table.identity.isEmpty && SyncRows.rivalsQuery(table) == nil, "\(table.name)")
             }
-            // The same content stored under another id (its content tag) is the same blob.
+            // The same content stored under another id (its content tag) is the same blob; the
+            // measures of one entry under another id (an earlier key's) are the same measures.
             #expect(SyncRows.rivalsQuery(.attachmentBlob) != nil)
+            #expect(SyncRows.rivalsQuery(.measure) != nil)
         }
     }
 
     @Test func theRivalsQueryIsAnsweredByTheUniqueIndex() throws {
         let vault = try TemporaryVault()
         try vault.journal.database.read { db in
-            for table in [SealedTable.knowledgeNode, .knowledgeRelation] {
+            for table in [SealedTable.knowledgeNode, .knowledgeRelation, .measure] {
                 let sql = try #require(SyncRows.rivalsQuery(table))
                 let arguments = StatementArguments(Array(repeating: DatabaseValue.null, count: table.identity.count + 1))
                 let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }

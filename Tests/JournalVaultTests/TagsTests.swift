@@ -204,7 +204,7 @@ import Testing
         }
     }
 
-    /// A character has no size of its own (issue 20): one letter with a million combining
+    /// A character has no size of its own: one letter with a million combining
     /// marks was a "1-character" text of 2 MB. The bytes are bounded too, far above what
     /// 50,000 characters of any script or of emoji need.
     @Test func bytesAreBoundedAsWellAsCharacters() throws {

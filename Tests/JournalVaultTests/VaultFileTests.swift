@@ -248,7 +248,7 @@ import VaultCrypto
     }
 }
 
-/// A `jv init` killed midway must not leave hidden copies behind (issue 10).
+/// A `jv init` killed midway must not leave hidden copies behind.
 @Suite struct AbandonedCreationTests {
     @Test func aCreateRemovesTemporaryFilesNoLiveProcessHolds() throws {
         let folder = try TemporaryFolder()

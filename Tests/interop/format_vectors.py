@@ -179,6 +179,25 @@ out["backup_snapshot_sha256"] = hashlib.sha256(snapshot).hexdigest()
 out["backup_header"] = h(header)
 out["backup_file_sha256"] = hashlib.sha256(header + body).hexdigest()
 
+# The same snapshot as a backup of format 2 (§8.2), written to `Fixtures/golden2.jvbak`: the same
+# file key and wrap nonce, no stream header, and every chunk sealed on its own with
+# ChaCha20-Poly1305 (IETF), its nonce the chunk's index (88 bits, big-endian) and 1 for the last.
+prefix2 = prefix[:8] + struct.pack(">H", 2) + prefix[10:]
+wrapped_file_key2 = bindings.crypto_aead_xchacha20poly1305_ietf_encrypt(file_key, b"JVLT-backup" + prefix2, wrap_nonce, k_backup)
+mac_input2 = prefix2 + wrap_nonce + wrapped_file_key2
+header_mac2 = hashlib.blake2b(mac_input2, digest_size=32, key=kdf_subkey(file_key, 1, "JVBKHMAC")).digest()
+header2 = mac_input2 + header_mac2
+header2 += hashlib.blake2b(b"JVLT-backup-check" + header2, digest_size=32).digest()
+body_key2 = kdf_subkey(file_key, 3, "JVBKSTRM")
+chunk_count = max(1, (len(snapshot) + 65535) // 65536)
+body2 = b""
+for index in range(chunk_count):
+    nonce = index.to_bytes(11, "big") + bytes([index == chunk_count - 1])
+    body2 += bindings.crypto_aead_chacha20poly1305_ietf_encrypt(snapshot[index * 65536:(index + 1) * 65536], header_mac2, nonce, body_key2)
+(fixtures / "golden2.jvbak").write_bytes(header2 + body2)
+out["backup2_header"] = h(header2)
+out["backup2_file_sha256"] = hashlib.sha256(header2 + body2).hexdigest()
+
 # Sync (§14.10): K_sync, a conflict copy's id, a pack of one change and a keys file. Devices …0001
 # and …0002. The pack is written to `Fixtures/golden.jvp`, deterministic as the backup is above:
 # pack key `c0 … df`, and the backup's wrap nonce and stream header.
@@ -259,6 +278,10 @@ out["attachment_chunk"] = h(bindings.crypto_secretstream_xchacha20poly1305_push(
     chunk_stream, stored, chunk_ad, bindings.crypto_secretstream_xchacha20poly1305_TAG_FINAL))
 out["attachment_blob_key_ad"] = h(record_ad("attachment_blob", "key", [str(stream_id), created_at, len(stored), 1, h(content_tag)]))
 out["attachment_name_ad"] = h(record_ad("attachment", "name", [other, other2, created_at]))
+
+# Measures (§1.14): the AD of a record's `fields`, and the id of the measures of the entry above.
+out["measure_fields_ad"] = h(record_ad("measure", "fields", [other]))
+out["measure_id"] = str(uuid_v8(hashlib.blake2b(b"JVLT-measure" + lp8("measure") + entry_id.bytes, digest_size=32, key=k_sync).digest()))
 
 for key, value in out.items():
     print(f"{key} = {value}")

@@ -207,7 +207,7 @@ struct AddTests {
         #expect(stored.contents.contains(exact))
     }
 
-    /// A character has no size of its own (issue 20): one letter with a million combining
+    /// A character has no size of its own: one letter with a million combining
     /// marks (2 MB) was stored as a "1-character" entry. add, chat add and import refuse it.
     @Test("one character of 2 MB is refused (65) by add, chat add and import; 50,000 emoji of a family are not")
     func bytesAreBounded() throws {
@@ -253,7 +253,7 @@ struct AddTests {
         #expect(try sandbox.entryCount() == 0)
     }
 
-    /// Text that starts with '-' (issue 20): argument-parser read "-5 degrees this morning" as
+    /// Text that starts with '-': argument-parser read "-5 degrees this morning" as
     /// bundled short options, and its 'h' as --help: help was printed, exit 0, nothing stored.
     @Test("text that starts with '-' is stored exactly, beside add's own options, which stay options", .tags(.slow), .notInQuickRun)
     func textStartingWithADash() throws {

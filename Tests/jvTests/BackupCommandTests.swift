@@ -143,9 +143,10 @@ struct BackupCommandTests {
         try Sandbox.requireSuccess(try sandbox.run(["backup", backupA]))
         try Sandbox.requireSuccess(try sandbox.run(["backup", backupB]))
         let a = try Data(contentsOf: URL(fileURLWithPath: backupA)), b = try Data(contentsOf: URL(fileURLWithPath: backupB))
-        let h = 39 + Int(a[38]) * 108 + 24 + 48 + 24 + 32 + 32
-        let chunk = 65_553
-        let fullChunks = (a.count - h) / chunk
+        // Backup format 2 (FORMAT.md §8): no stream header, chunks of 65,536 + 16 bytes.
+        let h = 39 + Int(a[38]) * 108 + 24 + 48 + 32 + 32
+        let chunk = 65_552
+        let fullChunks = (a.count - h - 1) / chunk
         #expect(fullChunks >= 4, "the body must have at least 3 full chunks and more after them (\(a.count) bytes)")
         #expect(a.count == b.count && a != b)
         func chunkData(_ index: Int) -> Data { a[(h + index * chunk)..<(h + (index + 1) * chunk)] }
@@ -192,9 +193,10 @@ struct BackupCommandTests {
         let backup = sandbox.folder.file("journal.jvbak")
         try Sandbox.requireSuccess(try sandbox.run(["backup", backup]))
         let bytes = try Data(contentsOf: URL(fileURLWithPath: backup))
-        let h = 39 + Int(bytes[38]) * 108 + 24 + 48 + 24 + 32 + 32
+        // Backup format 2 (FORMAT.md §8.1): no stream header.
+        let h = 39 + Int(bytes[38]) * 108 + 24 + 48 + 32 + 32
         let target = try bcmdTarget(sandbox)
-        for offset in [0, 7, 9, 10, 30, 37, 38, 39, 39 + 4, 39 + 108 + 60, h - 160, h - 100, h - 64, h - 33, h - 1] {
+        for offset in [0, 7, 9, 10, 30, 37, 38, 39, 39 + 4, 39 + 108 + 60, h - 136, h - 100, h - 64, h - 33, h - 1] {
             var damaged = bytes
             damaged[offset] ^= 0x01
             let path = try sandbox.folder.write("damaged.jvbak", damaged)

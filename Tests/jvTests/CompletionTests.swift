@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// Shell completion of entry ids and tag names (issue 12): fed by a locked read, or by an open
+/// Shell completion of entry ids and tag names: fed by a locked read, or by an open
 /// session, and otherwise nothing — never a prompt.
 @Suite("shell completion", .tags(.e2e))
 struct CompletionTests {

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// The config file `$XDG_CONFIG_HOME/jv/config.toml` (issue 12): each setting has its effect,
+/// The config file `$XDG_CONFIG_HOME/jv/config.toml`: each setting has its effect,
 /// the command line and the environment beat it, `--journal NAME` picks a vault by name, and
 /// a file jv cannot read exactly says where and why.
 @Suite("config file", .tags(.e2e))
@@ -272,7 +272,7 @@ struct ConfigTests {
         }
     }
 
-    /// A line jv cannot read may be a passphrase pasted into the wrong file (issue 20): it was
+    /// A line jv cannot read may be a passphrase pasted into the wrong file: it was
     /// echoed ("expected '=' after 'correct-horse-…'"). Every message names the line by its
     /// number and quotes no word of it but jv's own keys.
     @Test("a line jv cannot read is named by its number, and no word of it is repeated", arguments: [

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// SIGKILL at seeded random moments during every writing command (issue 10's crash matrix):
+/// SIGKILL at seeded random moments during every writing command (the crash matrix):
 /// afterwards the vault opens, `jv check` (records and row-set manifest) passes, a
 /// one-transaction command left the vault exactly as before or exactly as after, and after a
 /// killed `passwd` or `rekey` exactly one of the old and the new passphrase… or the unchanged

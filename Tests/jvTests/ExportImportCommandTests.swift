@@ -489,7 +489,7 @@ struct ExportImportCommandTests {
         #expect(missing.status == 66, "\(missing)")
     }
 
-    /// Import reads a file whole and checks it before writing (issue 11): past 256 MiB it
+    /// Import reads a file whole and checks it before writing: past 256 MiB it
     /// refuses, having read no more than that, with a sentence that says what to do.
     @Test("a file over 256 MiB is refused with a clear sentence, and nothing is imported")
     func oversizedImportIsRefused() throws {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// A disk with no room left (issue 11): reading commands still read, and writing commands fail
+/// A disk with no room left: reading commands still read, and writing commands fail
 /// with one sentence that says the disk is full, leaving the vault and its folder as they were.
 /// The disk is a 2 MiB tmpfs, which only root may mount: skipped, saying so, when not root;
 /// as root a mount that fails fails the tests (see `TemporaryFolder.mountTmpfs`).

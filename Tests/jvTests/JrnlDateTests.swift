@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// Dates as jrnl users type them (issue 12): a leading date in the text of `jv add`, and the
+/// Dates as jrnl users type them: a leading date in the text of `jv add`, and the
 /// date expressions `--at`, `--from`, `--to`, `--on` and `calendar` take. The sandbox's zone is UTC.
 @Suite(.tags(.e2e)) struct JrnlDateTests {
     private static let utc: Calendar = {

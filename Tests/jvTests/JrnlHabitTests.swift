@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// Habits jrnl users bring (issue 12): on this day, short and reversed listings, stats.
+/// Habits jrnl users bring: on this day, short and reversed listings, stats.
 @Suite(.tags(.e2e)) struct JrnlHabitTests {
     private static let fixture = Result {
         try Fixture { sandbox in

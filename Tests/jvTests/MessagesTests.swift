@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Error messages that say the real problem in one sentence, with the right exit code and a
-/// hint that works when followed (issue 21, "Messages").
+/// hint that works when followed ("Messages").
 @Suite("Messages and their hints", .tags(.e2e))
 struct MessagesTests {
     @Test("a missing journal's vault: the hint is 'jv -j NAME init', which makes that vault")

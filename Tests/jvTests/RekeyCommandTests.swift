@@ -40,7 +40,7 @@ import Testing
         #expect(try sandbox.sqlite("SELECT key_version FROM vault_header") == "3")
     }
 
-    /// The new recovery key is printed before the rotation commits (issue 11's rule for keys a
+    /// The new recovery key is printed before the rotation commits (the rule for keys a
     /// person must hold): a kill at any moment, or an output that cannot be written, leaves a
     /// recovery key the person holds opening the vault.
     @Test("rekey killed at any moment, or unable to print: the old recovery key or the one printed opens the vault", .tags(.slow), .notInQuickRun)

@@ -8,7 +8,7 @@ import Testing
 @Suite("jv report", .tags(.e2e))
 struct ReportCommandTests {
     /// 2026: an entry on the 5th of each month from January to June with 10 × month words and
-    /// #work, a second March entry (starred, 2 words), an analysis of the April entry
+    /// #work, a second March entry (starred, 2 words, mood 8), an analysis of the April entry
     /// ("positive"); 2025-05-05: one entry outside the year.
     private static let fixture = Result {
         try Fixture { sandbox in
@@ -17,7 +17,7 @@ struct ReportCommandTests {
                 let words = Array(repeating: "word", count: 10 * month - 1).joined(separator: " ") + " #work"
                 ids["2026-0\(month)"] = try sandbox.add(words, ["--at", "2026-0\(month)-05 09:00"])
             }
-            ids["starred"] = try sandbox.add("Starred one", ["--at", "2026-03-20 21:00", "--star"])
+            ids["starred"] = try sandbox.add("Starred one", ["--at", "2026-03-20 21:00", "--star", "--field", "mood=8"])
             ids["2025"] = try sandbox.add("Last year", ["--at", "2025-05-05 09:00"])
             try sandbox.ok(["analysis", "add", ids["2026-04"]!, "--model", "m", "--sentiment", "positive", "--processed-at", "2026-04-06 10:00"])
             return ids
@@ -70,6 +70,8 @@ struct ReportCommandTests {
         #expect(cells.count == 365 && cells.compactMap { Int($0.output.2) }.reduce(0, +) == stats["entries"] as? Int)
         #expect(html.contains("<h3><time datetime=\"2026-03-20\">2026-03-20</time> ★</h3>") && html.contains(">Starred one</div>"))
         #expect(!html.contains("Last year"), "2025's entry is outside the period, and not on this day")
+        // The measures, as jv stats gives them per month.
+        #expect(try Self.values(in: html, section: "measures") == ["2026-03-01": 8] && html.contains("<h3>mood</h3>"))
 
         let before = try Data(contentsOf: URL(fileURLWithPath: output))
         let refused = try sandbox.fails(["report", "--year", "2025", "--output", output], status: 73)

@@ -97,7 +97,7 @@ import Testing
     }
 }
 
-/// `jv restore FILE --to COPY` makes a file of its own, not a second original (issue 20 item 5).
+/// `jv restore FILE --to COPY` makes a file of its own, not a second original.
 @Suite(.tags(.e2e)) struct RestoredCopyTests {
     @Test("writes to a restored copy do not make the original look rolled back, nor the copy")
     func restoredCopyHasItsOwnMark() throws {
@@ -154,7 +154,7 @@ import Testing
     }
 }
 
-/// A device that ran `jv rekey` restored from a backup made before it (issue 20 item 4).
+/// A device that ran `jv rekey` restored from a backup made before it.
 @Suite(.tags(.e2e)) struct RestoredAcrossRekeyTests {
     @Test("a machine restored from a backup older than its own jv rekey gets back what it sent since, and the other machine follows the rekey", .tags(.slow), .notInQuickRun)
     func restoredDeviceGetsBackWhatItSentAcrossARekey() throws {

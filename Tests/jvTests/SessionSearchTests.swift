@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// The session's search index (issue 24): `jv search` in a session is answered by the agent's
+/// The session's search index: `jv search` in a session is answered by the agent's
 /// index, which gives exactly what the scan gives, stays current with every write (through the
 /// session or not, imports, `jv sync`), writes no file, dies with the session and answers only
 /// its own user.

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// `jv unlock` / `jv lock` (issue 12): an agent holds the key for the user's own commands, in a
+/// `jv unlock` / `jv lock`: an agent holds the key for the user's own commands, in a
 /// private folder, until its timeout, `jv lock`, or its end; nothing is left after it.
 @Suite("session agent", .tags(.e2e))
 struct SessionTests {

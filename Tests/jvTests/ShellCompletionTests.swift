@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// TAB in bash, zsh and fish with the scripts `jv --generate-completion-script` writes (issue 21):
+/// TAB in bash, zsh and fish with the scripts `jv --generate-completion-script` writes:
 /// commands, options, file names where a file is asked for (not the commands), entry ids, tags
 /// through an open session, journal names from the config file and template names.
 @Suite("shell completion in bash, zsh and fish", .tags(.e2e, .externalTools, .slow), .notInQuickRun)

@@ -40,7 +40,7 @@ import Testing
         let result = try sandbox.ok(["stats", "--from", "2025-12-01", "--to", "2026-01-31", "--json"])
         let keys = jsonKeys(try result.jsonValue())
         #expect(keys == ["entries", "words", "days_written", "first_day", "last_day", "longest_streak", "current_streak",
-                         "per_month", "words_per_month", "entries_per_week", "sentiment_per_month"], "\(result)")
+                         "per_month", "words_per_month", "entries_per_week", "sentiment_per_month", "measures_per_month"], "\(result)")
         let stats = try result.object()
         #expect(stats["entries"] as? Int == 3 && stats["words"] as? Int == 24 + 25 + 3)
         #expect(stats["per_month"] as? [String: Int] == ["2025-12": 1, "2026-01": 2])

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// `jv tags` (issue 12, jrnl's `--tags`): every tag with how many entries carry it.
+/// `jv tags` (jrnl's `--tags`): every tag with how many entries carry it.
 @Suite(.tags(.e2e)) struct TagsCommandTests {
     @Test("jv tags counts inline and explicit tags per entry, most used first, within --from/--to; --json gives {tag, count}")
     func tagsWithCounts() throws {

@@ -473,7 +473,7 @@ struct TerminalTests {
     }
 
 
-    /// Stored text can carry bytes a terminal acts on (issue 11): an entry, a chat thread and
+    /// Stored text can carry bytes a terminal acts on: an entry, a chat thread and
     /// message, and an analysis holding an OSC title change, a screen clear, a carriage return,
     /// a C1 CSI and DEL are shown on a terminal, never sent raw; `--json` escapes them; a pipe
     /// or a file gets the text exactly.
@@ -527,7 +527,7 @@ struct TerminalTests {
         #expect(piped.out.contains("Green tea at the Café \u{1B}[2J, then teatime") && !piped.out.contains("\u{1B}[1m"), "\(piped.out.debugDescription)")
     }
 
-    /// Stored text can reorder what a terminal shows (issue 20, "Trojan Source"): U+202E
+    /// Stored text can reorder what a terminal shows ("Trojan Source"): U+202E
     /// shows the rest of a line backwards, an isolate hides where text starts, U+2028 breaks a
     /// line where none is stored. On a terminal each is shown as `<U+202E>`; the bidi marks
     /// ordinary in right-to-left writing stay; `--json` escapes them; a pipe gets the text exactly.

@@ -26,6 +26,10 @@ struct Add: VaultCommand, TakesFreeText {
     @Option(name: .customLong("tag"), help: "A tag to add (repeatable).", completion: Completions.tag)
     var tags: [String] = []
 
+    @Option(name: .customLong("field"), help: ArgumentHelp("A measure to record with the entry: a number, yes/no or a short text (repeatable).",
+                                                         valueName: "name=value"))
+    var fields: [String] = []
+
     @Option(help: ArgumentHelp("Start from the template $XDG_CONFIG_HOME/jv/templates/NAME.md: the editor opens on it, "
                                + "and text given on the command line or standard input follows it.", valueName: "name"),
             completion: Completions.template)
@@ -41,6 +45,7 @@ struct Add: VaultCommand, TakesFreeText {
     func execute() throws {
         var at = try DateArgument.instant(at)
         let tags = try ContentRules.tags(tags)
+        let measures = try Measures.assignments(fields)
         let templateText = try template.map(Templates.text(named:))
         let given = try EntryText.given(arguments: text).map { given in
             try templateText.map { try ContentRules.validated($0 + ($0.hasSuffix("\n") ? "\n" : "\n\n") + given) } ?? given
@@ -64,10 +69,10 @@ struct Add: VaultCommand, TakesFreeText {
         let marked = JrnlStar.read(content)
         (content, starred) = (marked.text, starred || marked.starred)
         guard !files.isEmpty else {
-            let entry = try journal.addEntry(content, at: at, starred: starred, tags: tags)
-            return options.output.printRecord(entry.json, id: entry.id)
+            let entry = try journal.addEntry(content, at: at, starred: starred, tags: tags, measures: measures)
+            return options.output.printRecord(entry.json.adding(measures: measures), id: entry.id)
         }
-        let (entry, attached) = try journal.addEntry(content, at: at, starred: starred, tags: tags, attaching: files, limit: limit)
-        options.output.printRecord(entry.json.adding(attachments: attached), id: entry.id)
+        let (entry, attached) = try journal.addEntry(content, at: at, starred: starred, tags: tags, measures: measures, attaching: files, limit: limit)
+        options.output.printRecord(entry.json.adding(measures: measures).adding(attachments: attached), id: entry.id)
     }
 }

@@ -3,26 +3,71 @@ import ArgumentParser
 import Foundation
 import JournalVault
 
-/// `jv calendar`: entry counts per day, without the passphrase.
+/// `jv calendar`: entry counts per day, without the passphrase; or a numeric measure's daily mean.
 struct CalendarCommand: VaultCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "A month grid (or a year heat map) of entries per day (no passphrase needed).")
+        abstract: "A month grid (or a year heat map) of entries per day (no passphrase needed), or of a field's daily mean.")
 
     @OptionGroup var options: GlobalOptions
 
     @Argument(help: "A year or a month: 2026, 2026-11, 'nov 2026', 'last month', 'this year' (default: this month).")
     var period: String?
 
+    @Option(help: ArgumentHelp("Shade each day by this numeric field's mean that day (jv add --field) instead of its number of entries; "
+                               + "this needs the passphrase.", valueName: "field"))
+    var by: String?
+
     func execute() throws {
         let (year, month) = try parsePeriod()
+        if let by {
+            let means = try options.unlockedVault(access: .readOnly).measureCalendar(by, year: year, month: month)
+            if options.json { return options.output.printJSON(means.json) }
+            let shades = MeanShades(means)
+            return Console.out(month != nil ? monthGrid(means.counts, mark: shades.mark, summary: shades.summary)
+                                            : yearHeatMap(means.counts, shade: shades.shade, legend: shades.legend + "    " + shades.summary))
+        }
         let counts = try options.openVault(access: .readOnly).calendar(year: year, month: month)
         if options.json {
             options.output.printJSON(counts.json)
         } else if month != nil {
-            Console.out(monthGrid(counts))
+            Console.out(monthGrid(counts, mark: { counts.days[$0].map(Self.superscript) }, summary: Self.summary(counts)))
         } else {
-            Console.out(yearHeatMap(counts))
+            Console.out(yearHeatMap(counts, shade: { Self.shade(counts.days[$0] ?? 0) }, legend: "· none  ░ 1  ▒ 2  ▓ 3–4  █ 5+    " + Self.summary(counts)))
+        }
+    }
+
+    /// A field's daily means as shades: ░ ▒ ▓ █ for the quarters from the lowest day's mean to
+    /// the highest's, · for a day without a value.
+    private struct MeanShades {
+        let calendar: MeasureCalendar
+        let lowest: Double, highest: Double
+
+        init(_ calendar: MeasureCalendar) {
+            self.calendar = calendar
+            let means = calendar.days.values.map(\.mean)
+            (lowest, highest) = (means.min() ?? 0, means.max() ?? 0)
+        }
+
+        private static let levels = ["░", "▒", "▓", "█"]
+
+        func shade(_ day: CivilDay) -> String {
+            guard let mean = calendar.days[day]?.mean else { return "·" }
+            guard highest > lowest else { return Self.levels[3] }
+            return Self.levels[min(3, Int((mean - lowest) / (highest - lowest) * 4))]
+        }
+
+        func mark(_ day: CivilDay) -> String? { calendar.days[day] == nil ? nil : shade(day) }
+
+        private static func number(_ value: Double) -> String { MeasureValue.number((value * 100).rounded() / 100).shown }
+
+        var legend: String {
+            calendar.days.isEmpty ? "· none" : "· none  ░ \(Self.number(lowest)) … █ \(Self.number(highest))"
+        }
+
+        var summary: String {
+            let days = calendar.days.count
+            return "\(calendar.name): a value on \(days) \(days == 1 ? "day" : "days")"
         }
     }
 
@@ -49,8 +94,9 @@ struct CalendarCommand: VaultCommand {
     private static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                                      "August", "September", "October", "November", "December"]
 
-    /// Like cal(1), Monday first; a day with entries carries its count as a superscript.
-    private func monthGrid(_ counts: CalendarCounts) -> String {
+    /// Like cal(1), Monday first; a day `mark` gives a mark to (the number of its entries as a
+    /// superscript, or its shade) is bold and carries it.
+    private func monthGrid(_ counts: CalendarCounts, mark: (CivilDay) -> String?, summary: String) -> String {
         let output = options.output
         let title = "\(Self.monthNames[counts.range.lowerBound.month - 1]) \(counts.year)"
         var lines = [String(repeating: " ", count: max(0, (35 - title.count) / 2)) + title,
@@ -59,7 +105,7 @@ struct CalendarCommand: VaultCommand {
         var day = counts.range.lowerBound
         while day <= counts.range.upperBound {
             let number = day.day < 10 ? " \(day.day)" : "\(day.day)"
-            let mark = counts.days[day].map(Self.superscript) ?? ""
+            let mark = mark(day) ?? ""
             line += " " + (mark.isEmpty ? number : output.bold(output.green(number))) + mark
                 + String(repeating: " ", count: max(0, 2 - mark.count))
             if day.isoWeekday == 7 {
@@ -70,12 +116,13 @@ struct CalendarCommand: VaultCommand {
         }
         if !line.isEmpty { lines.append(line) }
         lines.append("")
-        lines.append(Self.summary(counts))
+        lines.append(summary)
         return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
     }
 
-    /// One row per month, one cell per day: · none, ░ 1, ▒ 2, ▓ 3–4, █ 5 or more.
-    private func yearHeatMap(_ counts: CalendarCounts) -> String {
+    /// One row per month, one cell per day, shaded by `shade` (by entries: · none, ░ 1, ▒ 2,
+    /// ▓ 3–4, █ 5 or more); `legend` under it.
+    private func yearHeatMap(_ counts: CalendarCounts, shade: (CivilDay) -> String, legend: String) -> String {
         let margin = 6
         var ruler = Array(repeating: Character(" "), count: margin + 31)
         for day in [1, 5, 10, 15, 20, 25, 30] {
@@ -85,13 +132,12 @@ struct CalendarCommand: VaultCommand {
         for month in 1...12 {
             var row = String(Self.monthNames[month - 1].prefix(3)).padding(toLength: margin, withPad: " ", startingAt: 0)
             for dayNumber in 1...CivilDay.daysIn(month: month, year: counts.year) {
-                let count = CivilDay(year: counts.year, month: month, day: dayNumber).flatMap { counts.days[$0] } ?? 0
-                row += Self.shade(count)
+                row += CivilDay(year: counts.year, month: month, day: dayNumber).map(shade) ?? "·"
             }
             lines.append(row)
         }
         lines.append("")
-        lines.append("· none  ░ 1  ▒ 2  ▓ 3–4  █ 5+    " + Self.summary(counts))
+        lines.append(legend)
         return lines.joined(separator: "\n")
     }
 

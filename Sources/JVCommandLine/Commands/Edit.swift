@@ -7,10 +7,11 @@ import JournalVault
 struct Edit: VaultCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Edit an entry: new text from standard input, else $EDITOR on the current text. "
+        abstract: "Edit an entry: new text from standard input, else $EDITOR on the current text; or its fields. "
             + "Without an id, edit the entries --from, --to, --on and --tag choose together in $EDITOR.",
         discussion: """
-            With only --at, --star, --unstar, --tag or --untag on a terminal, the text is left as it is. \
+            With only --at, --star, --unstar, --tag, --untag, --field or --unfield on a terminal, the text is left as it is. \
+            A change of fields alone leaves the entry's time of change as it is. \
             From a pipe, empty input with one of those options also keeps the text.
 
             Several entries open as jrnl text, each under a header '[YYYY-MM-DD HH:MM] {jv:1a2b3c4d} Title': \
@@ -44,6 +45,12 @@ struct Edit: VaultCommand {
     @Option(name: .customLong("untag"), help: "Remove this explicit tag (repeatable); a tag written in the text stays.", completion: Completions.tag)
     var untags: [String] = []
 
+    @Option(name: .customLong("field"), help: ArgumentHelp("Set this measure: a number, yes/no or a short text (repeatable).", valueName: "name=value"))
+    var fields: [String] = []
+
+    @Option(name: .customLong("unfield"), help: ArgumentHelp("Remove this field (repeatable).", valueName: "name"))
+    var unfields: [String] = []
+
     @Flag(name: [.long, .customShort("y")], help: "Without an id: delete the entries removed from the text without asking.")
     var yes = false
 
@@ -54,8 +61,8 @@ struct Edit: VaultCommand {
                 throw ValidationError("--from, --to, --on and --yes choose entries to edit together: give them without an id.")
             }
         } else {
-            if at != nil || star || unstar || !untags.isEmpty {
-                throw ValidationError("--at, --star, --unstar and --untag change one entry: give its id.")
+            if at != nil || star || unstar || !untags.isEmpty || !fields.isEmpty || !unfields.isEmpty {
+                throw ValidationError("--at, --star, --unstar, --untag, --field and --unfield change one entry: give its id.")
             }
             if range.from == nil && range.to == nil && on == nil && tags.isEmpty {
                 throw ValidationError("Give an entry's id, or choose entries to edit together with --from, --to, --on or --tag.")
@@ -67,7 +74,12 @@ struct Edit: VaultCommand {
         guard let id else { return try editTogether() }
         let at = try DateArgument.instant(at)
         let starred: Bool? = star ? true : unstar ? false : nil
-        let changesMetadata = at != nil || starred != nil || !tags.isEmpty || !untags.isEmpty
+        let measures = try Measures.assignments(fields)
+        let unfielded = try unfields.map(Measures.normalizedName)
+        if let both = unfielded.first(where: { measures[$0] != nil }) {
+            throw CLIError.usage("--field and --unfield both name '\(both)': give one of them.")
+        }
+        let changesMetadata = at != nil || starred != nil || !tags.isEmpty || !untags.isEmpty || !measures.isEmpty || !unfielded.isEmpty
         var piped: String?
         if !Console.stdinIsTerminal {
             let input = Console.readStandardInput()
@@ -90,12 +102,22 @@ struct Edit: VaultCommand {
                                                         : "The entry has no tag '\(shown)'.")
             }
             // Nothing to change: the entry, and its time of change, stay as they are.
-            if kept.count == wanted.count, at == nil, starred == nil, tags.isEmpty {
-                return options.output.printRecord(current.json, id: current.id)
+            if kept.count == wanted.count, at == nil, starred == nil, tags.isEmpty, measures.isEmpty, unfielded.isEmpty {
+                return options.output.printRecord(current.json.adding(measures: try journal.measures(of: entryID)), id: current.id)
             }
         }
-        let entry = try journal.updateEntry(id: entryID, content: content, created: at, starred: starred, addingTags: tags, removingTags: untags)
-        options.output.printRecord(entry.json, id: entry.id)
+        if !unfielded.isEmpty {
+            let current = try journal.measures(of: entryID)
+            let missing = unfielded.filter { current[$0] == nil }
+            for name in missing { Console.note("The entry has no field '\(TerminalText.visible(name))'.") }
+            // Nothing to change: nothing is written.
+            if missing.count == unfielded.count, measures.isEmpty, content == nil, at == nil, starred == nil, tags.isEmpty, untags.isEmpty {
+                return options.output.printRecord(try journal.entry(id: entryID).json.adding(measures: current), id: entryID)
+            }
+        }
+        let entry = try journal.updateEntry(id: entryID, content: content, created: at, starred: starred, addingTags: tags, removingTags: untags,
+                                            settingMeasures: measures, removingMeasures: unfielded)
+        options.output.printRecord(entry.json.adding(measures: try journal.measures(of: entryID)), id: entry.id)
     }
 
     /// The chosen entries in the editor as jrnl text; what comes back is saved in one

@@ -52,6 +52,11 @@ struct List: VaultCommand {
     @Option(help: "Only entries containing this text (case- and accent-insensitive).")
     var contains: String?
 
+    @Option(name: .customLong("where"), help: ArgumentHelp("Only entries whose fields meet this: 'mood>=7', 'weather=rain', 'sleep' (has it), "
+                                                         + "'!sleep' (has it not); =, !=, <, <=, >, >= (repeatable: all must hold).",
+                                                         valueName: "condition"))
+    var conditions: [String] = []
+
     @Option(name: .customLong("on-this-day"),
             help: ArgumentHelp("Entries of this day's date in earlier years (alone: today's).", valueName: "date"))
     var onThisDay: String?
@@ -86,6 +91,7 @@ struct List: VaultCommand {
         query.withoutTags = try ContentRules.tags(notTags)
         query.contains = contains
         query.onThisDay = try DateArgument.day(onThisDay)
+        query.measureConditions = try conditions.map(MeasureCondition.parse)
         let journal = try options.unlockedVault(access: .readOnly)
         let output = options.output
         let format = output.json ? .json : short ? .short : format
@@ -95,11 +101,13 @@ struct List: VaultCommand {
         let style = RecordStyle(json: format == .json, separator: format.separator)
         // A plaintext count per listed entry, read once (nothing when they have no attachments).
         let attachmentCounts = try journal.attachmentCounts(matching: query)
+        // JSON shows each entry's fields; they are opened once, all together (none: nothing opened).
+        let measures = format == .json ? try journal.measures(matching: query) : [:]
         try StandardOutput.with(pager: format == .json ? nil : paging.pager) { stream in
             let printer = try RecordPrinter(stream, style: style)
             try journal.forEachEntry(matching: query, order: reverse ? .newestFirst : .oldestFirst, transform: { entry in
                 let files = attachmentCounts[entry.id] ?? 0
-                return style.render(entry.json.adding(attachmentCount: files),
+                return style.render(entry.json.adding(measures: measures[entry.id]).adding(attachmentCount: files),
                                     text: output.marked(output.text(entry, format: format, withOffset: withOffset), attachments: files, format: format))
             }, printer.print)
             try printer.finish()

@@ -15,16 +15,22 @@ struct Show: VaultCommand {
     func execute() throws {
         let journal = try options.unlockedVault(access: .readOnly)
         let entry = try journal.entry(id: journal.resolveEntryID(id))
+        let measures = try journal.measures(of: entry.id)
         let listed = try journal.attachmentsWithThumbnails(AttachmentQuery(entryID: entry.id))
         let attachments = listed.map(\.attachment)
         if options.json {
-            options.output.printJSON(attachments.isEmpty ? entry.json : entry.json.adding(attachments: attachments))
+            let json = entry.json.adding(measures: measures)
+            options.output.printJSON(attachments.isEmpty ? json : json.adding(attachments: attachments))
         } else {
             let output = options.output
             var lines = [output.render(entry, full: false), ""]
             lines.append(output.shown(entry.content))
             let tags = entry.tags
             if !tags.isEmpty { lines += ["", output.dim("tags: " + output.shown(tags.joined(separator: ", ")))] }
+            if !measures.isEmpty {
+                if tags.isEmpty { lines.append("") }
+                lines.append(output.dim("fields: " + output.shown(measures.line)))
+            }
             if !attachments.isEmpty {
                 lines += ["", output.dim(Output.count(attachments.count, of: "attachments") + ":")]
                 if let previews = AttachmentPreviews.make(for: listed, options: imageOptions, output: output) {

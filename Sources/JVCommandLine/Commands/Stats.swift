@@ -7,12 +7,13 @@ import JournalVault
 struct Stats: VaultCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Entries, words, days written, streaks, entries and words per month, entries per week, and sentiment per month.",
+        abstract: "Entries, words, days written, streaks, entries and words per month, entries per week, sentiment and measures per month.",
         discussion: """
             Entries per week covers the last 52 weeks without --from or --to, else the weeks of the range's entries. \
             Sentiment per month is the mean, by the entry's day, of each entry's newest analysis (whatever the model): \
             a number from -1 to 1 as given, positive +1, neutral 0, negative -1; other sentiments are left out, \
-            and so is the section when no entry has one.
+            and so is the section when no entry has one. Each field of the entries' measures that holds numbers \
+            (jv add --field) gets a sparkline of its mean per month.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -43,10 +44,14 @@ struct Stats: VaultCommand {
             ("entries_per_week", .array(stats.entriesPerWeek.map {
                 .object([("week", .string($0.week)), ("entries", .integer(Int64($0.entries)))])
             })),
-            ("sentiment_per_month", .object(stats.sentimentPerMonth.map {
-                ($0.month, .object([("mean", .number($0.mean)), ("entries", .integer(Int64($0.entries)))]))
-            })),
+            ("sentiment_per_month", monthlyMeans(stats.sentimentPerMonth)),
+            ("measures_per_month", .object(stats.measuresPerMonth.map { ($0.name, monthlyMeans($0.months)) })),
         ])
+    }
+
+    /// `{"YYYY-MM": {"mean", "entries"}}`.
+    private static func monthlyMeans(_ months: [(month: String, mean: Double, entries: Int)]) -> JSONValue {
+        .object(months.map { ($0.month, .object([("mean", .number($0.mean)), ("entries", .integer(Int64($0.entries)))])) })
     }
 
     /// The figures, then a bar per month of entries and of words, the weekly sparkline and,
@@ -77,6 +82,16 @@ struct Stats: VaultCommand {
                 let mean = String(format: "%+.2f", month.mean)
                 let shown = month.mean > 0 ? output.green(mean) : month.mean < 0 ? output.red(mean) : mean
                 lines.append("  \(month.month)  \(shown)  \(Output.count(month.entries, of: "entries"))")
+            }
+        }
+        for (name, months) in stats.measuresPerMonth {
+            guard let first = months.first, let last = months.last else { continue }
+            let means = months.map(\.mean)
+            let (lowest, highest) = (means.min() ?? 0, means.max() ?? 0)
+            let shown = { (value: Double) in MeasureValue.number((value * 100).rounded() / 100).shown }
+            lines += ["", output.bold(output.shown(name) + " per month") + "  \(first.month) … \(last.month), ▁ \(shown(lowest)) … █ \(shown(highest))"]
+            for start in stride(from: 0, to: months.count, by: monthsPerLine) {
+                lines.append("  " + output.green(TextChart.sparkline(Array(means[start..<min(start + monthsPerLine, means.count)]), lowest: lowest, highest: highest)))
             }
         }
         return lines.joined(separator: "\n")

@@ -87,7 +87,7 @@ enum Failure {
                  .severalVaultsAtLocation, .rotationNeedsPassphrase, .syncNotDelivered, .attachmentNotStored: .failure
             case .keyRotatedMeanwhile: .failure
             }
-        case is DateExpressionError, is SearchQueryError: .usage
+        case is DateExpressionError, is SearchQueryError, is MeasureError: .usage
         case is ImportError, is AgeError, is EntryEditError: .badData
         case let error as CLIError:
             switch error {
@@ -106,7 +106,8 @@ enum Failure {
         case let error as VaultError: sentence(for: error)
         case let error as DateExpressionError: sentence(for: error)
         case let error as EntryEditError: sentence(for: error)
-        case let error as CustomStringConvertible where error is CLIError || error is ImportError || error is AgeError || error is SearchQueryError:
+        case let error as CustomStringConvertible where error is CLIError || error is ImportError || error is AgeError || error is SearchQueryError
+                                                         || error is MeasureError:
             error.description
         default:
             // Foundation and system errors: their localized text, never a dump.

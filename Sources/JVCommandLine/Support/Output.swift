@@ -41,7 +41,8 @@ struct Output {
         let singular = ["entries": "entry", "analyses": "analysis", "messages": "message", "nodes": "node",
                         "relations": "relation", "threads": "thread", "changes": "change", "packs": "pack",
                         "conflict copies": "conflict copy", "editor files": "editor file", "writes": "write",
-                        "attachments": "attachment", "attachment contents": "attachment content", "attachment chunks": "attachment chunk"]
+                        "attachments": "attachment", "attachment contents": "attachment content", "attachment chunks": "attachment chunk",
+                        "measures": "measure"]
         return "\(value) \(value == 1 ? singular[kind] ?? kind : kind)"
     }
 

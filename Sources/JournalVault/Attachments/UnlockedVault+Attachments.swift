@@ -49,18 +49,19 @@ extension UnlockedVault {
     /// copy the thumbnailer reads is on tmpfs, which is memory.
     public static let describedStreamLimit: Int64 = 256 << 20
 
-    /// Adds an entry as ``addEntry(_:at:starred:tags:)`` does, with `attachments`, in one
+    /// Adds an entry as ``addEntry(_:at:starred:tags:measures:)`` does, with `attachments`, in one
     /// transaction: the entry is not added if any of its files cannot be.
     ///
     /// ```swift
     /// let (entry, files) = try journal.addEntry("The view from the ridge.", attaching: [.file("ridge.jpg")])
     /// ```
-    public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = [],
+    public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = [], measures: Measures = Measures(),
                          attaching attachments: [AttachmentInput], limit: Int64 = defaultAttachmentLimit) throws -> (Entry, [Attachment]) {
         let entry = try newEntry(content, at: at, starred: starred, tags: tags)
         let sources = try attachments.map { try $0.opened(limit: limit) }
         let attached = try write { db in
             try store(entry, replacing: nil, db)
+            try storeMeasures(measures, of: entry.id, replacing: nil, db)
             return try sources.map { try storeAttachment($0, entryID: entry.id, limit: limit, db) }
         }
         return (entry, attached)

@@ -20,7 +20,7 @@ public struct BackupSummary: Sendable {
 }
 
 /// Encrypted backups of a whole vault (FORMAT.md §8): one file, the vault's SQLite snapshot
-/// sealed in a secret stream of 64 KiB chunks, with the keyslots of the moment in its header.
+/// sealed in 64 KiB chunks, with the keyslots of the moment in its header.
 ///
 /// ```swift
 /// try journal.backup(to: "journal.jvbak")
@@ -29,7 +29,7 @@ public struct BackupSummary: Sendable {
 /// ```
 public enum BackupFile {
     /// Plaintext bytes of every chunk of the body but the last.
-    static let chunkLength = ChunkedSecretStream.chunkLength
+    static let chunkLength = IndexedChunkStream.chunkLength
 
     /// Checks a backup end to end — header, every chunk, the end, and every record of the vault
     /// inside — writing nothing but a scratch copy that is removed afterwards. `credential` is
@@ -109,18 +109,22 @@ public enum BackupFile {
         defer { try? input.close() }
         let header = try BackupHeader.read(from: input)
         let masterKey = try Keyslot.unwrap(header.slots, with: credential(), vaultID: header.vaultID).masterKey
-        let fileKey = try header.openFileKey(masterKey: masterKey)
-        let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
-        let stream = try ChunkedSecretStream.Reader(key: streamKey, header: header.streamHeader, associatedData: header.mac, from: input)
+        let bodyKey = try header.bodyKey(fileKey: try header.openFileKey(masterKey: masterKey))
+        let nextChunk: () throws -> [UInt8]?
+        if header.format == 1 {
+            nextChunk = try ChunkedSecretStream.Reader(key: bodyKey, header: header.streamHeader, associatedData: header.mac, from: input).next
+        } else {
+            nextChunk = IndexedChunkStream.Reader(key: bodyKey, associatedData: header.mac, from: input).next
+        }
         do {
-            while let plaintext = try stream.next() {
+            while let plaintext = try nextChunk() {
                 try PrivateFiles.reportingDiskFull(writing: output) { try sink.write(contentsOf: plaintext) }
             }
-        } catch let failure as ChunkedSecretStream.Failure {
+        } catch let failure as ChunkStreamFailure {
             let reason = switch failure {
             case .truncated: "it is truncated (it ends before its final chunk)"
             case .notAuthentic(let chunk): "chunk \(chunk) does not authenticate (damaged, reordered or truncated)"
-            case .shortChunk(let chunk): "chunk \(chunk) is short"
+            case .shortChunk(let chunk): "chunk \(chunk) is shorter than its place allows"
             case .trailingData: "there is data after its final chunk"
             }
             throw VaultError.backupCorrupt(reason)
@@ -163,7 +167,7 @@ extension UnlockedVault {
     /// Refuses to replace an existing file unless `replace`.
     ///
     /// The snapshot is the vault file's pages as one read transaction sees them (FORMAT.md §8),
-    /// sealed on one core while the other writes the backup. When every page that transaction
+    /// sealed on every core while another thread writes the backup. When every page that transaction
     /// sees is in the vault file itself (the log folded in first), they are read from there; when
     /// the log still holds some (a reader or a writer kept it from being folded in), SQLite's
     /// online backup copies them into a private temporary file first.
@@ -250,14 +254,10 @@ extension UnlockedVault {
         defer { try? output.close() }
         defer { unlink(temporary) }
         let fileKey = try SecureBytes.random(count: SecretStream.keyLength)
-        let streamKey = try SubkeyDerivation.derive(from: fileKey, id: BackupHeader.streamSubkey.id, context: BackupHeader.streamSubkey.context)
         var backupHeader = BackupHeader(vaultID: header.vaultID, createdAt: Instant.now().millis, keyVersion: header.keyVersion, slots: slots)
-        // The final chunk is always shorter than a full one (FORMAT.md §8.2).
-        let stream = try ChunkedSecretStream.Writer(key: streamKey, finalChunk: .alwaysShort, to: output) { streamHeader in
-            try backupHeader.seal(fileKey: fileKey, masterKey: keys.masterKey, streamHeader: streamHeader)
-            try output.write(contentsOf: backupHeader.encoded)
-            return backupHeader.mac
-        }
+        try backupHeader.seal(fileKey: fileKey, masterKey: keys.masterKey)
+        try output.write(contentsOf: backupHeader.encoded)
+        let stream = IndexedChunkStream.Writer(key: try backupHeader.bodyKey(fileKey: fileKey), associatedData: backupHeader.mac, to: output)
         var writeback = PrivateOutput.Writeback(descriptor: output.fileDescriptor)
         try stream.write(length: length, read: read) { writeback.wrote($0) }
         try output.synchronize()

@@ -4,32 +4,46 @@ import VaultCrypto
 
 /// The header of a backup file (FORMAT.md §8). It carries the vault's keyslots as they were
 /// when the backup was made, so the passphrase or recovery key valid then opens it.
+///
+/// jv writes format 2, whose body is an ``IndexedChunkStream``, and reads format 1 too, whose
+/// body is a ``ChunkedSecretStream`` started with the stream header the header holds.
 struct BackupHeader {
     static let magic = Array("JVLTBAK\0".utf8)
-    static let format: UInt16 = 1
+    /// The format jv writes.
+    static let currentFormat: UInt16 = 2
+    static let readableFormats: ClosedRange<UInt16> = 1...2
     static let maximumSlots = 4
     static let backupSubkey: (id: UInt64, context: String) = (4, "JVLTBACK")
     static let macSubkey: (id: UInt64, context: String) = (1, "JVBKHMAC")
-    static let streamSubkey: (id: UInt64, context: String) = (2, "JVBKSTRM")
     static let checkDomain = Array("JVLT-backup-check".utf8)
     static let wrapDomain = Array("JVLT-backup".utf8)
-    /// Bytes of the header after the keyslots: wrap nonce, wrapped file key, stream header, MAC, check.
-    static let trailerLength = AEAD.nonceLength + 48 + SecretStream.headerLength + 32 + 32
 
+    var format: UInt16 = currentFormat
     var vaultID: UUID
     var createdAt: Int64
     var keyVersion: UInt32
     var slots: [Keyslot]
     var wrapNonce: [UInt8] = []
     var wrappedFileKey: [UInt8] = []
+    /// Format 1 only: the secret stream's header.
     var streamHeader: [UInt8] = []
     var mac: [UInt8] = []
+
+    /// Bytes of the header after the keyslots: wrap nonce, wrapped file key, (format 1) stream header, MAC, check.
+    static func trailerLength(format: UInt16) -> Int {
+        AEAD.nonceLength + 48 + (format == 1 ? SecretStream.headerLength : 0) + 32 + 32
+    }
+
+    /// The key of the body's chunks: each format derives its own, so that no key is ever used by both.
+    func bodyKey(fileKey: SecureBytes) throws -> SecureBytes {
+        try SubkeyDerivation.derive(from: fileKey, id: format == 1 ? 2 : 3, context: "JVBKSTRM")
+    }
 
     /// Everything up to the wrap nonce: authenticated as the file-key wrapping's associated data.
     var prefix: [UInt8] {
         var writer = ByteWriter()
         writer.raw(Self.magic)
-        writer.u16(Self.format)
+        writer.u16(format)
         writer.raw(vaultID.bytes)
         writer.i64(createdAt)
         writer.u32(keyVersion)
@@ -58,13 +72,13 @@ struct BackupHeader {
         guard Array(fixed.prefix(magic.count)) == magic else { throw VaultError.backupCorrupt("it is not a jv backup file") }
         var reader = ByteReader(Array(fixed.dropFirst(magic.count)))
         guard let found = reader.u16() else { throw VaultError.backupCorrupt("the header is truncated") }
-        guard found == format else { throw VaultError.backupCorrupt("backup format \(found) is not supported by this jv") }
+        guard readableFormats.contains(found) else { throw VaultError.backupCorrupt("backup format \(found) is not supported by this jv") }
         guard let idBytes = reader.raw(16), let created = reader.i64(), let keyVersion = reader.u32(), let slotCount = reader.u8(),
               (1...maximumSlots).contains(Int(slotCount)) else {
             throw VaultError.backupCorrupt("the header is malformed")
         }
         let slotBytes = try take(Int(slotCount) * Keyslot.encodedLength)
-        let trailer = try take(trailerLength)
+        let trailer = try take(trailerLength(format: found))
         let all = fixed + slotBytes + trailer
         guard Blake2b.hash(checkDomain + all.dropLast(32)) == Array(all.suffix(32)) else {
             throw VaultError.backupCorrupt("the header is damaged (checksum mismatch)")
@@ -79,10 +93,10 @@ struct BackupHeader {
         }
         var tail = ByteReader(trailer)
         let uuid = idBytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
-        var header = BackupHeader(vaultID: uuid, createdAt: created, keyVersion: keyVersion, slots: slots)
+        var header = BackupHeader(format: found, vaultID: uuid, createdAt: created, keyVersion: keyVersion, slots: slots)
         header.wrapNonce = tail.raw(AEAD.nonceLength) ?? []
         header.wrappedFileKey = tail.raw(48) ?? []
-        header.streamHeader = tail.raw(SecretStream.headerLength) ?? []
+        header.streamHeader = found == 1 ? tail.raw(SecretStream.headerLength) ?? [] : []
         header.mac = tail.raw(32) ?? []
         return header
     }
@@ -103,8 +117,9 @@ struct BackupHeader {
         return fileKey
     }
 
-    /// Seals a new random file key under the master key and fills in the MAC.
-    mutating func seal(fileKey: SecureBytes, masterKey: SecureBytes, streamHeader: [UInt8]) throws {
+    /// Seals a new random file key under the master key and fills in the MAC; `streamHeader`
+    /// only for format 1.
+    mutating func seal(fileKey: SecureBytes, masterKey: SecureBytes, streamHeader: [UInt8] = []) throws {
         let backupKey = try SubkeyDerivation.derive(from: masterKey, id: Self.backupSubkey.id, context: Self.backupSubkey.context)
         let box = try backupKey.withUnsafeBytes { key in
             try fileKey.withUnsafeBytes { plain in try AEAD.seal(plain, key: key, associatedData: Self.wrapDomain + prefix) }

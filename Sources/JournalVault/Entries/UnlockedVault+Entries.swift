@@ -6,15 +6,19 @@ import VaultCrypto
 extension UnlockedVault {
     /// Adds an entry written at `at` (default: now, in the process's time zone). `content` is
     /// trimmed and must be non-blank, at most ``Entry/maximumCharacters`` characters and
-    /// ``Entry/maximumBytes`` bytes.
+    /// ``Entry/maximumBytes`` bytes. `measures` are stored with it, in the same transaction.
     ///
     /// ```swift
-    /// let entry = try journal.addEntry("First day of #spring.", tags: ["garden"])
+    /// let entry = try journal.addEntry("First day of #spring.", tags: ["garden"], measures: Measures.assignments(["mood=7"]))
     /// ```
     @discardableResult
-    public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = []) throws -> Entry {
+    public func addEntry(_ content: String, at: Instant? = nil, starred: Bool = false, tags: [String] = [],
+                         measures: Measures = Measures()) throws -> Entry {
         let entry = try newEntry(content, at: at, starred: starred, tags: tags)
-        try write { db in try store(entry, replacing: nil, db) }
+        try write { db in
+            try store(entry, replacing: nil, db)
+            try storeMeasures(measures, of: entry.id, replacing: nil, db)
+        }
         return entry
     }
 
@@ -41,15 +45,29 @@ extension UnlockedVault {
     }
 
     /// Changes an entry's text, time of writing, star or explicit tags (`addingTags` joined,
-    /// `removingTags` taken away; tags in the text stay), re-encrypting it under new metadata.
-    /// `nil` and empty lists leave a property as it is.
+    /// `removingTags` taken away; tags in the text stay), re-encrypting it under new metadata;
+    /// and its measures (the fields named in `removingMeasures` removed, then those of
+    /// `settingMeasures` set), in the same transaction. `nil` and empty lists leave a property
+    /// as it is. Measures are a record of their own: a change of them alone leaves the entry,
+    /// and its time of change, as they are.
+    ///
+    /// ```swift
+    /// try journal.updateEntry(id: entry.id, starred: true, settingMeasures: Measures.assignments(["mood=8"]))
+    /// ```
     @discardableResult
     public func updateEntry(id: UUID, content: String? = nil, created: Instant? = nil, starred: Bool? = nil,
-                            addingTags: [String] = [], removingTags: [String] = []) throws -> Entry {
+                            addingTags: [String] = [], removingTags: [String] = [],
+                            settingMeasures: Measures = Measures(), removingMeasures: [String] = []) throws -> Entry {
         let newContent = try content.map { try ContentRules.validated($0) }
         let added = try ContentRules.tags(addingTags), removed = Set(try ContentRules.tags(removingTags))
+        let unfielded = try removingMeasures.map(Measures.normalizedName)
+        let measuresOnly = newContent == nil && created == nil && starred == nil && added.isEmpty && removed.isEmpty
+            && !(settingMeasures.isEmpty && unfielded.isEmpty)
         return try write { db in
-            try revise(id: id, content: newContent, created: created, starred: starred, addingTags: added, removingTags: removed, db)
+            let entry = measuresOnly ? try fetchEntry(id: id, db)
+                : try revise(id: id, content: newContent, created: created, starred: starred, addingTags: added, removingTags: removed, db)
+            try reviseMeasures(of: id, setting: settingMeasures, removing: unfielded, db)
+            return entry
         }
     }
 
@@ -60,7 +78,7 @@ extension UnlockedVault {
 
     /// Updates, adds and deletes entries in one transaction (``EntryChanges``): everything is
     /// written or, when any part fails (an id not found, a blank text), nothing. A revision
-    /// keeps the entry's star and explicit tags, as ``updateEntry(id:content:created:starred:addingTags:removingTags:)`` does.
+    /// keeps the entry's star and explicit tags, as ``updateEntry(id:content:created:starred:addingTags:removingTags:settingMeasures:removingMeasures:)`` does.
     ///
     /// ```swift
     /// let edit = try EntryBatchEdit(journal.entries(query))
@@ -179,6 +197,9 @@ extension UnlockedVault {
         let unwantedTags = Set(query.withoutTags.compactMap(Tags.normalize))
         let order = descending ? "DESC" : "ASC"
         let limit = query.limit ?? Int.max
+        // The measures are few and small: opened first, they leave out the entries they fail
+        // before those are decrypted.
+        let measured = query.measureConditions.isEmpty ? nil : try measures(matching: query)
         var given = 0
         try withoutActuallyEscaping(body) { body in
             // A row that cannot be read is an error of its batch, so errors still come in row order.
@@ -218,6 +239,7 @@ extension UnlockedVault {
                 batch.reserveCapacity(batchSize)
                 while given < limit, let row = try rows.next() {
                     let stored = Result { try EncryptedEntryRow(row: row) }
+                    if let measured, let id = try? stored.get().id, !query.meetsMeasureConditions(measured[id]) { continue }
                     batchBytes += (try? stored.get().content.count) ?? 0
                     batch.append(stored)
                     guard batch.count == batchSize || batchBytes >= type(of: pipeline).batchBytes else { continue }
@@ -237,12 +259,12 @@ extension UnlockedVault {
 
     /// Whether the entries `query` selects by its plaintext columns (dates, day, star, tags and
     /// `limit`) were written at more than one UTC offset, answered without decrypting: a
-    /// listing then shows each time with its offset. `contains` and `withoutTags` need the
-    /// decrypted text, so with either the whole selection before them (and before `limit`)
-    /// is looked at.
+    /// listing then shows each time with its offset. `contains`, `withoutTags` and measure
+    /// conditions need decrypted records, so with any of them the whole selection before them
+    /// (and before `limit`) is looked at.
     public func entriesSpanZones(_ query: EntryQuery) throws -> Bool {
         let condition = try condition(of: query)
-        let decidedInSQL = query.contains == nil && query.withoutTags.isEmpty
+        let decidedInSQL = query.contains == nil && query.withoutTags.isEmpty && query.measureConditions.isEmpty
         return try database.read { db in
             if decidedInSQL, let limit = query.limit {
                 return try Bool.fetchOne(db, sql: """

@@ -15,6 +15,8 @@ public struct VaultSnapshot: Sendable {
     public var analyses: [Analysis] = []
     public var nodes: [KnowledgeNode] = []
     public var relations: [KnowledgeRelation] = []
+    /// The entries' measures, by entry id (entries without measures are not in it).
+    public var measures: [UUID: Measures] = [:]
     /// Files an import brings as attachments of its entries (none in an export: the vault's
     /// attachments are read from it as the export is written).
     public var attachments: [ImportedAttachment] = []
@@ -25,13 +27,13 @@ public struct VaultSnapshot: Sendable {
 
     /// Records of every kind, for progress and summaries.
     public var recordCount: Int {
-        entries.count + threads.count + messages.count + analyses.count + nodes.count + relations.count + attachments.count
+        entries.count + threads.count + messages.count + analyses.count + nodes.count + relations.count + attachments.count + measures.count
     }
 }
 
 extension UnlockedVault {
     /// Everything, or the entries written in `from`…`to` with what belongs to them: their
-    /// analyses, the relations learnt from them and the nodes those relations join, and the chat
+    /// measures and analyses, the relations learnt from them and the nodes those relations join, and the chat
     /// messages of that period with their threads.
     public func snapshot(from: DateExpression? = nil, to: DateExpression? = nil) throws -> VaultSnapshot {
         var (snapshot, query) = try snapshotWithoutEntries(from: from, to: to)
@@ -48,6 +50,7 @@ extension UnlockedVault {
         query.from = from
         query.to = to
         snapshot.messages = try messages(from: from, to: to)
+        snapshot.measures = try measures(matching: query)
         let everything = from == nil && to == nil
         let entryIDs = everything ? [] : try entryIDs(query)
         let messageThreads = Set(snapshot.messages.map(\.threadID))

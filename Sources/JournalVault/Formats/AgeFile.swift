@@ -131,7 +131,7 @@ public enum AgeFile {
 
         private mutating func seal(_ chunk: ArraySlice<UInt8>, last: Bool) throws -> [UInt8] {
             defer { counter += 1 }
-            return try ChaCha20Poly1305.seal(Array(chunk), key: payloadKey, nonce: streamNonce(counter, last: last))
+            return try ChaCha20Poly1305.seal(Array(chunk), key: payloadKey, nonce: StreamChunk.nonce(index: counter, last: last))
         }
     }
 
@@ -180,7 +180,7 @@ public enum AgeFile {
         while true {
             let end = min(offset + sealedLength, payload.endIndex)
             let isLast = end == payload.endIndex
-            guard let chunk = try? ChaCha20Poly1305.open(payload[offset..<end], key: payloadKey, nonce: streamNonce(counter, last: isLast)),
+            guard let chunk = try? ChaCha20Poly1305.open(payload[offset..<end], key: payloadKey, nonce: StreamChunk.nonce(index: counter, last: isLast)),
                   isLast || !chunk.isEmpty else {
                 throw AgeError(reason: "the payload does not authenticate (damaged or truncated)")
             }
@@ -199,11 +199,6 @@ public enum AgeFile {
             lineStart = index + 1
         }
         return nil
-    }
-
-    /// STREAM nonce: an 11-byte big-endian counter, then 0x01 for the last chunk, else 0x00.
-    private static func streamNonce(_ counter: UInt64, last: Bool) -> [UInt8] {
-        [0, 0, 0] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: counter >> (8 * UInt64($0))) } + [last ? 1 : 0]
     }
 
     /// Standard base64 without padding (age's encoding).

@@ -3,14 +3,14 @@ import Foundation
 
 /// The `jv-export` JSON document (README "JSON"): every record in its documented shape, plus the
 /// members that make the document lossless (thread and node `metadata`, messages inside their
-/// threads with `usage`, analysis `extra`). `jv import --format json` reads it back.
+/// threads with `usage`, analysis `extra`, an entry's measures as its `fields`). `jv import --format json` reads it back.
 extension VaultSnapshot {
     public static let jvExportFormat = "jv-export"
     public static let jvExportVersion: Int64 = 1
 
     public func jvExport(exportedAt: Instant = .now()) -> JSONValue {
         let (before, after) = jvExportMembers(exportedAt: exportedAt)
-        return .object(before + [("entries", .array(entries.map(\.json)))] + after)
+        return .object(before + [("entries", .array(entries.map { $0.json.adding(measures: measures[$0.id]) }))] + after)
     }
 
     /// The document's members before and after its entries.
@@ -38,10 +38,12 @@ extension VaultSnapshot {
 struct JVExportRenderer: ExportRenderer {
     private let before: [(String, JSONValue)]
     private let after: [(String, JSONValue)]
+    private let measures: [UUID: Measures]
     private var json = JSONStreamWriter(pretty: true)
 
     init(snapshot: VaultSnapshot, exportedAt: Instant) {
         (before, after) = snapshot.jvExportMembers(exportedAt: exportedAt)
+        measures = snapshot.measures
     }
 
     mutating func opening() -> String {
@@ -50,11 +52,12 @@ struct JVExportRenderer: ExportRenderer {
         return text + json.openArray("entries")
     }
 
-    mutating func entry(_ entry: Entry) -> String { json.value(entry.json) }
+    mutating func entry(_ entry: Entry) -> String { self.entry(entry, attachments: []) }
 
     mutating func entry(_ entry: Entry, attachments: [Attachment]) -> String {
-        guard !attachments.isEmpty else { return self.entry(entry) }
-        return json.value(entry.json.adding([("attachments", .array(attachments.map(\.jvExportJSON)))]))
+        let shown = entry.json.adding(measures: measures[entry.id])
+        guard !attachments.isEmpty else { return json.value(shown) }
+        return json.value(shown.adding([("attachments", .array(attachments.map(\.jvExportJSON)))]))
     }
 
     mutating func closing() -> String {
@@ -80,6 +83,17 @@ extension JSONValue {
     func adding(_ members: [(String, JSONValue)]) -> JSONValue {
         guard case .object(let existing) = self else { return self }
         return .object(existing + members)
+    }
+
+    /// An entry's object with its measures as `fields` (README "JSON"), left as it is for an
+    /// entry without any.
+    ///
+    /// ```swift
+    /// entry.json.adding(measures: try journal.measures(of: entry.id))  // {…, "fields": {"mood": 7}}
+    /// ```
+    public func adding(measures: Measures?) -> JSONValue {
+        guard let measures, !measures.isEmpty else { return self }
+        return adding([("fields", measures.json)])
     }
 }
 
@@ -126,6 +140,12 @@ enum JVExportReader {
             if !missing.isEmpty {
                 for kind in missing { snapshot.omissions.attachments[kind, default: 0] += 1 }
                 snapshot.omissions.recordsWithAttachments.append(position)
+            }
+            if let fields = item["fields"], fields != .null {
+                guard let measures = Measures(json: fields) else {
+                    throw fail("entry", "\"fields\" is not an object of field names and numbers, short texts or true/false")
+                }
+                if !measures.isEmpty { snapshot.measures[id] = measures }
             }
             snapshot.entries.append(Entry(
                 id: id, content: validated, created: created,

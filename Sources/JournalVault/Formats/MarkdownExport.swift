@@ -33,6 +33,7 @@ struct MarkdownRenderer: ExportRenderer {
         lines += ["### \(time) \(entry.title)\(entry.starred ? " ★" : "")", "", entry.content, ""]
         if !attachments.isEmpty { lines += attachments.map(Self.link) + [""] }
         if !entry.tags.isEmpty { lines += ["*Tags: " + entry.tags.joined(separator: ", ") + "*", ""] }
+        if let measures = snapshot.measures[entry.id], !measures.isEmpty { lines += ["*Fields: " + measures.line + "*", ""] }
         for analysis in analysesByEntry[entry.id] ?? [] {
             var facts: [String] = []
             if let sentiment = analysis.sentiment { facts.append("sentiment: \(sentiment)") }

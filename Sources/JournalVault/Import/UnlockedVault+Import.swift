@@ -32,6 +32,8 @@ extension UnlockedVault {
     /// under an id derived from the record and the text, so importing it again adds nothing.
     /// With `overwrite`, a file's version that differs replaces the stored one whatever its age.
     ///
+    /// An entry's measures are added where it has none, and replace its stored ones when its own
+    /// version in the file replaced the stored entry (or with `overwrite`); otherwise they are skipped.
     /// A knowledge node whose (type, name) exists under another id is merged into it.
     /// Knowledge nodes and relations are stored under the ids this vault derives for them
     /// (FORMAT.md §1.6, §1.7), not the file's, and relations follow their nodes there.
@@ -74,7 +76,18 @@ extension UnlockedVault {
                 }
             }
             try insertNew(new, db) { count("entries", .added) }
-            for entry in known { count("entries", try upsert(entry, overwrite: overwrite, db)) }
+            // The file's measures of an entry it added or brought a newer version of replace
+            // the stored ones; of any other entry they are added only where it has none.
+            var replaced = Set(new.map(\.id))
+            for entry in known {
+                let outcome = try upsert(entry, overwrite: overwrite, db)
+                if outcome == .updated { replaced.insert(entry.id) }
+                count("entries", outcome)
+            }
+            for (entryID, measures) in snapshot.measures.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                try requireEntry(entryID, db)
+                count("measures", try upsert(measures, of: entryID, replacing: overwrite || replaced.contains(entryID), db))
+            }
             for attachment in snapshot.attachments { count("attachments", try store(attachment, limit: attachmentLimit, db)) }
             var nodeIDs: [UUID: UUID] = [:]
             for node in snapshot.nodes {
@@ -126,6 +139,20 @@ extension UnlockedVault {
             try keepCopy(of: EncryptedEntryRow(entry, meta: .fresh(keyVersion: keys.keyVersion), keys: keys).row, as: copyID,
                          why: "an imported file held this other text, changed at the same moment as the entry's.", db)
         }
+    }
+
+    /// The file's measures of an entry: added where it has none, else written over the stored
+    /// ones only when `replacing` (its entry's version in the file won).
+    private func upsert(_ measures: Measures, of entryID: UUID, replacing: Bool, _ db: Database) throws -> Outcome {
+        let stored = try storedMeasures(of: entryID, db)
+        guard let stored else {
+            try storeMeasures(measures, of: entryID, replacing: nil, db)
+            return .added
+        }
+        if try stored.decrypt(keys: keys) == measures { return .unchanged }
+        guard replacing else { return .skipped }
+        try storeMeasures(measures, of: entryID, replacing: stored, db)
+        return .updated
     }
 
     /// Stores a file's attachment unless its id is taken; an attachment is never changed, so one

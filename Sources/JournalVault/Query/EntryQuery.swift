@@ -30,8 +30,17 @@ public struct EntryQuery: Sendable {
     public var contains: String?
     /// Entries written on this day's month and day in earlier years ("on this day").
     public var onThisDay: CivilDay?
+    /// Entries whose measures meet every one of these (`jv list --where`), decided from the
+    /// decrypted measures.
+    public var measureConditions: [MeasureCondition] = []
 
     public init() {}
+
+    /// Whether an entry with `measures` (nil: none) meets every one of ``measureConditions``.
+    func meetsMeasureConditions(_ measures: Measures?) -> Bool {
+        let measures = measures ?? Measures()
+        return measureConditions.allSatisfy { $0.matches(measures) }
+    }
 
     /// The SQL condition and its arguments over the plaintext columns; `blindIndex` maps a
     /// normalised tag to its blind index. `byTime`: the tag conditions are written so that

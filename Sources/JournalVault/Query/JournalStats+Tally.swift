@@ -70,14 +70,18 @@ extension JournalStats {
     struct Tally {
         /// Each entry's score from its newest analysis (``UnlockedVault/newestSentimentScores(_:)``).
         let scores: [UUID: Double]
+        /// Each entry's measures (``UnlockedVault/measures(matching:)``).
+        let measures: [UUID: Measures]
         private var figures = JournalStats()
         private var days = Set<CivilDay>()
         private var months: [String: (entries: Int, words: Int)] = [:]
         private var weeks: [CivilDay: Int] = [:]
         private var sentiments: [String: (sum: Double, entries: Int)] = [:]
+        private var numbers: [String: [String: (sum: Double, entries: Int)]] = [:]
 
-        init(scores: [UUID: Double]) {
+        init(scores: [UUID: Double], measures: [UUID: Measures]) {
             self.scores = scores
+            self.measures = measures
         }
 
         /// Counts one entry in: its id, local day and ``JournalStats/words(in:)``.
@@ -92,6 +96,11 @@ extension JournalStats {
             if let score = scores[id] {
                 sentiments[month, default: (0, 0)].sum += score
                 sentiments[month, default: (0, 0)].entries += 1
+            }
+            for (name, value) in measures[id]?.values ?? [:] {
+                guard let number = value.number else { continue }
+                numbers[name, default: [:]][month, default: (0, 0)].sum += number
+                numbers[name, default: [:]][month, default: (0, 0)].entries += 1
             }
         }
 
@@ -117,7 +126,8 @@ extension JournalStats {
             let byMonth = months.sorted { $0.key < $1.key }
             stats.perMonth = byMonth.map { ($0.key, $0.value.entries) }
             stats.wordsPerMonth = byMonth.map { ($0.key, $0.value.words) }
-            stats.sentimentPerMonth = sentiments.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sum / Double($0.value.entries), $0.value.entries) }
+            stats.sentimentPerMonth = Self.monthlyMeans(sentiments)
+            stats.measuresPerMonth = numbers.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.map { ($0.key, Self.monthlyMeans($0.value)) }
             let weekRange: (first: CivilDay, last: CivilDay)?
             if query.from == nil, query.to == nil {
                 let last = ISOWeek.monday(of: today)
@@ -132,6 +142,11 @@ extension JournalStats {
                 }
             }
             return stats
+        }
+
+        /// Sums and counts per month as means, oldest first.
+        private static func monthlyMeans(_ months: [String: (sum: Double, entries: Int)]) -> [(month: String, mean: Double, entries: Int)] {
+            months.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sum / Double($0.value.entries), $0.value.entries) }
         }
     }
 }

@@ -30,20 +30,24 @@ public struct JournalStats: Sendable {
     /// Per month (the entry's local day), the mean ``SentimentScore`` of the entries whose
     /// newest analysis has a score, and how many they are; oldest first, months without one left out.
     public var sentimentPerMonth: [(month: String, mean: Double, entries: Int)] = []
+    /// Per field of the entries' measures that holds a number, by name: per month (the entry's
+    /// local day), the mean of its numbers and how many entries gave one; oldest first, months
+    /// without one left out.
+    public var measuresPerMonth: [(name: String, months: [(month: String, mean: Double, entries: Int)])] = []
 }
 
 extension UnlockedVault {
-    /// Entries, words, days written, streaks, entries and words per month, entries per week
-    /// and sentiment per month of the entries `query` selects; `today` (the caller's local
-    /// day) decides the current streak and the default weeks. One decrypting walk over the
-    /// entries, the analyses read once before it.
+    /// Entries, words, days written, streaks, entries and words per month, entries per week,
+    /// sentiment per month and each numeric measure per month of the entries `query` selects;
+    /// `today` (the caller's local day) decides the current streak and the default weeks. One
+    /// decrypting walk over the entries, the analyses and measures read once before it.
     ///
     /// ```swift
     /// let stats = try journal.stats(today: CivilDay(year: 2026, month: 11, day: 25)!)
     /// print(stats.entries, stats.currentStreak, stats.entriesPerWeek.count)   // … 52
     /// ```
     public func stats(_ query: EntryQuery = EntryQuery(), today: CivilDay) throws -> JournalStats {
-        var tally = JournalStats.Tally(scores: try newestSentimentScores(query))
+        var tally = JournalStats.Tally(scores: try newestSentimentScores(query), measures: try measures(matching: query))
         try forEachEntry(matching: query) { tally.add(id: $0.id, day: $0.localDay, words: JournalStats.words(in: $0.content)) }
         return tally.stats(query: query, today: today)
     }

@@ -8,7 +8,8 @@ extension UnlockedVault {
     /// learnt from the period's entries (for people) and the list of its images are read before
     /// it; after it, the thumbnails of the images shown, the on-this-day entries (a few, from
     /// earlier years), and then each of `measures`. `today` (the caller's local day) decides the current streak and the day
-    /// on-this-day looks back from.
+    /// on-this-day looks back from. The measures are each numeric field's mean per month, as
+    /// `jv stats` gives them (dated the month's first day), then what `measures` give.
     ///
     /// ```swift
     /// let year = CivilDay(year: 2026, month: 1, day: 1)!...CivilDay(year: 2026, month: 12, day: 31)!
@@ -19,7 +20,7 @@ extension UnlockedVault {
         var report = YearReport(period: period, today: today)
         var query = EntryQuery()
         (query.from, query.to) = (.day(period.lowerBound), .day(period.upperBound))
-        var tally = JournalStats.Tally(scores: try newestSentimentScores(query))
+        var tally = JournalStats.Tally(scores: try newestSentimentScores(query), measures: try self.measures(matching: query))
         let people = try peopleByEntry(in: period)
         let (photos, images) = try photoCandidates(in: period)
         var photoDays: [UUID: CivilDay] = [:]
@@ -50,7 +51,12 @@ extension UnlockedVault {
         earlier.onThisDay = report.onThisDayReference
         earlier.limit = YearReport.onThisDayLimit
         try forEachEntry(matching: earlier, order: .newestFirst) { report.onThisDay.append($0) }
-        report.measures = try measures.flatMap { try $0.series(in: period, of: self) }
+        report.measures = report.stats.measuresPerMonth.map { measure in
+            MeasureSeries(name: measure.name, points: measure.months.compactMap { month in
+                CivilDay(iso: month.month + "-01").map { MeasureSeries.Point(day: $0, value: month.mean) }
+            })
+        }
+        report.measures += try measures.flatMap { try $0.series(in: period, of: self) }
         return report
     }
 

@@ -62,7 +62,9 @@ public struct YearReport: Sendable {
     /// how many more (or without a thumbnail to show) there are.
     public internal(set) var photos: [Photo] = []
     public internal(set) var photosLeftOut = 0
-    /// What the ``MeasureSource``s gave.
+    /// Each numeric field of the entries' measures as its mean per month (each point dated the
+    /// month's first day, as ``JournalStats/measuresPerMonth`` has them), then what the
+    /// ``MeasureSource``s gave.
     public internal(set) var measures: [MeasureSeries] = []
 
     init(period: ClosedRange<CivilDay>, today: CivilDay) {

@@ -251,11 +251,20 @@ struct SealedTable: Sendable, Hashable {
                   Parent(column: "blob_id", tableName: "attachment_blob", onDelete: .cascade)],
         rowType: AttachmentRow.self)
 
+    static let measure = SealedTable(
+        name: "measure", wireID: 8, label: "measures",
+        schema: [.text("id"), .text("entry_id"), .blob("enc_meta"), .blob("fields")],
+        bound: [("entry_id", .text)],
+        fields: ["fields"],
+        parents: [Parent(column: "entry_id", tableName: "entry", onDelete: .cascade)],
+        identity: ["entry_id"],
+        rowType: MeasureRow.self)
+
     /// Every sealed table, parents before children (the order rows are walked, restored and
     /// digested in: FORMAT.md §11). An attachment's blob is its parent, so it comes first
     /// although its wire id is the greater.
     static let all: [SealedTable] = [.entry, .analysis, .knowledgeNode, .knowledgeRelation, .chatThread, .chatMessage,
-                                     .attachmentBlob, .attachment]
+                                     .attachmentBlob, .attachment, .measure]
 
     static func named(_ name: String) -> SealedTable? { all.first { $0.name == name } }
 
@@ -296,9 +305,16 @@ struct ManifestedTable: Sendable, Hashable {
         [SealedTable.entry, .analysis, .knowledgeNode, .knowledgeRelation, .chatThread, .chatMessage].map(ManifestedTable.init) + [entryTag]
     /// The attachments' tables: blobs, attachments, and the blobs' chunks.
     static let attachments: [ManifestedTable] = [ManifestedTable(.attachmentBlob), ManifestedTable(.attachment), attachmentChunk]
+    /// The tables of schema 9: the entries' measures.
+    static let measures: [ManifestedTable] = [ManifestedTable(.measure)]
 
     /// Every covered table, in the manifest's order.
-    static let all: [ManifestedTable] = beforeAttachments + attachments
+    static let all: [ManifestedTable] = beforeAttachments + attachments + measures
+
+    /// The lists a stored manifest may hold (FORMAT.md §11.2), shortest first: the tables of a
+    /// schema, and before them those of every earlier one. A manifest lists the shortest whose
+    /// tables hold every row, so a vault that uses no newer table keeps the bytes it had.
+    static let listings: [[ManifestedTable]] = [beforeAttachments, beforeAttachments + attachments, all]
 
     /// The tables whose rows a reader counts as it opens the vault (FORMAT.md §11.3): all but the
     /// attachments' content, blobs and chunks. Those are reached only through an attachment row

@@ -4,7 +4,7 @@ import VaultCrypto
 
 /// The hand-over between a thread that seals chunks and the caller that stores or writes them
 /// (an attachment's chunks, ``AttachmentStream/write(streamID:name:limit:read:prepare:store:)``;
-/// a backup's, ``ChunkedSecretStream/Writer/write(length:read:wrote:)``, where one also hands the
+/// a backup's, ``IndexedChunkStream/Writer/write(length:read:wrote:)``, where one also hands the
 /// bytes read to the sealer): a fixed set of buffers goes round — the sealer fills a free one, the
 /// storer stores it and hands it back — so the sealer is never more than the set ahead and memory
 /// stays what the set is.

@@ -84,7 +84,7 @@ enum SyncPack {
             }
             headerLength = prefix.count + wrapped.count + SecretStream.headerLength
             // The final chunk may be full, never empty (FORMAT.md §14.2): the end mark is in it.
-            stream = try ChunkedSecretStream.Writer(key: packKey, finalChunk: .mayBeFull, to: output) { streamHeader in
+            stream = try ChunkedSecretStream.Writer(key: packKey, to: output) { streamHeader in
                 try output.write(contentsOf: prefix + wrapped + streamHeader)
                 return []
             }
@@ -223,7 +223,7 @@ enum SyncPack {
             let plaintext: [UInt8]?
             do {
                 plaintext = try stream.next()
-            } catch let failure as ChunkedSecretStream.Failure {
+            } catch let failure as ChunkStreamFailure {
                 let reason = switch failure {
                 case .notAuthentic: "it does not authenticate (damaged)"
                 case .trailingData: "bytes follow its end"

@@ -61,11 +61,14 @@ struct Manifest: Equatable, Sendable {
                  instance: instance, syncDevice: instance == nil ? nil : TableState())
     }
 
-    /// The tables the stored form lists: those of before attachments while the attachment tables
-    /// are empty, so that a vault without attachments keeps the bytes it had (FORMAT.md §11.2).
+    /// The tables the stored form lists: the shortest of ``ManifestedTable/listings`` beyond
+    /// which every table is empty, so that a vault without attachments or measures keeps the
+    /// bytes it had (FORMAT.md §11.2).
     private var listedTables: [ManifestedTable] {
         let empty = TableState()
-        return ManifestedTable.attachments.allSatisfy { (tables[$0.name] ?? empty) == empty } ? ManifestedTable.beforeAttachments : ManifestedTable.all
+        return ManifestedTable.listings.first { listed in
+            ManifestedTable.all.dropFirst(listed.count).allSatisfy { (tables[$0.name] ?? empty) == empty }
+        } ?? ManifestedTable.all
     }
 
     /// `format u8 ‖ kv u32 ‖ counter u64 ‖ n u8 ‖ n × (u8 len ‖ table ‖ count u64 ‖ sum[32])`, tables
@@ -106,7 +109,7 @@ struct Manifest: Equatable, Sendable {
         guard Sodium.constantTimeEquals(Self.mac(body, key: key, vaultID: vaultID), Array(bytes.suffix(Self.macLength))) else { return nil }
         var reader = ByteReader(body)
         guard let format = reader.u8(), format == 1 || format == Self.format, let keyVersion = reader.u32(), let counter = reader.u64(),
-              let n = reader.u8(), [ManifestedTable.beforeAttachments.count, ManifestedTable.all.count].contains(Int(n)) else { return nil }
+              let n = reader.u8(), ManifestedTable.listings.map(\.count).contains(Int(n)) else { return nil }
         // Tables a manifest does not list are empty.
         var tables = Dictionary(uniqueKeysWithValues: ManifestedTable.all.map { ($0.name, TableState()) })
         for table in ManifestedTable.all.prefix(Int(n)) {

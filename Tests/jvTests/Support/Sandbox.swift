@@ -58,7 +58,7 @@ final class Sandbox: @unchecked Sendable {
     static let kdfCache = NSTemporaryDirectory() + "/jv-test-kdf-cache-\(getuid())"
 
     /// Hidden copies of the vault, or of a backup in the making, left in the vault's folder,
-    /// the sandbox's folder or the runtime folder (issue 11: a killed command leaves none that
+    /// the sandbox's folder or the runtime folder (a killed command leaves none that
     /// the next writing command does not remove).
     func leftoverCopies() throws -> [String] {
         let markers = [".creating-", ".snapshot-", ".restoring-", ".verifying-", ".writing-"]
