@@ -6,8 +6,9 @@ APT_PACKAGES := libsodium-dev libsqlite3-dev pkg-config libvips-dev
 # Tests also use the sqlite3 shell to tamper with vault files, rclone for `jv sync` to remotes,
 # groff to check that the man pages render without warnings, bash-completion, zsh and fish
 # to try the completion scripts in each shell, libvips' vips command to draw test images, and
-# curl and jq for the Ollama examples (examples/ollama-*.sh, tested against a fake server).
-TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish libvips-tools strace curl jq
+# curl and jq for the Ollama examples (examples/ollama-*.sh, tested against a fake server), and
+# chromium (with fonts-liberation, which it only recommends) to render `jv report`'s page headless.
+TEST_APT_PACKAGES := sqlite3 rclone groff-base bash-completion zsh fish libvips-tools strace curl jq chromium fonts-liberation
 # `make deb` takes the package's Depends from dpkg-shlibdeps.
 DEB_APT_PACKAGES := dpkg-dev
 

@@ -20,7 +20,7 @@ struct JV: ParsableCommand {
         subcommands: [
             Init.self, Info.self, Add.self, List.self, Show.self, Edit.self, Delete.self,
             Attach.self, AttachmentsCommand.self, AttachmentCommand.self,
-            Search.self, TagsCommand.self, FieldsCommand.self, Stats.self, CalendarCommand.self, Chat.self, AnalysisCommand.self, Analyze.self, Graph.self,
+            Search.self, TagsCommand.self, FieldsCommand.self, Stats.self, CalendarCommand.self, Report.self, Chat.self, AnalysisCommand.self, Analyze.self, Graph.self,
             DigestCommand.self,
             BackupCommand.self, Restore.self, VerifyBackup.self, Export.self, Import.self,
             Check.self, Passwd.self, RecoveryKeyCommand.self, Rekey.self, Unlock.self, Lock.self, Sync.self,

@@ -69,7 +69,7 @@ struct Export: VaultCommand, ReplacingWithForce {
             var encryptor = try recipients.isEmpty ? nil : AgeFile.Encryptor(to: recipients)
             if let encryptor { try put(encryptor.header) }
             let toTerminal = output == nil && encryptor == nil && Console.stdoutIsTerminal
-            if toTerminal { Console.note("jv: warning: writing decrypted journal text to the terminal.") }
+            if toTerminal { Console.warnOfDecryptedTextOnTerminal() }
             var buffer: [UInt8] = []
             attachments = try journal.export(format, from: from, to: to, linkingAttachments: folder != nil && !noAttachments) { piece in
                 buffer += (toTerminal ? TerminalText.visible(piece) : piece).utf8

@@ -26,6 +26,11 @@ enum Console {
         FileHandle.standardError.write(Data((shown + "\n").utf8))
     }
 
+    /// Said before decrypted journal text goes to the terminal (`jv export`, `jv report`).
+    static func warnOfDecryptedTextOnTerminal() {
+        note("jv: warning: writing decrypted journal text to the terminal.")
+    }
+
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
     /// Asked once: a listing asks for every field it prints, and standard output stays put.
     static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1

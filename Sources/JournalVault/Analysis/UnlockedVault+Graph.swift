@@ -37,6 +37,12 @@ extension UnlockedVault {
         try relations(where: "1", arguments: [])
     }
 
+    /// The relations learnt from the entries written on `days` (the entries' local days), oldest first.
+    func relations(learntFromEntriesOn days: ClosedRange<CivilDay>) throws -> [KnowledgeRelation] {
+        try relations(where: "entry_id IN (SELECT id FROM entry WHERE local_day BETWEEN ? AND ?)",
+                      arguments: [days.lowerBound.description, days.upperBound.description])
+    }
+
     /// Sealed relations, and — in a vault not yet upgraded to the manifest (FORMAT.md §11.4) —
     /// the relations written before relations were sealed.
     private func relations(where condition: String, arguments: StatementArguments) throws -> [KnowledgeRelation] {

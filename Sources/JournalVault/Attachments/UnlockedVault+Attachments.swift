@@ -94,6 +94,15 @@ extension UnlockedVault {
     /// for (attachment, thumbnail) in try journal.attachmentsWithThumbnails(AttachmentQuery(entryID: entry.id)) { … }
     /// ```
     public func attachmentsWithThumbnails(_ query: AttachmentQuery = AttachmentQuery()) throws -> [(attachment: Attachment, thumbnail: [UInt8])] {
+        var all: [(attachment: Attachment, thumbnail: [UInt8])] = []
+        try forEachAttachment(query) { all.append(($0, $1)) }
+        return all
+    }
+
+    /// ``attachmentsWithThumbnails(_:)`` one at a time, as the rows are read, so that memory holds
+    /// one attachment's thumbnail whatever their number (`jv report` over a year of photos). A
+    /// blob is opened once for attachments of it that come one after the other.
+    func forEachAttachment(_ query: AttachmentQuery, _ body: (Attachment, [UInt8]) throws -> Void) throws {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let entryID = query.entryID {
@@ -109,13 +118,18 @@ extension UnlockedVault {
             arguments.append(to.description)
         }
         let selection = SealedTable.attachment.columns.map { "a.\($0)" }.joined(separator: ", ")
-        return try database.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+        try database.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
                 SELECT \(selection) FROM attachment a JOIN entry e ON e.id = a.entry_id
                 WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")) ORDER BY e.created_at, e.id, a.created_at, a.id
                 """, arguments: StatementArguments(arguments))
             var blobs: [UUID: (AttachmentBlobRow.Opened, Bool)] = [:]
-            return try rows.map { try opened(AttachmentRow(row: $0), blobs: &blobs, db) }.filter { query.kind == nil || $0.attachment.kind == query.kind }
+            while let row = try rows.next() {
+                let attachmentRow = try AttachmentRow(row: row)
+                if let blobID = try? attachmentRow.blobID, blobs[blobID] == nil { blobs.removeAll() }
+                let (attachment, thumbnail) = try opened(attachmentRow, blobs: &blobs, db)
+                if query.kind == nil || attachment.kind == query.kind { try body(attachment, thumbnail) }
+            }
         }
     }
 

@@ -59,8 +59,9 @@ public struct Entry: Sendable, Hashable, Identifiable {
     /// The text after the title (jrnl's body).
     public var body: String { Tags.split(content).body }
 
-    /// Words, counted as runs of anything but white space (what `jv stats` and `jv digest` count).
-    public var wordCount: Int { content.split(whereSeparator: \.isWhitespace).count }
+    /// Words, counted as runs of anything but white space (what `jv stats`, `jv report` and
+    /// `jv digest` count: ``JournalStats/words(in:)``).
+    public var wordCount: Int { JournalStats.words(in: content) }
 
     /// ``title`` and ``body`` at once: the title is looked for once.
     public var titleAndBody: (title: String, body: String) { Tags.split(content) }

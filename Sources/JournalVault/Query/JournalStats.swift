@@ -47,78 +47,15 @@ extension UnlockedVault {
     /// print(stats.entries, stats.currentStreak, stats.entriesPerWeek.count)   // … 52
     /// ```
     public func stats(_ query: EntryQuery = EntryQuery(), today: CivilDay) throws -> JournalStats {
-        var stats = JournalStats()
-        var days = Set<CivilDay>()
-        var months: [String: (entries: Int, words: Int)] = [:]
-        var weeks: [CivilDay: Int] = [:]
-        var sentiments: [String: (sum: Double, entries: Int)] = [:]
-        let scores = try newestSentimentScores(query)
-        let measured = try measures(matching: query)
-        var numbers: [String: [String: (sum: Double, entries: Int)]] = [:]
-        try forEachEntry(matching: query) { entry in
-            let words = entry.wordCount
-            let month = String(entry.localDay.description.prefix(7))
-            stats.entries += 1
-            stats.words += words
-            days.insert(entry.localDay)
-            months[month, default: (0, 0)].entries += 1
-            months[month, default: (0, 0)].words += words
-            weeks[ISOWeek.monday(of: entry.localDay), default: 0] += 1
-            if let score = scores[entry.id] {
-                sentiments[month, default: (0, 0)].sum += score
-                sentiments[month, default: (0, 0)].entries += 1
-            }
-            for (name, value) in measured[entry.id]?.values ?? [:] {
-                guard let number = value.number else { continue }
-                numbers[name, default: [:]][month, default: (0, 0)].sum += number
-                numbers[name, default: [:]][month, default: (0, 0)].entries += 1
-            }
-        }
-        let sorted = days.sorted()
-        stats.daysWritten = sorted.count
-        stats.firstDay = sorted.first
-        stats.lastDay = sorted.last
-        var run = 0
-        var previous: CivilDay?
-        // The current streak ends today or yesterday: an entry dated in the future is no part of it.
-        var latestUpToToday: (day: CivilDay, run: Int)?
-        for day in sorted {
-            run = previous.map { day.daysSinceEpoch - $0.daysSinceEpoch == 1 } == true ? run + 1 : 1
-            stats.longestStreak = max(stats.longestStreak, run)
-            if day.daysSinceEpoch <= today.daysSinceEpoch { latestUpToToday = (day, run) }
-            previous = day
-        }
-        if let latest = latestUpToToday, today.daysSinceEpoch - latest.day.daysSinceEpoch <= 1 { stats.currentStreak = latest.run }
-        let byMonth = months.sorted { $0.key < $1.key }
-        stats.perMonth = byMonth.map { ($0.key, $0.value.entries) }
-        stats.wordsPerMonth = byMonth.map { ($0.key, $0.value.words) }
-        stats.sentimentPerMonth = Self.monthlyMeans(sentiments)
-        stats.measuresPerMonth = numbers.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.map { ($0.key, Self.monthlyMeans($0.value)) }
-        let weekRange: (first: CivilDay, last: CivilDay)?
-        if query.from == nil, query.to == nil {
-            let last = ISOWeek.monday(of: today)
-            weekRange = (last.adding(days: -7 * 51), last)
-        } else {
-            weekRange = sorted.first.flatMap { first in sorted.last.map { (ISOWeek.monday(of: first), ISOWeek.monday(of: $0)) } }
-        }
-        if let weekRange {
-            stats.entriesPerWeek = stride(from: weekRange.first.daysSinceEpoch, through: weekRange.last.daysSinceEpoch, by: 7).map {
-                let monday = CivilDay(daysSinceEpoch: $0)
-                return (ISOWeek.name(of: monday), weeks[monday] ?? 0)
-            }
-        }
-        return stats
-    }
-
-    /// Sums and counts per month as means, oldest first.
-    private static func monthlyMeans(_ months: [String: (sum: Double, entries: Int)]) -> [(month: String, mean: Double, entries: Int)] {
-        months.sorted { $0.key < $1.key }.map { ($0.key, $0.value.sum / Double($0.value.entries), $0.value.entries) }
+        var tally = JournalStats.Tally(scores: try newestSentimentScores(query), measures: try measures(matching: query))
+        try forEachEntry(matching: query) { tally.add(id: $0.id, day: $0.localDay, words: $0.wordCount) }
+        return tally.stats(query: query, today: today)
     }
 
     /// Each entry's sentiment score from its newest analysis (by processing time, whatever the
     /// model); an entry whose newest analysis has no sentiment, or one without a score
     /// (``SentimentScore``), has none.
-    private func newestSentimentScores(_ query: EntryQuery) throws -> [UUID: Double] {
+    func newestSentimentScores(_ query: EntryQuery) throws -> [UUID: Double] {
         var analysisQuery = AnalysisQuery()
         (analysisQuery.entryFrom, analysisQuery.entryTo) = (query.from, query.to)
         var newest: [UUID: String?] = [:]
