@@ -154,6 +154,9 @@ struct JVBench {
                 rows += try process.rows(day: busiest.key, month: (monthStart, monthEnd), year: year)
                 rows += try SearchBenchRows(bench: self, journal: journal, baseline: baseline).rows()
                 rows += try SessionSearchBenchRows(bench: self, vaultPath: vaultPath, process: process).rows()
+                if LookingBackRows.selected(by: only) {
+                    rows += try LookingBackRows(bench: self, process: process, year: year).rows()
+                }
                 rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
             }
             if let attachments, "attach".hasPrefix(only) || only.hasPrefix("attach") {
@@ -289,6 +292,8 @@ struct JVBench {
         // unlocked through a keyslot); the rekey's result holds the current ones.
         rows += try SearchBenchRows(bench: self, journal: current, baseline: baseline).rows()
         rows += try SessionSearchBenchRows(bench: self, vaultPath: vaultPath, process: process).rows()
+        // In a vault of its own, with measures.
+        rows += try LookingBackRows(bench: self, process: process, year: year).rows()
         // Last, as sync's capture triggers would add to every write timed above once it is set up.
         rows += try SyncBenchRows(bench: self, vaultPath: vaultPath, recoveryKey: recoveryKey, baseline: baseline, secret: secret).rows()
         // In vaults of their own: nothing above sees them.
