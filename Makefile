@@ -76,6 +76,9 @@ export SOURCE_DATE_EPOCH
 MAN_PAGES := $(wildcard man/*.[1-8])
 # The documents (README links to those in docs/).
 DOCS := README.md FORMAT.md SECURITY.md docs/performance.md docs/packaging.md
+# The example commands installed beside the documents, each runnable where it is installed (the
+# VADER example needs its checkout's scripts to set up its environment, so it stays in the source).
+EXAMPLES := examples/analyser.py examples/ollama-analyser.sh examples/ollama-chat.sh
 # The thumbnailer jv runs to look at an attached file (Sources/jv-thumbnail), where jv finds it.
 THUMBNAILER := lib/jv/jv-thumbnail
 # What `make install` puts under $(DESTDIR)$(PREFIX), and so what `make uninstall` removes.
@@ -83,9 +86,9 @@ INSTALLED := bin/jv $(THUMBNAILER) \
 	$(foreach page,$(MAN_PAGES),share/man/man$(subst .,,$(suffix $(page)))/$(notdir $(page)).gz) \
 	share/bash-completion/completions/jv share/zsh/site-functions/_jv \
 	share/fish/vendor_completions.d/jv.fish \
-	$(DOCS:%=share/doc/jv/%.gz) share/doc/jv/examples/analyser.py
-# Those of them that run: the example analyser too, so that `jv analyze --command` takes it.
-EXECUTABLES := bin/jv $(THUMBNAILER) share/doc/jv/examples/analyser.py
+	$(DOCS:%=share/doc/jv/%.gz) $(EXAMPLES:examples/%=share/doc/jv/examples/%)
+# Those of them that run: the examples too, so that `jv analyze --command` and `jv chat ask --command` take them.
+EXECUTABLES := bin/jv $(THUMBNAILER) $(EXAMPLES:examples/%=share/doc/jv/examples/%)
 # The folders that hold only jv's files, deepest first: uninstall removes them once empty.
 INSTALLED_FOLDERS := share/doc/jv/examples share/doc/jv/docs share/doc/jv lib/jv
 
@@ -108,7 +111,7 @@ static: deps
 	@$(STAGE)/bin/jv --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_jv
 	@$(STAGE)/bin/jv --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/jv.fish
 	@for doc in $(DOCS); do gzip -9n < $$doc > $(STAGE)/share/doc/jv/$$doc.gz || exit 1; done
-	@cp examples/analyser.py $(STAGE)/share/doc/jv/examples/analyser.py
+	@cp $(EXAMPLES) $(STAGE)/share/doc/jv/examples/
 	@chmod 0644 $(addprefix $(STAGE)/,$(filter-out $(EXECUTABLES),$(INSTALLED)))
 	@chmod 0755 $(addprefix $(STAGE)/,$(EXECUTABLES))
 	@echo "Built $(STAGE); 'sudo make install' copies it under $(PREFIX)."

@@ -59,6 +59,7 @@ Architecture: $architecture
 Maintainer: ${DEB_MAINTAINER:-JournalVault maintainers <maintainers@journalvault.org>}
 Installed-Size: $installed_size
 Depends: $depends
+Suggests: curl, jq
 Section: utils
 Priority: optional
 Description: encrypted personal journal vault for the shell
