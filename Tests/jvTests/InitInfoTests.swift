@@ -141,6 +141,8 @@ struct InitInfoTests {
         let info = try sandbox.run(["info"], env: noSource)
         #expect(info.status == 0, "\(info)")
         #expect(info.lines.contains { matches($0, "^entries +2$") }, "\(info)")
+        // A label longer than the column still has its count after a space.
+        #expect(info.lines.contains { matches($0, "^attachment contents +0$") }, "\(info)")
         #expect(info.out.contains(sandbox.vault))
         let calendar = try sandbox.run(["calendar", "2026-02"], env: noSource)
         #expect(calendar.status == 0, "\(calendar)")

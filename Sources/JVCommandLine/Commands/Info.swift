@@ -60,7 +60,7 @@ struct Info: VaultCommand {
             Console.out("search index    " + Self.describe(index))
         }
         for (label, count) in info.counts.sorted(by: { $0.key < $1.key }) {
-            Console.out(label.padding(toLength: 16, withPad: " ", startingAt: 0) + String(count))
+            Console.out(label.padding(toLength: max(16, label.count + 1), withPad: " ", startingAt: 0) + String(count))
         }
     }
 
