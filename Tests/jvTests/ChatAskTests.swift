@@ -146,7 +146,7 @@ fileprivate func chatAskSummary(_ messages: [JSONValue]) -> [String] {
         let result = try jv.fails(["chat", "ask", "Still there?", "--timeout", "1", "--command",
                                    "sleep 30 & echo $! > \(Examples.quoted(pidFile)); wait"], status: 65)
         #expect(Date().timeIntervalSince(started) < 15)
-        #expect(result.err.contains("gave no answer within 1 seconds and was stopped; your question is kept"), "\(result)")
+        #expect(result.err.contains("gave no answer within 1 second and was stopped; your question is kept"), "\(result)")
         let pid = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         var gone = false
         for _ in 0..<100 where !gone {

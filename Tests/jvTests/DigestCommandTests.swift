@@ -164,7 +164,7 @@ fileprivate func digestRecording(_ file: String, answer: String) -> String {
             #expect(result.out.isEmpty)
         }
         let timedOut = try jv.fails(["digest", "--week", "2026-W48", "--timeout", "0.5", "--command", "sleep 5"], status: 65)
-        #expect(timedOut.err.contains("gave no answer within"), "\(timedOut)")
+        #expect(timedOut.err.contains("gave no answer within 0.5 seconds"), "\(timedOut)")
         #expect(try jv.ok(["info", "--json"]).jsonValue()["counts"]?["reflections"] == .integer(0))
         try jv.fails(["digest", "--week", "2026-W48", "--timeout", "0", "--command", "echo hi"], status: 64)
     }

@@ -25,10 +25,22 @@ enum AnalyserProcess {
             case .couldNotStart(let reason): "could not be started (\(reason))"
             case .exited(let status): "exited with status \(status)"
             case .killedBySignal(let signal): "was killed by signal \(signal)"
-            case .timedOut(let seconds): "gave no answer within \(Int(seconds)) seconds and was stopped"
+            case .timedOut(let seconds): "gave no answer within \(Self.spoken(seconds)) and was stopped"
             case .outputTooLarge: "printed more than \(AnalyserProcess.maximumOutput >> 20) MiB"
             }
         }
+
+        /// "1 second", "30 seconds", "0.5 seconds".
+        static func spoken(_ seconds: Double) -> String {
+            if seconds == 1 { return "1 second" }
+            if seconds == seconds.rounded() { return "\(Int(seconds)) seconds" }
+            return "\((seconds * 1000).rounded() / 1000) seconds"
+        }
+    }
+
+    /// `duration` in seconds, fractions kept (a timeout of 0.5 s is not "0 seconds").
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func run(command: String, input: [UInt8], timeout: Duration) throws(Failure) -> [UInt8] {
@@ -62,7 +74,7 @@ enum AnalyserProcess {
         guard let termination else {
             kill(-pid, SIGKILL)
             _ = Termination(waitingFor: pid)
-            throw failure ?? .timedOut(seconds: Double(timeout.components.seconds))
+            throw failure ?? .timedOut(seconds: Self.seconds(timeout))
         }
         switch termination {
         case .signalled(let signal): throw .killedBySignal(signal)
@@ -84,7 +96,7 @@ enum AnalyserProcess {
         if input.isEmpty { shutdown(inputSocket, Int32(SHUT_WR)) }
         while true {
             let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else { return .timedOut(seconds: Double(timeout.components.seconds)) }
+            guard remaining > .zero else { return .timedOut(seconds: Self.seconds(timeout)) }
             var fds = [pollfd(fd: outputPipe, events: Int16(POLLIN), revents: 0)]
             let writing = written < input.count && inputOpen
             if writing { fds.append(pollfd(fd: inputSocket, events: Int16(POLLOUT), revents: 0)) }
