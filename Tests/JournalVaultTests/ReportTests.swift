@@ -180,17 +180,13 @@ struct YearReportTests {
         #expect(page.contains("<figcaption>2026-05-02</figcaption>") && page.contains("A year ago today."))
     }
 
-    private struct Moods: MeasureSource {
-        func series(in period: ClosedRange<CivilDay>, of journal: UnlockedVault) throws -> [MeasureSeries] {
-            [MeasureSeries(name: "mood <1–5>", lowest: 1, highest: 5,
-                           points: [.init(day: period.lowerBound, value: 4), .init(day: period.lowerBound.adding(days: 1), value: 2)])]
-        }
-    }
-
-    @Test("a measure source's series are drawn in a Measures section; without one there is none")
+    @Test("a report's measure series are drawn in a Measures section; without one there is none")
     func measures() throws {
         let (vault, _) = try Self.vault()
-        let report = try vault.journal.report(of: Self.year2026, today: Self.day(2026, 5, 10), measures: [Moods()])
+        var report = try vault.journal.report(of: Self.year2026, today: Self.day(2026, 5, 10))
+        let start = Self.year2026.lowerBound
+        report.measures = [MeasureSeries(name: "mood <1–5>", lowest: 1, highest: 5,
+                                         points: [.init(day: start, value: 4), .init(day: start.adding(days: 1), value: 2)])]
         #expect(report.measures.map(\.points.count) == [2])
         let page = ReportHTML.page(report)
         let section = try #require(page.range(of: "<section id=\"measures\">"))

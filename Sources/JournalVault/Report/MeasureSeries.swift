@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /// One measure (a number the writer records, such as mood or hours slept) over a report's
-/// period, as a ``MeasureSource`` gives it: the report draws each series as a line.
+/// period, from the entries' measures: the report draws each series as a line.
 ///
 /// ```swift
 /// let mood = MeasureSeries(name: "mood", lowest: 1, highest: 5,

@@ -7,20 +7,20 @@ extension UnlockedVault {
     /// of every month and the starred entries; the analyses (for sentiment), the relations
     /// learnt from the period's entries (for people) and the list of its images are read before
     /// it; after it, the thumbnails of the images shown, the on-this-day entries (a few, from
-    /// earlier years), and then each of `measures`. `today` (the caller's local day) decides the current streak and the day
+    /// earlier years). `today` (the caller's local day) decides the current streak and the day
     /// on-this-day looks back from. The measures are each numeric field's mean per month, as
-    /// `jv stats` gives them (dated the month's first day), then what `measures` give.
+    /// `jv stats` gives them (dated the month's first day).
     ///
     /// ```swift
     /// let year = CivilDay(year: 2026, month: 1, day: 1)!...CivilDay(year: 2026, month: 12, day: 31)!
     /// let report = try journal.report(of: year, today: Instant.now().localDay)
     /// print(report.stats.entries, report.starred.count, report.photos.count)
     /// ```
-    public func report(of period: ClosedRange<CivilDay>, today: CivilDay, measures: [any MeasureSource] = []) throws -> YearReport {
+    public func report(of period: ClosedRange<CivilDay>, today: CivilDay) throws -> YearReport {
         var report = YearReport(period: period, today: today)
         var query = EntryQuery()
         (query.from, query.to) = (.day(period.lowerBound), .day(period.upperBound))
-        var tally = JournalStats.Tally(scores: try newestSentimentScores(query), measures: try self.measures(matching: query))
+        var tally = JournalStats.Tally(scores: try newestSentimentScores(query), measures: try measures(matching: query))
         let people = try peopleByEntry(in: period)
         let (photos, images) = try photoCandidates(in: period)
         var photoDays: [UUID: CivilDay] = [:]
@@ -56,7 +56,6 @@ extension UnlockedVault {
                 CivilDay(iso: month.month + "-01").map { MeasureSeries.Point(day: $0, value: month.mean) }
             })
         }
-        report.measures += try measures.flatMap { try $0.series(in: period, of: self) }
         return report
     }
 

@@ -63,8 +63,7 @@ public struct YearReport: Sendable {
     public internal(set) var photos: [Photo] = []
     public internal(set) var photosLeftOut = 0
     /// Each numeric field of the entries' measures as its mean per month (each point dated the
-    /// month's first day, as ``JournalStats/measuresPerMonth`` has them), then what the
-    /// ``MeasureSource``s gave.
+    /// month's first day, as ``JournalStats/measuresPerMonth`` has them).
     public internal(set) var measures: [MeasureSeries] = []
 
     init(period: ClosedRange<CivilDay>, today: CivilDay) {
