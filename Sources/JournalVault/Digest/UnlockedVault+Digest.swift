@@ -34,7 +34,8 @@ extension UnlockedVault {
             for theme in Set(analysis.themes) { themes[theme, default: 0] += 1 }
         }
 
-        let joined = Set(try allRelations().filter { $0.entryID.map(ids.contains) == true }.flatMap { [$0.from, $0.to] })
+        // Only the relations learnt from the period's entries are decrypted, not the whole graph's.
+        let joined = Set(try relations(learntFromEntriesOn: period.days).flatMap { [$0.from, $0.to] })
         let people = try nodes(type: "person").filter { joined.contains($0.id) }.map(\.name)
 
         return Digest(
