@@ -123,10 +123,18 @@ struct SessionWireTests {
         #expect(readAnswer(manyHits) == nil, "more hits than the payload holds")
     }
 
-    @Test("index status and the hand-over with the vault's path round trip")
+    @Test("index status and the hand-over with the vault's path round trip; an earlier agent's shorter status is read")
     func statusAndHandOver() throws {
-        let status = SessionIndexStatus(state: .ready, documents: 10_000, bytes: 6 << 20, lockedBytes: 8 << 20, searches: 12)
-        #expect(SessionWire.IndexStatus(bytes: SessionWire.IndexStatus(status).bytes)?.index == status)
+        var status = SessionIndexStatus(state: .ready, documents: 10_000, bytes: 6 << 20, lockedBytes: 8 << 20, searches: 12)
+        status.statsAnswered = 5
+        let bytes = SessionWire.IndexStatus(status).bytes
+        #expect(bytes.count == SessionWire.IndexStatus.length)
+        #expect(SessionWire.IndexStatus(bytes: bytes)?.index == status)
+        var earlier = status
+        earlier.statsAnswered = 0
+        #expect(SessionWire.IndexStatus(bytes: Array(bytes.prefix(SessionWire.IndexStatus.lengthBeforeStats)))?.index == earlier)
+        #expect(SessionWire.IndexStatus(bytes: bytes + [0]) == nil, "a byte left over")
+        #expect(SessionWire.IndexStatus(bytes: Array(bytes.dropLast())) == nil, "a stats count cut short")
         #expect(SessionWire.IndexStatus(bytes: [3] + Array(repeating: 0, count: 32)) == nil, "an unknown state")
         let handOver = SessionWire.HandOver(session: session, keyVersion: 3, idleTimeout: 900, lifetime: 3600,
                                             socketPath: "/run/user/1000/jv/x.socket", vaultPath: "/home/me/Journal/journal.vault")
@@ -135,5 +143,82 @@ struct SessionWireTests {
         let descriptor = open(file, O_RDONLY)
         defer { close(descriptor) }
         #expect(SessionWire.HandOver.read(from: descriptor) == handOver)
+    }
+
+    private static func day(_ year: Int, _ month: Int, _ day: Int) -> CivilDay { CivilDay(year: year, month: month, day: day)! }
+
+    /// Periods of every bound form, at the edges of what the fields hold.
+    private static let periods: [SessionWire.StatsQuery] = [
+        SessionWire.StatsQuery(from: nil, to: nil, today: day(2026, 12, 4)),
+        SessionWire.StatsQuery(from: .day(day(2026, 1, 1)), to: .days(day(2026, 2, 1)...day(2026, 2, 28)), today: day(2026, 12, 4)),
+        SessionWire.StatsQuery(from: .instant(Instant(millis: -1, utcOffsetSeconds: -64_800)),
+                               to: .instant(Instant(millis: Int64.max, utcOffsetSeconds: 64_800)), today: day(1969, 12, 31)),
+        SessionWire.StatsQuery(from: .days(day(2026, 3, 2)...day(2026, 3, 2)), to: nil, today: day(9999, 12, 31)),
+    ]
+
+    private func readStatsAnswer(_ bytes: [UInt8]) -> SessionWire.StatsAnswer? {
+        var reader = ByteReader(bytes)
+        return SessionWire.StatsAnswer.read { reader.raw($0) }
+    }
+
+    @Test("a stats request is read back as it was sent, whatever its bounds; a malformed one is refused")
+    func statsRequests() throws {
+        for period in Self.periods {
+            let bytes = SessionWire.request(period, session: session)
+            #expect(read(bytes) == SessionWire.ReadRequest(kind: .stats, session: session, query: nil, stats: period), "\(period)")
+        }
+        let good = SessionWire.request(Self.periods[2], session: session)
+        let header = SessionWire.requestLength
+        for length in 0..<good.count { #expect(read(Array(good.prefix(length))) == nil, "cut at \(length)") }
+        func changed(_ offset: Int, _ value: UInt8) -> [UInt8] {
+            var bytes = good
+            bytes[offset] = value
+            return bytes
+        }
+        #expect(read(changed(header, UInt8(SessionWire.longestStatsQuery + 1))) == nil, "longer than any period")
+        #expect(read(changed(header + 5, 4)) == nil, "a bound of no known form")
+        #expect(read(changed(header + 5 + 9, 0x7F)) == nil, "an offset over the widest")
+        var extra = good + [0]
+        extra[header] += 1
+        #expect(read(extra) == nil, "a byte left over")
+        let reversed = SessionWire.request(SessionWire.StatsQuery(from: .days(Self.day(2026, 3, 2)...Self.day(2026, 3, 3)), to: nil, today: Self.day(2026, 3, 3)),
+                                           session: session)
+        var swapped = reversed
+        swapped.replaceSubrange(header + 6..<header + 14, with: Array(reversed[header + 10..<header + 14] + reversed[header + 6..<header + 10]))
+        #expect(read(swapped) == nil, "a run of days that ends before it starts")
+    }
+
+    @Test("stats answers round trip, every figure and mean to the last bit; a malformed one is refused")
+    func statsAnswers() throws {
+        var stats = JournalStats()
+        (stats.entries, stats.words, stats.daysWritten, stats.longestStreak, stats.currentStreak) = (100_000, 14_315_372, 1806, 1806, 0)
+        (stats.firstDay, stats.lastDay) = (Self.day(2021, 11, 1), nil)
+        stats.perMonth = [("2021-11", 1644), ("2021-12", 1716)]
+        stats.wordsPerMonth = [("2021-11", 230_000), ("2021-12", 0)]
+        stats.entriesPerWeek = [("2021-W44", 7), ("2021-W45", 0)]
+        stats.sentimentPerMonth = [("2021-11", -0.1 / 3, 12)]
+        stats.measuresPerMonth = [("mood", [("2021-11", 7.099999999999999, 30)]), (String(repeating: "é", count: 64), []), ("sleep", [("2021-12", -0.0, 1)])]
+        let good = SessionWire.StatsAnswer.stats(stats).bytes
+        guard case .stats(let read)? = readStatsAnswer(good) else {
+            Issue.record("the answer was not read back")
+            return
+        }
+        #expect(String(describing: read) == String(describing: stats))
+        #expect(read.measuresPerMonth[2].months[0].mean.sign == .minus, "a mean's bits, not only its value")
+        if case .notReady? = readStatsAnswer(SessionWire.StatsAnswer.notReady.bytes) {} else { Issue.record("not ready is not read back") }
+        if case .refused? = readStatsAnswer(SessionWire.StatsAnswer.refused.bytes) {} else { Issue.record("refused is not read back") }
+        for length in 0..<good.count { #expect(readStatsAnswer(Array(good.prefix(length))) == nil, "cut at \(length)") }
+        var extra = good + [0]
+        extra[4] += 1
+        #expect(readStatsAnswer(extra) == nil, "a byte left over in the payload")
+        #expect(readStatsAnswer([1, 0, 0, 0, 1, 0]) == nil, "not ready with a payload")
+        #expect(readStatsAnswer([3, 0, 0, 0, 0]) == nil, "an unknown result")
+        var notFinite = JournalStats()
+        notFinite.sentimentPerMonth = [("2021-11", .nan, 1)]
+        #expect(readStatsAnswer(SessionWire.StatsAnswer.stats(notFinite).bytes) == nil, "a mean that is not a number")
+        var manyMonths = SessionWire.StatsAnswer.stats(JournalStats()).bytes
+        // The per-month count, after the result, length, five counts and two absent days.
+        manyMonths[5 + 40 + 2 + 3] = 9
+        #expect(readStatsAnswer(manyMonths) == nil, "more months than the payload holds")
     }
 }

@@ -78,6 +78,7 @@ struct Info: VaultCommand {
                     ("bytes", .integer(Int64(index.bytes))),
                     ("locked_bytes", .integer(Int64(index.lockedBytes))),
                     ("searches", .integer(Int64(index.searches))),
+                    ("stats_answered", .integer(Int64(index.statsAnswered))),
                 ])
             } ?? .null),
         ]

@@ -26,6 +26,11 @@ public struct Measures: Sendable, Hashable {
 
     public var isEmpty: Bool { values.isEmpty }
 
+    /// The fields that hold a number, with it: what `jv stats` and the report average.
+    var numbers: [(name: String, value: Double)] {
+        values.compactMap { name, value in value.number.map { (name, $0) } }
+    }
+
     public subscript(name: String) -> MeasureValue? { values[name] }
 
     /// The fields in the order of their names' UTF-8 bytes (the stored order).

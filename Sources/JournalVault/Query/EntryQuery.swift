@@ -36,6 +36,12 @@ public struct EntryQuery: Sendable {
 
     public init() {}
 
+    /// Whether only ``from`` and ``to`` select: every other condition is unset.
+    var selectsByDatesOnly: Bool {
+        on == nil && limit == nil && !starredOnly && tags.isEmpty && anyTags.isEmpty && withoutTags.isEmpty && contains == nil
+            && onThisDay == nil && measureConditions.isEmpty
+    }
+
     /// Whether an entry with `measures` (nil: none) meets every one of ``measureConditions``.
     func meetsMeasureConditions(_ measures: Measures?) -> Bool {
         let measures = measures ?? Measures()

@@ -70,18 +70,18 @@ extension JournalStats {
     struct Tally {
         /// Each entry's score from its newest analysis (``UnlockedVault/newestSentimentScores(_:)``).
         let scores: [UUID: Double]
-        /// Each entry's measures (``UnlockedVault/measures(matching:)``).
-        let measures: [UUID: Measures]
+        /// Each entry's measures that hold a number (``Measures/numbers``).
+        let numbers: [UUID: [(name: String, value: Double)]]
         private var figures = JournalStats()
         private var days = Set<CivilDay>()
         private var months: [String: (entries: Int, words: Int)] = [:]
         private var weeks: [CivilDay: Int] = [:]
         private var sentiments: [String: (sum: Double, entries: Int)] = [:]
-        private var numbers: [String: [String: (sum: Double, entries: Int)]] = [:]
+        private var measureMonths: [String: [String: (sum: Double, entries: Int)]] = [:]
 
-        init(scores: [UUID: Double], measures: [UUID: Measures]) {
+        init(scores: [UUID: Double], numbers: [UUID: [(name: String, value: Double)]]) {
             self.scores = scores
-            self.measures = measures
+            self.numbers = numbers
         }
 
         /// Counts one entry in: its id, local day and ``JournalStats/words(in:)``.
@@ -97,10 +97,9 @@ extension JournalStats {
                 sentiments[month, default: (0, 0)].sum += score
                 sentiments[month, default: (0, 0)].entries += 1
             }
-            for (name, value) in measures[id]?.values ?? [:] {
-                guard let number = value.number else { continue }
-                numbers[name, default: [:]][month, default: (0, 0)].sum += number
-                numbers[name, default: [:]][month, default: (0, 0)].entries += 1
+            for (name, value) in numbers[id] ?? [] {
+                measureMonths[name, default: [:]][month, default: (0, 0)].sum += value
+                measureMonths[name, default: [:]][month, default: (0, 0)].entries += 1
             }
         }
 
@@ -127,7 +126,7 @@ extension JournalStats {
             stats.perMonth = byMonth.map { ($0.key, $0.value.entries) }
             stats.wordsPerMonth = byMonth.map { ($0.key, $0.value.words) }
             stats.sentimentPerMonth = Self.monthlyMeans(sentiments)
-            stats.measuresPerMonth = numbers.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.map { ($0.key, Self.monthlyMeans($0.value)) }
+            stats.measuresPerMonth = measureMonths.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }.map { ($0.key, Self.monthlyMeans($0.value)) }
             let weekRange: (first: CivilDay, last: CivilDay)?
             if query.from == nil, query.to == nil {
                 let last = ISOWeek.monday(of: today)

@@ -39,17 +39,30 @@ public struct JournalStats: Sendable {
 extension UnlockedVault {
     /// Entries, words, days written, streaks, entries and words per month, entries per week,
     /// sentiment per month and each numeric measure per month of the entries `query` selects;
-    /// `today` (the caller's local day) decides the current streak and the default weeks. One
-    /// decrypting walk over the entries, the analyses and measures read once before it.
+    /// `today` (the caller's local day) decides the current streak and the default weeks.
+    ///
+    /// In a session, a query of dates only is answered by the agent from the figures it keeps
+    /// beside its index (``SessionFigures``), current with the file as it answers; else (no
+    /// session, its index not built yet, other conditions) one decrypting walk over the
+    /// entries, the analyses and measures read once before it, gives the same figures.
     ///
     /// ```swift
     /// let stats = try journal.stats(today: CivilDay(year: 2026, month: 11, day: 25)!)
     /// print(stats.entries, stats.currentStreak, stats.entriesPerWeek.count)   // … 52
     /// ```
     public func stats(_ query: EntryQuery = EntryQuery(), today: CivilDay) throws -> JournalStats {
-        var tally = JournalStats.Tally(scores: try newestSentimentScores(query), measures: try measures(matching: query))
-        try forEachEntry(matching: query) { tally.add(id: $0.id, day: $0.localDay, words: $0.wordCount) }
+        if query.selectsByDatesOnly, let stats = session?.stats(SessionWire.StatsQuery(from: query.from, to: query.to, today: today)) {
+            return stats
+        }
+        var tally = try statsTally(query)
+        try forEachEntry(matching: query, transform: { ($0.id, $0.localDay, $0.wordCount) }) { tally.add(id: $0.0, day: $0.1, words: $0.2) }
         return tally.stats(query: query, today: today)
+    }
+
+    /// A tally for the entries `query` selects, with their newest analyses' scores and their
+    /// measures' numbers, before any entry is counted in.
+    func statsTally(_ query: EntryQuery) throws -> JournalStats.Tally {
+        JournalStats.Tally(scores: try newestSentimentScores(query), numbers: try measures(matching: query).mapValues(\.numbers))
     }
 
     /// Each entry's sentiment score from its newest analysis (by processing time, whatever the

@@ -20,7 +20,7 @@ extension UnlockedVault {
         var report = YearReport(period: period, today: today)
         var query = EntryQuery()
         (query.from, query.to) = (.day(period.lowerBound), .day(period.upperBound))
-        var tally = JournalStats.Tally(scores: try newestSentimentScores(query), measures: try measures(matching: query))
+        var tally = try statsTally(query)
         let people = try peopleByEntry(in: period)
         let (photos, images) = try photoCandidates(in: period)
         var photoDays: [UUID: CivilDay] = [:]

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import GRDB
 
 /// What a search reads of one record: its kind, id, time, a fingerprint of its sealed text and
 /// the text itself. Made by one constructor per kind, for the scan and the index alike.
@@ -53,5 +54,14 @@ public struct SearchDocument: Sendable, Equatable {
     /// The fingerprint of a sealed field (the start of its nonce).
     static func fingerprint(ofSealed box: Data) -> [UInt8] {
         Array(box.prefix(fingerprintLength))
+    }
+
+    /// Each stored id of `table` with the fingerprint of its sealed `field`, read without
+    /// decrypting anything.
+    static func fingerprints(table: String, field: String, _ db: Database) throws -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, substr(\(field), 1, \(fingerprintLength)) FROM \(table)")
+        while let row = try rows.next() { result[row[0]] = (row[1] as Data?).map { [UInt8]($0) } ?? [] }
+        return result
     }
 }

@@ -311,10 +311,7 @@ enum StoredSearchRow: Sendable {
 
     static func fingerprints(of kind: SearchKind, _ db: Database) throws -> [String: [UInt8]] {
         let table = table(kind)
-        var result: [String: [UInt8]] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, substr(\(table.field), 1, \(SearchDocument.fingerprintLength)) FROM \(table.name)")
-        while let row = try rows.next() { result[row[0]] = (row[1] as Data?).map { [UInt8]($0) } ?? [] }
-        return result
+        return try SearchDocument.fingerprints(table: table.name, field: table.field, db)
     }
 
     private static func placeholders(_ count: Int) -> String {

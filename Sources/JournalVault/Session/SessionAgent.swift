@@ -151,6 +151,13 @@ private struct Agent {
             }
             handedOn = indexer.answer(query, on: connection, prefix: answer.bytes)
             if !handedOn { _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.QueryAnswer.notReady.bytes) }
+        case .stats:
+            guard let query = request.stats, indexer.isReady else {
+                _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.StatsAnswer.notReady.bytes)
+                return
+            }
+            handedOn = indexer.answer(query, on: connection, prefix: answer.bytes)
+            if !handedOn { _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.StatsAnswer.notReady.bytes) }
         case .status, .lock:
             _ = SessionWire.writeFully(connection, answer.bytes)
         }

@@ -28,7 +28,9 @@ enum SessionClient {
     /// before the index, which does not know the request).
     static func indexStatus(session: SessionID, socket: String) -> SessionStatus? {
         exchange(SessionWire.request(.indexStatus, session: session), socket: socket) { connection, answer in
-            guard let index = SessionWire.readBytes(connection, count: SessionWire.IndexStatus.length).flatMap(SessionWire.IndexStatus.init(bytes:)) else { return nil }
+            // An agent of an earlier jv ends its answer before the stats count.
+            guard let known = SessionWire.readBytes(connection, count: SessionWire.IndexStatus.lengthBeforeStats),
+                  let index = SessionWire.IndexStatus(bytes: known + (SessionWire.readBytes(connection, count: 8) ?? [])) else { return nil }
             var status = answer.status
             status.index = index.index
             return status
@@ -44,6 +46,14 @@ enum SessionClient {
         guard let request = SessionWire.request(query, session: session) else { return nil }
         return exchange(request, socket: socket, timeout: queryTimeoutMilliseconds) { connection, _ in
             SessionWire.QueryAnswer.read { SessionWire.readBytes(connection, count: $0) }
+        }
+    }
+
+    /// The agent's answer to `query`; nil when none answers for `session`. It waits as long as a
+    /// search: the agent brings its figures up to date first, as its index.
+    static func stats(_ query: SessionWire.StatsQuery, session: SessionID, socket: String) -> SessionWire.StatsAnswer? {
+        exchange(SessionWire.request(query, session: session), socket: socket, timeout: queryTimeoutMilliseconds) { connection, _ in
+            SessionWire.StatsAnswer.read { SessionWire.readBytes(connection, count: $0) }
         }
     }
 

@@ -25,4 +25,12 @@ struct SessionEndpoint: Sendable {
                                                           session: session, socket: socket) else { return nil }
         return hits
     }
+
+    /// `jv stats` of the period, from the agent's figures current with the vault as it answers;
+    /// nil when no agent answers, its index is not built, or it could not make them: the caller
+    /// decrypts.
+    func stats(_ query: SessionWire.StatsQuery) -> JournalStats? {
+        guard case .stats(let stats)? = SessionClient.stats(query, session: session, socket: socket) else { return nil }
+        return stats
+    }
 }

@@ -58,11 +58,12 @@ final class SessionIndexSource {
         if fileWasReplaced { _ = Unmanaged.passRetained(self) }
     }
 
-    /// Brings `index` up to what the vault holds, if anything was committed since the last
-    /// look: the stored fingerprints of each kind against the index's, the new and changed
-    /// records decrypted (on every core, the helpers at the lowest priority: the first build
-    /// runs while the person who unlocked goes on with jv), the vanished ones removed.
-    func update(_ index: SearchIndex) throws -> Update {
+    /// Brings `index` and `figures` up to what the vault holds, if anything was committed since
+    /// the last look: the stored fingerprints of each kind against the index's, the new and
+    /// changed records decrypted (on every core, the helpers at the lowest priority: the first
+    /// build runs while the person who unlocked goes on with jv), the vanished ones removed; an
+    /// entry's figures are made from its document as it is decrypted for the index.
+    func update(_ index: SearchIndex, _ figures: SessionFigures) throws -> Update {
         // Read before the rows: a commit after it changes it again, and the next look sees that.
         let (version, keyVersion) = try journal.vault.database.read { db in
             (try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0, try Int64.fetchOne(db, sql: "SELECT key_version FROM vault_header"))
@@ -73,15 +74,20 @@ final class SessionIndexSource {
             let stored = try journal.storedSearchFingerprints(of: kind)
             let indexed = try index.fingerprints(kind: kind)
             let vanished = indexed.keys.filter { stored[$0] == nil }
-            if !vanished.isEmpty { try index.remove(kind: kind, keys: vanished) }
+            if !vanished.isEmpty {
+                try index.remove(kind: kind, keys: vanished)
+                figures.removeEntries(vanished)
+            }
             let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
             guard !changed.isEmpty else { continue }
             // The whole kind at its first build, read in the file's order; afterwards by id.
             try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, inBackground: true,
-                                             transform: SearchIndex.prepare) { documents in
-                try index.upsert(documents)
+                                             transform: { (SearchIndex.prepare($0), SessionFigures.EntryFigures($0)) }) { prepared in
+                try index.upsert(prepared.map(\.0))
+                figures.set(prepared.compactMap(\.1))
             }
         }
+        try figures.update(journal)
         indexedVersion = version
         return .updated
     }

@@ -29,4 +29,6 @@ public struct SessionIndexStatus: Sendable, Equatable {
     /// The searches the index has answered in this session (those it could not answer were
     /// scanned by the command, and are not counted).
     public var searches: Int = 0
+    /// The `jv stats` the agent has answered from its figures in this session.
+    public var statsAnswered: Int = 0
 }

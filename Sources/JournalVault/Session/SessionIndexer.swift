@@ -7,8 +7,9 @@ import Synchronization
 import VaultCrypto
 
 /// The session agent's search index (SECURITY.md "Sessions"): a ``SearchIndex`` in the agent's
-/// memory, built on a thread of its own from the vault opened read-only with the session's key,
-/// and brought up to date before every answer. The serving loop hands it queries with their
+/// memory, and the figures `jv stats` reads (``SessionFigures``), built on a thread of its own
+/// from the vault opened read-only with the session's key, and brought up to date before every
+/// answer. The serving loop hands it queries with their
 /// connections and nudges, and keeps answering key, status and lock requests meanwhile.
 ///
 /// Current at every answer: the vault's `PRAGMA data_version` on the index's own connection
@@ -20,12 +21,14 @@ import VaultCrypto
 final class SessionIndexer: Sendable {
     private enum Job: Sendable {
         case query(SessionWire.Query, connection: Int32, prefix: [UInt8])
+        case stats(SessionWire.StatsQuery, connection: Int32, prefix: [UInt8])
         case refresh
     }
 
     private struct Shared: Sendable {
         var status = SessionIndexStatus(state: .building, documents: 0, bytes: 0, lockedBytes: 0)
         var searches = 0
+        var statsAnswered = 0
         /// The first build is over (whether or not it succeeded): queries go to the thread.
         var built = false
         var jobs: [Job] = []
@@ -61,6 +64,7 @@ final class SessionIndexer: Sendable {
         shared.withLock { shared in
             var status = shared.status
             status.searches = shared.searches
+            status.statsAnswered = shared.statsAnswered
             return status
         }
     }
@@ -84,6 +88,12 @@ final class SessionIndexer: Sendable {
     /// answer's fixed part `prefix` first. False when the thread is ending (the caller answers).
     func answer(_ query: SessionWire.Query, on connection: Int32, prefix: [UInt8]) -> Bool {
         enqueue(.query(query, connection: connection, prefix: prefix))
+    }
+
+    /// Answers `query` on `connection` (closing it) from the figures kept beside the index,
+    /// brought up to date first, as ``answer(_:on:prefix:)-(SessionWire.Query,_,_)`` does.
+    func answer(_ query: SessionWire.StatsQuery, on connection: Int32, prefix: [UInt8]) -> Bool {
+        enqueue(.stats(query, connection: connection, prefix: prefix))
     }
 
     /// Schedules a look at the vault, so that the next query rarely pays for it.
@@ -141,6 +151,7 @@ final class SessionIndexer: Sendable {
             publish(state: .unavailable, index: nil, built: true)
             return
         }
+        let figures = SessionFigures()
         // The first build at the lowest priority, on a thread of its own (this one keeps its
         // priority for the queries after): until it is over, queries are answered "not ready"
         // and nobody waits for it, while the person who unlocked goes on with jv.
@@ -148,26 +159,36 @@ final class SessionIndexer: Sendable {
         // holds the process's memory map, which the serving thread needs too.
         var (outcome, source) = ThreadPriority.runInBackground { [self] () -> (Outcome, SessionIndexSource?) in
             var source: SessionIndexSource?
-            return (refresh(index, &source), source)
+            return (refresh(index, figures, &source), source)
         }
         publish(outcome, index)
         shared.withLock { $0.built = true }
         while outcome != .ended, let job = nextJob() {
             switch job {
             case .refresh:
-                outcome = refresh(index, &source)
+                outcome = refresh(index, figures, &source)
                 publish(outcome, index)
             case let .query(query, connection, prefix):
-                outcome = refresh(index, &source)
+                outcome = refresh(index, figures, &source)
                 publish(outcome, index)
                 let answer = outcome == .current || outcome == .updated ? Self.answer(query, index) : .notReady
                 if case .hits = answer { shared.withLock { $0.searches += 1 } }
                 _ = SessionWire.writeFully(connection, prefix + answer.bytes)
                 close(connection)
+            case let .stats(query, connection, prefix):
+                outcome = refresh(index, figures, &source)
+                publish(outcome, index)
+                let answer: SessionWire.StatsAnswer = outcome == .current || outcome == .updated ? .stats(figures.stats(query)) : .notReady
+                if case .stats = answer { shared.withLock { $0.statsAnswered += 1 } }
+                _ = SessionWire.writeFully(connection, prefix + answer.bytes)
+                close(connection)
             }
         }
         for job in shared.withLock({ $0.jobs }) {
-            if case let .query(_, connection, _) = job { close(connection) }
+            switch job {
+            case let .query(_, connection, _), let .stats(_, connection, _): close(connection)
+            case .refresh: break
+            }
         }
         source?.retire()
     }
@@ -179,7 +200,7 @@ final class SessionIndexer: Sendable {
 
     /// Brings `index` up to date with the vault at the session's path, opening it (again, when
     /// `jv restore` replaced the file) as needed.
-    private func refresh(_ index: SearchIndex, _ source: inout SessionIndexSource?) -> Outcome {
+    private func refresh(_ index: SearchIndex, _ figures: SessionFigures, _ source: inout SessionIndexSource?) -> Outcome {
         do {
             if source?.fileWasReplaced ?? true {
                 source?.retire()
@@ -190,7 +211,7 @@ final class SessionIndexer: Sendable {
                 endSession()
                 return .ended
             }
-            switch try opened.update(index) {
+            switch try opened.update(index, figures) {
             case .unchanged: return .current
             case .keyDoesNotOpen:
                 endSession()

@@ -5,11 +5,13 @@ import Foundation
 /// and the query answer. Every length is bounded and every field checked, so a request from any
 /// process of the user (which can send anything) is refused whole or read exactly.
 extension SessionWire {
-    /// A request as the agent reads it: its kind, the session it is for, and for `Q` the query.
+    /// A request as the agent reads it: its kind, the session it is for, for `Q` the query and
+    /// for `T` the period.
     struct ReadRequest: Equatable {
         var kind: Request
         var session: SessionID
         var query: Query?
+        var stats: StatsQuery? = nil
     }
 
     /// What a `Q` request asks: the query as the command parsed it (the agent evaluates that
@@ -97,9 +99,15 @@ extension SessionWire {
 
     /// Reads one request, `read(n)` giving the next n bytes (nil at the end or on a timeout).
     /// Nil when it is malformed: an unknown tag or kind, a ranked flag other than 0 or 1, no
-    /// kind or an unknown one, a query too long or not as ``parseQuery(_:)`` reads one.
+    /// kind or an unknown one, a query too long or not as ``parseQuery(_:)`` reads one, a period
+    /// not as ``parseStatsQuery(_:)`` reads one.
     static func readRequest(_ read: (Int) -> [UInt8]?) -> ReadRequest? {
         guard let fixed = read(requestLength), let (kind, session) = parseRequest(fixed) else { return nil }
+        if kind == .stats {
+            guard let length = read(1)?.first, Int(length) <= longestStatsQuery,
+                  let stats = read(Int(length)).flatMap(parseStatsQuery) else { return nil }
+            return ReadRequest(kind: kind, session: session, query: nil, stats: stats)
+        }
         guard kind == .query else { return ReadRequest(kind: kind, session: session, query: nil) }
         guard let header = read(6) else { return nil }
         var reader = ByteReader(header)
@@ -117,11 +125,13 @@ extension SessionWire {
 
     /// The index's state, after a served `I` request's fixed answer: state u8 (0 building,
     /// 1 ready, 2 unavailable), documents u64, index bytes u64, locked bytes u64, searches
-    /// answered u64.
+    /// answered u64, stats answered u64 (an agent of an earlier jv ends before it).
     struct IndexStatus: Equatable {
         var index: SessionIndexStatus
 
-        static let length = 1 + 8 + 8 + 8 + 8
+        static let length = 1 + 8 + 8 + 8 + 8 + 8
+        /// The length an agent of an earlier jv answers.
+        static let lengthBeforeStats = length - 8
         private static let states: [SessionIndexStatus.State] = [.building, .ready, .unavailable]
 
         var bytes: [UInt8] {
@@ -131,6 +141,7 @@ extension SessionWire {
             writer.u64(UInt64(max(0, index.bytes)))
             writer.u64(UInt64(max(0, index.lockedBytes)))
             writer.u64(UInt64(max(0, index.searches)))
+            writer.u64(UInt64(max(0, index.statsAnswered)))
             return writer.bytes
         }
 
@@ -138,13 +149,17 @@ extension SessionWire {
             self.index = index
         }
 
+        /// Reads either length.
         init?(bytes: [UInt8]) {
             var reader = ByteReader(bytes)
             guard let state = reader.u8(), Int(state) < Self.states.count, let documents = reader.u64(), let size = reader.u64(),
-                  let locked = reader.u64(), let searches = reader.u64(), reader.remaining == 0,
+                  let locked = reader.u64(), let searches = reader.u64(),
                   let documents = Int(exactly: documents), let size = Int(exactly: size), let locked = Int(exactly: locked),
                   let searches = Int(exactly: searches) else { return nil }
             index = SessionIndexStatus(state: Self.states[Int(state)], documents: documents, bytes: size, lockedBytes: locked, searches: searches)
+            guard reader.remaining > 0 else { return }
+            guard let answered = reader.u64().flatMap({ Int(exactly: $0) }), reader.remaining == 0 else { return nil }
+            index.statsAnswered = answered
         }
     }
 

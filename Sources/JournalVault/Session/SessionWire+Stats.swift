@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+
+/// The stats part of the session protocol (FORMAT.md §13): `jv stats` of a period asked of the
+/// agent, which answers from the figures it keeps beside its index (``SessionFigures``) instead
+/// of the command decrypting every entry. Bounded and checked as the search part is.
+extension SessionWire {
+    /// What a `T` request asks: the figures of the entries between `from` and `to` (as
+    /// ``EntryQuery`` bounds them), `today` deciding the current streak and the default weeks.
+    struct StatsQuery: Equatable {
+        var from: DateExpression?
+        var to: DateExpression?
+        var today: CivilDay
+    }
+
+    /// The longest encoded stats query: two bounds of the longest form.
+    static let longestStatsQuery = 4 + 2 * (1 + 8 + 4)
+
+    /// The `T` request: today i32 (days since 1970-01-01), then `from` and `to`, each a tag u8
+    /// (0 none; 1 a day: i32; 2 a moment: ms i64 and UTC offset i32; 3 a run of days: two i32),
+    /// after a length u8 of the whole.
+    static func request(_ query: StatsQuery, session: SessionID) -> [UInt8] {
+        var encoded = ByteWriter(capacity: longestStatsQuery)
+        encoded.u32(UInt32(bitPattern: Int32(clamping: query.today.daysSinceEpoch)))
+        for bound in [query.from, query.to] {
+            switch bound {
+            case nil: encoded.u8(0)
+            case .day(let day)?:
+                encoded.u8(1)
+                encoded.u32(UInt32(bitPattern: Int32(clamping: day.daysSinceEpoch)))
+            case .instant(let instant)?:
+                encoded.u8(2)
+                encoded.i64(instant.millis)
+                encoded.u32(UInt32(bitPattern: Int32(clamping: instant.utcOffsetSeconds)))
+            case .days(let days)?:
+                encoded.u8(3)
+                encoded.u32(UInt32(bitPattern: Int32(clamping: days.lowerBound.daysSinceEpoch)))
+                encoded.u32(UInt32(bitPattern: Int32(clamping: days.upperBound.daysSinceEpoch)))
+            }
+        }
+        var writer = ByteWriter(capacity: requestLength + 1 + encoded.bytes.count)
+        writer.raw(request(.stats, session: session))
+        writer.u8(UInt8(encoded.bytes.count))
+        writer.raw(encoded.bytes)
+        return writer.bytes
+    }
+
+    /// The query encoded by ``request(_:session:)-(StatsQuery,_)``; nil when a tag is unknown, an
+    /// offset is over a day, a run of days is reversed or a byte is left over.
+    static func parseStatsQuery(_ bytes: [UInt8]) -> StatsQuery? {
+        var reader = ByteReader(bytes)
+        func day() -> CivilDay? { reader.u32().map { CivilDay(daysSinceEpoch: Int(Int32(bitPattern: $0))) } }
+        func bound() -> DateExpression?? {
+            switch reader.u8() {
+            case 0: return .some(nil)
+            case 1: return day().map { .day($0) }
+            case 2:
+                guard let millis = reader.i64(), let offset = reader.u32().map({ Int(Int32(bitPattern: $0)) }),
+                      Instant.offsetRange.contains(offset) else { return nil }
+                return .instant(Instant(millis: millis, utcOffsetSeconds: offset))
+            case 3:
+                guard let first = day(), let last = day(), first <= last else { return nil }
+                return .days(first...last)
+            default: return nil
+            }
+        }
+        guard let today = day(), let from = bound(), let to = bound(), reader.remaining == 0 else { return nil }
+        return StatsQuery(from: from, to: to, today: today)
+    }
+
+    /// The rest of the answer to a served `T` request: result u8 (0: the figures follow; 1: the
+    /// index is not built yet; 2: the figures could not be made), payload length u32, then for 0
+    /// the ``JournalStats``: entries, words, days written, longest and current streak (u64
+    /// each); first and last day (u8 0 none, or 1 and i32); per month entries and words (count
+    /// u32, each month as a text — u16 length, UTF-8 — and u64); per week entries (count u32,
+    /// week and u64);
+    /// sentiment per month (count u32, each month, mean f64 bits u64, entries u64); measures per
+    /// month (count u32, each its name as a text and its months as sentiment's are).
+    enum StatsAnswer {
+        case stats(JournalStats)
+        case notReady
+        case refused
+
+        /// The longest payload an answer carries: more than any vault's figures take.
+        static let longestPayload = 64 << 20
+
+        var bytes: [UInt8] {
+            var payload = ByteWriter()
+            if case .stats(let stats) = self { Self.encode(stats, &payload) }
+            var writer = ByteWriter(capacity: 5 + payload.bytes.count)
+            switch self {
+            case .stats: writer.u8(0)
+            case .notReady: writer.u8(1)
+            case .refused: writer.u8(2)
+            }
+            writer.u32(UInt32(payload.bytes.count))
+            writer.raw(payload.bytes)
+            return writer.bytes
+        }
+
+        private static func encode(_ stats: JournalStats, _ writer: inout ByteWriter) {
+            for count in [stats.entries, stats.words, stats.daysWritten, stats.longestStreak, stats.currentStreak] {
+                writer.u64(UInt64(max(0, count)))
+            }
+            for day in [stats.firstDay, stats.lastDay] {
+                if let day {
+                    writer.u8(1)
+                    writer.u32(UInt32(bitPattern: Int32(clamping: day.daysSinceEpoch)))
+                } else {
+                    writer.u8(0)
+                }
+            }
+            func text(_ text: String) {
+                writer.u16(UInt16(clamping: text.utf8.count))
+                writer.raw(text.utf8.prefix(Int(UInt16.max)))
+            }
+            func counts(_ counts: [(String, Int)]) {
+                writer.u32(UInt32(counts.count))
+                for (name, count) in counts {
+                    text(name)
+                    writer.u64(UInt64(max(0, count)))
+                }
+            }
+            func means(_ months: [(month: String, mean: Double, entries: Int)]) {
+                writer.u32(UInt32(months.count))
+                for month in months {
+                    text(month.month)
+                    writer.u64(month.mean.bitPattern)
+                    writer.u64(UInt64(max(0, month.entries)))
+                }
+            }
+            counts(stats.perMonth.map { ($0.month, $0.entries) })
+            counts(stats.wordsPerMonth.map { ($0.month, $0.words) })
+            counts(stats.entriesPerWeek.map { ($0.week, $0.entries) })
+            means(stats.sentimentPerMonth)
+            writer.u32(UInt32(stats.measuresPerMonth.count))
+            for measure in stats.measuresPerMonth {
+                text(measure.name)
+                means(measure.months)
+            }
+        }
+
+        /// Reads the answer, `read(n)` giving the next n bytes; nil when malformed (a count
+        /// past what the payload can hold, a name not UTF-8, a mean that is not a finite
+        /// number, bytes left over).
+        static func read(_ read: (Int) -> [UInt8]?) -> StatsAnswer? {
+            guard let header = read(5) else { return nil }
+            var reader = ByteReader(header)
+            guard let result = reader.u8(), let length = reader.u32() else { return nil }
+            switch result {
+            case 1: return length == 0 ? .notReady : nil
+            case 2: return length == 0 ? .refused : nil
+            case 0: break
+            default: return nil
+            }
+            guard Int(length) <= longestPayload, let payload = read(Int(length)) else { return nil }
+            return decode(payload).map { .stats($0) }
+        }
+
+        private static func decode(_ payload: [UInt8]) -> JournalStats? {
+            var reader = ByteReader(payload)
+            func count() -> Int? { reader.u64().flatMap { Int(exactly: $0) } }
+            func string() -> String? {
+                reader.u16().flatMap { reader.raw(Int($0)) }.flatMap { String(validating: $0, as: UTF8.self) }
+            }
+            /// A list's length, when the bytes left can hold that many items of at least `smallest` bytes.
+            func length(smallest: Int) -> Int? {
+                reader.u32().map(Int.init).flatMap { $0 <= reader.remaining / smallest ? $0 : nil }
+            }
+            func counts() -> [(String, Int)]? {
+                guard let length = length(smallest: 10) else { return nil }
+                var counts: [(String, Int)] = []
+                for _ in 0..<length {
+                    guard let name = string(), let count = count() else { return nil }
+                    counts.append((name, count))
+                }
+                return counts
+            }
+            func means() -> [(month: String, mean: Double, entries: Int)]? {
+                guard let length = length(smallest: 18) else { return nil }
+                var months: [(month: String, mean: Double, entries: Int)] = []
+                for _ in 0..<length {
+                    guard let month = string(), let bits = reader.u64(), Double(bitPattern: bits).isFinite, let entries = count() else { return nil }
+                    months.append((month, Double(bitPattern: bits), entries))
+                }
+                return months
+            }
+            func day() -> CivilDay?? {
+                switch reader.u8() {
+                case 0: return .some(nil)
+                case 1: return reader.u32().map { CivilDay(daysSinceEpoch: Int(Int32(bitPattern: $0))) }
+                default: return nil
+                }
+            }
+            var stats = JournalStats()
+            guard let entries = count(), let words = count(), let daysWritten = count(), let longest = count(), let current = count(),
+                  let first = day(), let last = day(), let perMonth = counts(), let wordsPerMonth = counts(),
+                  let perWeek = counts(), let sentiment = means(), let measureCount = length(smallest: 6) else { return nil }
+            (stats.entries, stats.words, stats.daysWritten, stats.longestStreak, stats.currentStreak) = (entries, words, daysWritten, longest, current)
+            (stats.firstDay, stats.lastDay) = (first, last)
+            stats.perMonth = perMonth.map { ($0.0, $0.1) }
+            stats.wordsPerMonth = wordsPerMonth.map { ($0.0, $0.1) }
+            stats.entriesPerWeek = perWeek.map { ($0.0, $0.1) }
+            stats.sentimentPerMonth = sentiment
+            for _ in 0..<measureCount {
+                guard let name = string(), let months = means() else { return nil }
+                stats.measuresPerMonth.append((name, months))
+            }
+            return reader.remaining == 0 ? stats : nil
+        }
+    }
+}
