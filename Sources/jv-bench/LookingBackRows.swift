@@ -4,7 +4,7 @@ import JournalVault
 import VaultCrypto
 
 /// Looking back, as a person runs it: whole `jv stats` and `jv report --year` processes, in a
-/// session, on a vault of the benchmark's entries that each carry measures (a mood from 1 to 10,
+/// session whose agent has built its index (`jv stats` is answered from its figures), on a vault of the benchmark's entries that each carry measures (a mood from 1 to 10,
 /// hours of sleep, and on one entry in three whether it rained), with each process's peak
 /// resident memory (``ChildUsage``). The vault is one of its own, made by importing the corpus
 /// with its measures, so that no other row sees them. The plain column is the `sqlite3` shell
@@ -62,6 +62,8 @@ struct LookingBackRows {
         let (withoutSession, inSession) = try process.environments(runtime: runtime)
         _ = try process.time(jv, ["unlock", "--vault", vaultPath, "--for", "30m"], environment: withoutSession, runs: 1)
         defer { _ = try? process.time(jv, ["lock", "--all"], environment: inSession, runs: 1) }
+        // As a person who unlocked a while ago: the agent's index and figures are built.
+        _ = try process.waitForIndex(runtime: runtime, vault: vaultPath)
 
         let perMonth = "SELECT substr(local_day, 1, 7), count(*), sum(length(content)) FROM entry GROUP BY 1"
         let plain = try sqlite3.map { try process.time($0, [bench.folder + "/plain.sqlite", perMonth], environment: [], runs: 5) }
@@ -84,6 +86,10 @@ struct LookingBackRows {
             rows.append(ReportRow(workload: "process: \(command.name), measures, session", entries: bench.size, vault: timings, baseline: plain,
                                   memory: String(format: "%.0f MiB", memory),
                                   target: "≤ \(command.target.text), ≤ 128 MiB", met: timings.median <= command.target && memory <= 128))
+        }
+        let answered = try process.waitForIndex(runtime: runtime, vault: vaultPath).index.statsAnswered
+        guard answered == commands[0].runs else {
+            throw BenchError.wrongResult("the session agent answered \(answered) of \(commands[0].runs) jv stats")
         }
         guard let page = try? String(contentsOfFile: report, encoding: .utf8), page.contains("<svg") else {
             throw BenchError.wrongResult("jv report wrote no page of charts")

@@ -103,12 +103,13 @@ struct ProcessRows {
         return rows
     }
 
-    /// Waits until the session agent of the vault, listening in `runtime`, has built its search
-    /// index; the index as it then is, and how long the wait took.
-    func waitForIndex(runtime: String) throws -> (index: SessionIndexStatus, waited: Duration) {
+    /// Waits until the session agent of the vault at `path` (the rows' own without one),
+    /// listening in `runtime`, has built its search index; the index as it then is, and how
+    /// long the wait took.
+    func waitForIndex(runtime: String, vault path: String? = nil) throws -> (index: SessionIndexStatus, waited: Duration) {
         setenv("XDG_RUNTIME_DIR", runtime, 1)
         defer { unsetenv("XDG_RUNTIME_DIR") }
-        let vault = try Vault.open(at: vaultPath, access: .readOnly)
+        let vault = try Vault.open(at: path ?? vaultPath, access: .readOnly)
         let clock = ContinuousClock()
         let started = clock.now
         var index = try vault.session()?.index

@@ -82,25 +82,8 @@ struct SessionSearchTests {
         try Sandbox.requireSuccess(try sandbox.run(["import", path, "--format", "json"] + options))
     }
 
-    private func index(_ sandbox: Sandbox) throws -> [String: Any]? {
-        let info = try sandbox.run(["info", "--json"])
-        try Sandbox.requireSuccess(info)
-        return (try info.object()["session"] as? [String: Any])?["index"] as? [String: Any]
-    }
-
-    /// Waits until the agent's index is built; returns its status.
-    @discardableResult
-    private func waitUntilReady(_ sandbox: Sandbox, seconds: Double = 60) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let index = try index(sandbox), index["state"] as? String == "ready" { return index }
-            usleep(100_000)
-        }
-        throw SessionSearchFailure.notReady("\(try index(sandbox) ?? [:])")
-    }
-
     private func searches(_ sandbox: Sandbox) throws -> Int {
-        try #require(try index(sandbox)?["searches"] as? Int)
+        try #require(try sandbox.sessionIndex()?["searches"] as? Int)
     }
 
     /// `jv search --json` with the session and with `--no-agent` (the scan) print the same bytes,
@@ -124,7 +107,7 @@ struct SessionSearchTests {
         try importDocument(sandbox, corpus.document(entries: 40, messages: 12, analyses: 10))
         try Sandbox.requireSuccess(try sandbox.run(["unlock", "--passphrase-file", sandbox.passphraseFile]))
         defer { _ = try? sandbox.run(["lock"]) }
-        try waitUntilReady(sandbox)
+        try sandbox.waitUntilIndexReady()
         let queryRound = { (corpus: inout Corpus) in
             for _ in 0..<8 { try self.compare(sandbox, corpus.query()) }
         }
@@ -157,7 +140,7 @@ struct SessionSearchTests {
         try Sandbox.requireSuccess(try machines.second.run(["sync"]))
         try Sandbox.requireSuccess(try machines.first.run(["sync"]))
         try queryRound(&corpus)
-        let indexed = try #require(try index(sandbox))
+        let indexed = try #require(try sandbox.sessionIndex())
         let counts = try #require(try sandbox.run(["info", "--json"]).object()["counts"] as? [String: Any])
         #expect(indexed["documents"] as? Int == ["entries", "messages", "analyses"].compactMap { counts[$0] as? Int }.reduce(0, +), "\(indexed) \(counts)")
     }
@@ -169,7 +152,7 @@ struct SessionSearchTests {
         _ = try sandbox.add("An ordinary morning.")
         try Sandbox.requireSuccess(try sandbox.run(["unlock", "--passphrase-file", sandbox.passphraseFile]))
         defer { _ = try? sandbox.run(["lock"]) }
-        try waitUntilReady(sandbox)
+        try sandbox.waitUntilIndexReady()
         for round in 0..<3 {
             let word = "zebra\(round)"
             _ = try sandbox.run(["add", "--no-agent", "--passphrase-file", sandbox.passphraseFile, "Saw a \(word) today."])
@@ -188,7 +171,7 @@ struct SessionSearchTests {
         for index in 0..<5 { _ = try sandbox.add("Entry \(index) about tea.") }
         try Sandbox.requireSuccess(try sandbox.run(["unlock", "--passphrase-file", sandbox.passphraseFile]))
         defer { _ = try? sandbox.run(["lock"]) }
-        let index = try waitUntilReady(sandbox)
+        let index = try sandbox.waitUntilIndexReady()
         #expect(index["documents"] as? Int == 5)
         #expect((index["bytes"] as? Int ?? 0) > 0)
         #expect((index["locked_bytes"] as? Int ?? 0) > 0, "the key's page at least is locked: \(index)")
@@ -200,7 +183,7 @@ struct SessionSearchTests {
         let unlocked = try sandbox.run(["unlock", "--json", "--passphrase-file", sandbox.passphraseFile] + options)
         try Sandbox.requireSuccess(unlocked)
         let pid = try #require(try unlocked.object()["agent_pid"] as? Int)
-        try waitUntilReady(sandbox)
+        try sandbox.waitUntilIndexReady()
         return Int32(pid)
     }
 
@@ -253,7 +236,7 @@ struct SessionSearchTests {
             let unlocked = try sandbox.run(["unlock", "--json", "--passphrase-file", sandbox.passphraseFile])
             try Sandbox.requireSuccess(unlocked)
             let pid = try #require(try unlocked.object()["agent_pid"] as? Int)
-            let index = try waitUntilReady(sandbox, seconds: 30)
+            let index = try sandbox.waitUntilIndexReady(seconds: 30)
             #expect(kill(pid_t(pid), 0) == 0, "round \(round): the agent is gone")
             #expect(index["documents"] as? Int == 600, "round \(round): \(index)")
             try Sandbox.requireSuccess(try sandbox.run(["lock"]))
@@ -271,7 +254,7 @@ struct SessionSearchTests {
         let rekeyed = try unlockWithIndex(sandbox)
         try Sandbox.requireSuccess(try sandbox.run(["rekey", "--passphrase-file", sandbox.passphraseFile]))
         #expect(SessionTests.waitUntilGone(rekeyed, seconds: 5))
-        #expect(try index(sandbox) == nil)
+        #expect(try sandbox.sessionIndex() == nil)
     }
 
     @Test("the agent ends at its idle timeout with a built index", .tags(.slow), .notInQuickRun)
@@ -281,7 +264,7 @@ struct SessionSearchTests {
         _ = try sandbox.add("Entry about tea.")
         let pid = try unlockWithIndex(sandbox, ["--for", "3s"])
         #expect(SessionTests.waitUntilGone(pid, seconds: 8))
-        #expect(try index(sandbox) == nil)
+        #expect(try sandbox.sessionIndex() == nil)
     }
 
     @Test("after jv restore replaced the file, the index follows the new file, and what is written to it after stays in it")
@@ -365,7 +348,7 @@ struct SessionSearchTests {
                                   environment: sandbox.environment, stdin: nil, ioFolder: sandbox.folder.file(".strace-io"))
         var stopped = false
         defer { if !stopped { _ = try? sandbox.run(["lock"]); _ = traced.wait(timeout: 30) } }
-        try waitUntilReady(sandbox, seconds: 120)
+        try sandbox.waitUntilIndexReady(seconds: 120)
         let pid = try #require((try sandbox.run(["info", "--json"]).object()["session"] as? [String: Any])?["agent_pid"] as? Int)
         try compare(sandbox, ["tea"])
         _ = try sandbox.add("A new entry about rain.")
@@ -453,14 +436,10 @@ struct SessionSearchTests {
                                                      sandbox.binary, "unlock", "--passphrase-file", sandbox.passphraseFile])
         try Sandbox.requireSuccess(unlocked)
         defer { _ = try? sandbox.run(["lock"]) }
-        let index = try waitUntilReady(sandbox)
+        let index = try sandbox.waitUntilIndexReady()
         let locked = try #require(index["locked_bytes"] as? Int)
         #expect(locked > 1 << 20 && locked <= limit, "locked \(locked) bytes under a limit of \(limit)")
         #expect(index["documents"] as? Int == 300)
         try compare(sandbox, ["tea"])
     }
-}
-
-private enum SessionSearchFailure: Error {
-    case notReady(String)
 }

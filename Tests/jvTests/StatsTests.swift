@@ -106,4 +106,36 @@ import Testing
         let plain = try sandbox.onTerminal(["stats"], env: ["TERM": "xterm-256color", "NO_COLOR": "1"])
         #expect(plain.status == 0 && plain.out.contains("words per month") && !plain.out.contains("\u{1B}"), "\(plain)")
     }
+
+    @Test("in a session the agent answers jv stats with what the decrypting walk prints, for every period, and stays current with writes")
+    func sessionAnswersAsTheWalk() throws {
+        let sandbox = try Sandbox(from: try Self.fixture.get())
+        for (day, fields) in [("2025-12-10", ["mood=7", "sleep=6.5"]), ("2026-01-10", ["mood=2.25"]), ("2026-01-11", ["mood=x"])] {
+            _ = try sandbox.add("measured day", ["--at", day + " 21:00"] + fields.flatMap { ["--field", $0] })
+        }
+        try sandbox.ok(["unlock"])
+        defer { _ = try? sandbox.run(["lock"]) }
+        try sandbox.waitUntilIndexReady()
+        func answered() throws -> Int { try #require(try sandbox.sessionIndex()?["stats_answered"] as? Int) }
+        func compare(_ arguments: [String], _ moment: String) throws {
+            for format in [["--json"], []] {
+                let before = try answered()
+                let kept = try sandbox.ok(["stats"] + format + arguments)
+                #expect(try answered() == before + 1, "\(moment), \(arguments): not answered by the agent")
+                let walked = try sandbox.ok(["stats", "--no-agent"] + format + arguments)
+                #expect(kept.out == walked.out, "\(moment), \(arguments): the agent and the walk differ")
+            }
+        }
+        let periods = [[], ["--from", "2025-12-01", "--to", "2026-01-31"], ["--from", "2026-01"], ["--to", "2025-06-10 12:00"],
+                       ["--from", "2030-01-01"]]
+        for period in periods { try compare(period, "as unlocked") }
+        let added = try sandbox.add("one two", ["--at", "2026-01-20 08:00", "--field", "mood=9"])
+        try sandbox.ok(["edit", added, "--field", "mood=1"])
+        try sandbox.ok(["analysis", "add", added, "--model", "m", "--sentiment=-0.25"])
+        try sandbox.ok(["delete", try Self.fixture.get()["2026-01-12"], "--yes"])
+        for period in periods { try compare(period, "after writes") }
+        let january = try sandbox.ok(["stats", "--json", "--from", "2026-01", "--to", "2026-01"]).object()
+        #expect(january["entries"] as? Int == 4, "the fixture's, the two measured and the added one, less the deleted one: \(january)")
+    }
 }
+
