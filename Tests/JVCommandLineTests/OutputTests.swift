@@ -85,7 +85,9 @@ struct OutputTests {
         #expect(fields[2].1 == .integer(900) && fields[3].1 == .integer(4242) && fields[4].1 == .null)
         var indexed = status
         indexed.index = SessionIndexStatus(state: .ready, documents: 10, bytes: 4096, lockedBytes: 8192, searches: 3)
+        indexed.index?.statsAnswered = 2
         #expect(Info.sessionFields(indexed)[4].1 == .object([("state", .string("ready")), ("documents", .integer(10)), ("bytes", .integer(4096)),
-                                                            ("locked_bytes", .integer(8192)), ("searches", .integer(3))]))
+                                                            ("locked_bytes", .integer(8192)), ("searches", .integer(3)),
+                                                            ("stats_answered", .integer(2))]))
     }
 }
