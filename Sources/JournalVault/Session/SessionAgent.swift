@@ -116,8 +116,8 @@ private struct Agent {
     }
 
     /// Serves one request. The peer's uid comes from the kernel (SO_PEERCRED); a process of any
-    /// other user is disconnected before a byte is read. A query the index can answer goes to
-    /// the index thread with its connection, so this loop never waits for a search.
+    /// other user is disconnected before a byte is read. A search or stats request the index can
+    /// answer goes to the index thread with its connection, so this loop never waits for one.
     private mutating func answerOneConnection() {
         let connection = jv_unix_accept(listener, 1000)
         guard connection >= 0 else { return }
@@ -144,20 +144,10 @@ private struct Agent {
         case .nudge:
             indexer.nudge()
             _ = SessionWire.writeFully(connection, answer.bytes)
-        case .query:
-            guard let query = request.query, indexer.isReady else {
-                _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.QueryAnswer.notReady.bytes)
-                return
-            }
-            handedOn = indexer.answer(query, on: connection, prefix: answer.bytes)
-            if !handedOn { _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.QueryAnswer.notReady.bytes) }
-        case .stats:
-            guard let query = request.stats, indexer.isReady else {
-                _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.StatsAnswer.notReady.bytes)
-                return
-            }
-            handedOn = indexer.answer(query, on: connection, prefix: answer.bytes)
-            if !handedOn { _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.StatsAnswer.notReady.bytes) }
+        case .query, .stats:
+            let question = request.query.map(SessionIndexer.Question.search) ?? request.stats.map(SessionIndexer.Question.stats)
+            handedOn = indexer.isReady && question.map { indexer.answer($0, on: connection, prefix: answer.bytes) } == true
+            if !handedOn { _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.notReadyAnswer) }
         case .status, .lock:
             _ = SessionWire.writeFully(connection, answer.bytes)
         }

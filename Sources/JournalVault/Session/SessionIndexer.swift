@@ -19,9 +19,16 @@ import VaultCrypto
 /// or changed records are decrypted, vanished ones removed. A key version other than the
 /// session's, or a key that no longer opens the vault, ends the session (``endDescriptor``).
 final class SessionIndexer: Sendable {
+    /// What a command asks of the index thread.
+    enum Question: Sendable {
+        /// `jv search`: the index's hits.
+        case search(SessionWire.Query)
+        /// `jv stats`: the figures of a period.
+        case stats(SessionWire.StatsQuery)
+    }
+
     private enum Job: Sendable {
-        case query(SessionWire.Query, connection: Int32, prefix: [UInt8])
-        case stats(SessionWire.StatsQuery, connection: Int32, prefix: [UInt8])
+        case question(Question, connection: Int32, prefix: [UInt8])
         case refresh
     }
 
@@ -84,16 +91,11 @@ final class SessionIndexer: Sendable {
         thread.start()
     }
 
-    /// Answers `query` on `connection` (closing it) after bringing the index up to date, the
-    /// answer's fixed part `prefix` first. False when the thread is ending (the caller answers).
-    func answer(_ query: SessionWire.Query, on connection: Int32, prefix: [UInt8]) -> Bool {
-        enqueue(.query(query, connection: connection, prefix: prefix))
-    }
-
-    /// Answers `query` on `connection` (closing it) from the figures kept beside the index,
-    /// brought up to date first, as ``answer(_:on:prefix:)-(SessionWire.Query,_,_)`` does.
-    func answer(_ query: SessionWire.StatsQuery, on connection: Int32, prefix: [UInt8]) -> Bool {
-        enqueue(.stats(query, connection: connection, prefix: prefix))
+    /// Answers `question` on `connection` (closing it) after bringing the index and figures up
+    /// to date, the answer's fixed part `prefix` first. False when the thread is ending (the
+    /// caller answers).
+    func answer(_ question: Question, on connection: Int32, prefix: [UInt8]) -> Bool {
+        enqueue(.question(question, connection: connection, prefix: prefix))
     }
 
     /// Schedules a look at the vault, so that the next query rarely pays for it.
@@ -168,29 +170,32 @@ final class SessionIndexer: Sendable {
             case .refresh:
                 outcome = refresh(index, figures, &source)
                 publish(outcome, index)
-            case let .query(query, connection, prefix):
+            case let .question(question, connection, prefix):
                 outcome = refresh(index, figures, &source)
                 publish(outcome, index)
-                let answer = outcome == .current || outcome == .updated ? Self.answer(query, index) : .notReady
-                if case .hits = answer { shared.withLock { $0.searches += 1 } }
-                _ = SessionWire.writeFully(connection, prefix + answer.bytes)
-                close(connection)
-            case let .stats(query, connection, prefix):
-                outcome = refresh(index, figures, &source)
-                publish(outcome, index)
-                let answer: SessionWire.StatsAnswer = outcome == .current || outcome == .updated ? .stats(figures.stats(query)) : .notReady
-                if case .stats = answer { shared.withLock { $0.statsAnswered += 1 } }
-                _ = SessionWire.writeFully(connection, prefix + answer.bytes)
+                let current = outcome == .current || outcome == .updated
+                _ = SessionWire.writeFully(connection, prefix + (current ? answer(question, index, figures) : SessionWire.notReadyAnswer))
                 close(connection)
             }
         }
         for job in shared.withLock({ $0.jobs }) {
-            switch job {
-            case let .query(_, connection, _), let .stats(_, connection, _): close(connection)
-            case .refresh: break
-            }
+            if case let .question(_, connection, _) = job { close(connection) }
         }
         source?.retire()
+    }
+
+    /// The answer's bytes, from an index and figures that are current; each answer with hits or
+    /// figures is counted.
+    private func answer(_ question: Question, _ index: SearchIndex, _ figures: SessionFigures) -> [UInt8] {
+        switch question {
+        case .search(let query):
+            let answer = Self.answer(query, index)
+            if case .hits = answer { shared.withLock { $0.searches += 1 } }
+            return answer.bytes
+        case .stats(let query):
+            shared.withLock { $0.statsAnswered += 1 }
+            return SessionWire.StatsAnswer.stats(figures.stats(query)).bytes
+        }
     }
 
     private static func answer(_ query: SessionWire.Query, _ index: SearchIndex) -> SessionWire.QueryAnswer {

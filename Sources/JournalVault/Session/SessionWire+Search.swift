@@ -174,51 +174,34 @@ extension SessionWire {
         case refused
 
         var bytes: [UInt8] {
+            guard case .hits(let hits) = self else { return SessionWire.resultAnswer(self == .notReady ? 1 : 2) }
             var payload = ByteWriter()
-            if case .hits(let hits) = self {
-                payload.u32(UInt32(hits.count))
-                for hit in hits {
-                    payload.u8(SessionWire.kindBits.first { $0.0 == hit.kind }?.1 ?? 0)
-                    payload.u8(UInt8(truncatingIfNeeded: hit.key.utf8.count))
-                    payload.raw(hit.key.utf8)
-                    payload.i64(hit.time.millis)
-                    payload.u32(UInt32(bitPattern: Int32(clamping: hit.time.utcOffsetSeconds)))
-                    if let rank = hit.rank {
-                        payload.u8(1)
-                        payload.u64(rank.bitPattern)
-                    } else {
-                        payload.u8(0)
-                    }
+            payload.u32(UInt32(hits.count))
+            for hit in hits {
+                payload.u8(SessionWire.kindBits.first { $0.0 == hit.kind }?.1 ?? 0)
+                payload.u8(UInt8(truncatingIfNeeded: hit.key.utf8.count))
+                payload.raw(hit.key.utf8)
+                payload.i64(hit.time.millis)
+                payload.u32(UInt32(bitPattern: Int32(clamping: hit.time.utcOffsetSeconds)))
+                if let rank = hit.rank {
+                    payload.u8(1)
+                    payload.u64(rank.bitPattern)
+                } else {
+                    payload.u8(0)
                 }
             }
-            var writer = ByteWriter(capacity: 5 + payload.bytes.count)
-            switch self {
-            case .hits: writer.u8(0)
-            case .notReady: writer.u8(1)
-            case .refused: writer.u8(2)
-            }
-            writer.u32(UInt32(payload.bytes.count))
-            writer.raw(payload.bytes)
-            return writer.bytes
+            return SessionWire.resultAnswer(0, payload: payload.bytes)
         }
 
         /// Reads the answer, `read(n)` giving the next n bytes; nil when malformed (a hit of no
         /// known kind, a key too long or not UTF-8, an offset over a day, a rank that is not a finite number, bytes
         /// left over, a payload longer than its hits can be).
         static func read(_ read: (Int) -> [UInt8]?) -> QueryAnswer? {
-            guard let header = read(5) else { return nil }
-            var reader = ByteReader(header)
-            guard let result = reader.u8(), let length = reader.u32() else { return nil }
-            switch result {
-            case 1: return length == 0 ? .notReady : nil
-            case 2: return length == 0 ? .refused : nil
-            case 0: break
-            default: return nil
-            }
             let longestHit = 1 + 1 + SessionWire.longestKey + 8 + 4 + 1 + 8
-            guard Int(length) >= 4, Int(length) <= 4 + SessionWire.mostHits * longestHit, let payload = read(Int(length)) else { return nil }
+            guard let (result, payload) = SessionWire.readResultAnswer(read, shortest: 4, longest: 4 + SessionWire.mostHits * longestHit) else { return nil }
+            guard result == 0 else { return result == 1 ? .notReady : .refused }
             var hitsReader = ByteReader(payload)
-            guard let count = hitsReader.u32(), Int(count) <= SessionWire.mostHits, Int(count) <= (Int(length) - 4) / 15 else { return nil }
+            guard let count = hitsReader.u32(), Int(count) <= SessionWire.mostHits, Int(count) <= (payload.count - 4) / 15 else { return nil }
             var hits: [SearchHit] = []
             hits.reserveCapacity(Int(count))
             for _ in 0..<count {

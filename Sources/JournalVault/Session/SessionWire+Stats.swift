@@ -85,17 +85,14 @@ extension SessionWire {
         static let longestPayload = 64 << 20
 
         var bytes: [UInt8] {
-            var payload = ByteWriter()
-            if case .stats(let stats) = self { Self.encode(stats, &payload) }
-            var writer = ByteWriter(capacity: 5 + payload.bytes.count)
             switch self {
-            case .stats: writer.u8(0)
-            case .notReady: writer.u8(1)
-            case .refused: writer.u8(2)
+            case .stats(let stats):
+                var payload = ByteWriter()
+                Self.encode(stats, &payload)
+                return SessionWire.resultAnswer(0, payload: payload.bytes)
+            case .notReady: return SessionWire.notReadyAnswer
+            case .refused: return SessionWire.resultAnswer(2)
             }
-            writer.u32(UInt32(payload.bytes.count))
-            writer.raw(payload.bytes)
-            return writer.bytes
         }
 
         private static func encode(_ stats: JournalStats, _ writer: inout ByteWriter) {
@@ -144,16 +141,8 @@ extension SessionWire {
         /// past what the payload can hold, a name not UTF-8, a mean that is not a finite
         /// number, bytes left over).
         static func read(_ read: (Int) -> [UInt8]?) -> StatsAnswer? {
-            guard let header = read(5) else { return nil }
-            var reader = ByteReader(header)
-            guard let result = reader.u8(), let length = reader.u32() else { return nil }
-            switch result {
-            case 1: return length == 0 ? .notReady : nil
-            case 2: return length == 0 ? .refused : nil
-            case 0: break
-            default: return nil
-            }
-            guard Int(length) <= longestPayload, let payload = read(Int(length)) else { return nil }
+            guard let (result, payload) = SessionWire.readResultAnswer(read, shortest: 0, longest: longestPayload) else { return nil }
+            guard result == 0 else { return result == 1 ? .notReady : .refused }
             return decode(payload).map { .stats($0) }
         }
 

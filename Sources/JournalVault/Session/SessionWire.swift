@@ -43,6 +43,32 @@ enum SessionWire {
         return (kind, session)
     }
 
+    /// The rest of an answer that carries a result (`Q`, `T`): result u8 (0: the payload is the
+    /// answer; 1: the index is not built yet; 2: refused) ‖ payload length u32 ‖ the payload,
+    /// empty for 1 and 2.
+    static func resultAnswer(_ result: UInt8, payload: [UInt8] = []) -> [UInt8] {
+        var writer = ByteWriter(capacity: 5 + payload.count)
+        writer.u8(result)
+        writer.u32(UInt32(payload.count))
+        writer.raw(payload)
+        return writer.bytes
+    }
+
+    /// The answer of an agent whose index is not built yet, whatever was asked.
+    static let notReadyAnswer = resultAnswer(1)
+
+    /// Reads an answer of ``resultAnswer(_:payload:)``'s form, `read(n)` giving the next n bytes;
+    /// nil when its result is unknown, 1 or 2 come with a payload, or result 0's payload is
+    /// shorter than `shortest` or longer than `longest` bytes.
+    static func readResultAnswer(_ read: (Int) -> [UInt8]?, shortest: Int, longest: Int) -> (result: UInt8, payload: [UInt8])? {
+        guard let header = read(5) else { return nil }
+        var reader = ByteReader(header)
+        guard let result = reader.u8(), result <= 2, let length = reader.u32().map(Int.init) else { return nil }
+        guard result == 0 else { return length == 0 ? (result, []) : nil }
+        guard length >= shortest, length <= longest, let payload = read(length) else { return nil }
+        return (result, payload)
+    }
+
     /// An answer's fixed part: whether the agent serves that vault, its status and key version.
     struct Answer: Equatable {
         var served: Bool
