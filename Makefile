@@ -157,7 +157,7 @@ bench: deps
 # Coverage-guided fuzzing (libFuzzer) of every parser of untrusted bytes, FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := date json jv-export jrnl-txt jrnl-json dayone-json markdown-note backup age recovery-key \
-	sync-pack sync-snapshot sync-keys sync-acks sync-rotation sync-blob terminal-answers jpeg-size session-request session-answer
+	sync-pack sync-snapshot sync-keys sync-acks sync-rotation sync-blob terminal-answers jpeg-size session-request session-answer session-stats-answer
 fuzz: deps
 	$(SWIFT) build -c release --product jv-fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
 	@mkdir -p .build-fuzz/corpus

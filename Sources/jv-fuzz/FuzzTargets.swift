@@ -10,7 +10,7 @@ import VaultCrypto
 enum FuzzTargets {
     static let names = ["date", "json", "jv-export", "jrnl-txt", "jrnl-json", "dayone-json", "markdown-note", "backup", "age", "recovery-key",
                         "sync-pack", "sync-snapshot", "sync-keys", "sync-acks", "sync-rotation", "sync-blob",
-                        "terminal-answers", "jpeg-size", "session-request", "session-answer"]
+                        "terminal-answers", "jpeg-size", "session-request", "session-answer", "session-stats-answer"]
 
     /// One input through one target. A parser may reject the input; it must never crash, and
     /// what it accepts must survive a round trip where one exists.
@@ -51,6 +51,7 @@ enum FuzzTargets {
             }
         case "session-request": if let problem = SessionWireFuzzing.problemReadingRequest(bytes) { crash("session request: \(problem)") }
         case "session-answer": if let problem = SessionWireFuzzing.problemReadingQueryAnswer(bytes) { crash("session answer: \(problem)") }
+        case "session-stats-answer": if let problem = SessionWireFuzzing.problemReadingStatsAnswer(bytes) { crash("session stats answer: \(problem)") }
         default: crash("unknown fuzz target \(target); known: \(names.joined(separator: ", "))")
         }
     }

@@ -151,9 +151,9 @@ struct SessionWireTests {
     private static let periods: [SessionWire.StatsQuery] = [
         SessionWire.StatsQuery(from: nil, to: nil, today: day(2026, 12, 4)),
         SessionWire.StatsQuery(from: .day(day(2026, 1, 1)), to: .days(day(2026, 2, 1)...day(2026, 2, 28)), today: day(2026, 12, 4)),
-        SessionWire.StatsQuery(from: .instant(Instant(millis: -1, utcOffsetSeconds: -64_800)),
-                               to: .instant(Instant(millis: Int64.max, utcOffsetSeconds: 64_800)), today: day(1969, 12, 31)),
-        SessionWire.StatsQuery(from: .days(day(2026, 3, 2)...day(2026, 3, 2)), to: nil, today: day(9999, 12, 31)),
+        SessionWire.StatsQuery(from: .instant(Instant(millis: Instant.millisRange.lowerBound, utcOffsetSeconds: -64_800)),
+                               to: .instant(Instant(millis: Instant.millisRange.upperBound, utcOffsetSeconds: 64_800)), today: day(1969, 12, 31)),
+        SessionWire.StatsQuery(from: .days(day(1, 1, 1)...day(2026, 3, 2)), to: nil, today: day(9999, 12, 31)),
     ]
 
     private func readStatsAnswer(_ bytes: [UInt8]) -> SessionWire.StatsAnswer? {
@@ -178,6 +178,12 @@ struct SessionWireTests {
         #expect(read(changed(header, UInt8(SessionWire.longestStatsQuery + 1))) == nil, "longer than any period")
         #expect(read(changed(header + 5, 4)) == nil, "a bound of no known form")
         #expect(read(changed(header + 5 + 9, 0x7F)) == nil, "an offset over the widest")
+        #expect(read(changed(header + 5 + 1, 0x7F)) == nil, "a moment after the year 9999")
+        let outside = [SessionWire.StatsQuery(from: .day(CivilDay(daysSinceEpoch: -719_163)), to: nil, today: Self.day(2026, 1, 1)),
+                       SessionWire.StatsQuery(from: nil, to: nil, today: CivilDay(daysSinceEpoch: 2_932_897)),
+                       SessionWire.StatsQuery(from: .instant(Instant(millis: Instant.millisRange.lowerBound - 1, utcOffsetSeconds: 0)), to: nil,
+                                              today: Self.day(2026, 1, 1))]
+        for period in outside { #expect(read(SessionWire.request(period, session: session)) == nil, "\(period): outside the years 1 to 9999") }
         var extra = good + [0]
         extra[header] += 1
         #expect(read(extra) == nil, "a byte left over")

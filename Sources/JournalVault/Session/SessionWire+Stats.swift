@@ -45,18 +45,21 @@ extension SessionWire {
         return writer.bytes
     }
 
-    /// The query encoded by ``request(_:session:)-(StatsQuery,_)``; nil when a tag is unknown, an
-    /// offset is over a day, a run of days is reversed or a byte is left over.
+    /// The query encoded by ``request(_:session:)-(StatsQuery,_)``; nil when a tag is unknown, a
+    /// day or moment is outside the years 1 to 9999, an offset is over 18 hours, a run of days
+    /// is reversed or a byte is left over.
     static func parseStatsQuery(_ bytes: [UInt8]) -> StatsQuery? {
         var reader = ByteReader(bytes)
-        func day() -> CivilDay? { reader.u32().map { CivilDay(daysSinceEpoch: Int(Int32(bitPattern: $0))) } }
+        func day() -> CivilDay? {
+            reader.u32().map { CivilDay(daysSinceEpoch: Int(Int32(bitPattern: $0))) }.flatMap { (1...9999).contains($0.year) ? $0 : nil }
+        }
         func bound() -> DateExpression?? {
             switch reader.u8() {
             case 0: return .some(nil)
             case 1: return day().map { .day($0) }
             case 2:
-                guard let millis = reader.i64(), let offset = reader.u32().map({ Int(Int32(bitPattern: $0)) }),
-                      Instant.offsetRange.contains(offset) else { return nil }
+                guard let millis = reader.i64(), Instant.millisRange.contains(millis),
+                      let offset = reader.u32().map({ Int(Int32(bitPattern: $0)) }), Instant.offsetRange.contains(offset) else { return nil }
                 return .instant(Instant(millis: millis, utcOffsetSeconds: offset))
             case 3:
                 guard let first = day(), let last = day(), first <= last else { return nil }

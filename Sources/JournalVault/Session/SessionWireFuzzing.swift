@@ -9,8 +9,18 @@ public enum SessionWireFuzzing {
         var reader = ByteReader(bytes)
         guard let request = SessionWire.readRequest({ reader.raw($0) }) else { return nil }
         let consumed = Array(bytes.prefix(reader.offset))
-        let again = request.query.map { SessionWire.request($0, session: request.session) } ?? SessionWire.request(request.kind, session: request.session)
+        let again = request.query.map { SessionWire.request($0, session: request.session) }
+            ?? request.stats.map { SessionWire.request($0, session: request.session) } ?? SessionWire.request(request.kind, session: request.session)
         return again == consumed ? nil : "a request was accepted that encodes otherwise: \(consumed) became \(again ?? [])"
+    }
+
+    /// Reads `bytes` as a command reads the agent's answer to a stats request (after its fixed
+    /// part); nil when refused or read back as it was sent, else what is wrong.
+    public static func problemReadingStatsAnswer(_ bytes: [UInt8]) -> String? {
+        var reader = ByteReader(bytes)
+        guard let answer = SessionWire.StatsAnswer.read({ reader.raw($0) }) else { return nil }
+        let consumed = Array(bytes.prefix(reader.offset))
+        return answer.bytes == consumed ? nil : "a stats answer was accepted that encodes otherwise"
     }
 
     /// Reads `bytes` as a command reads the agent's answer to a query (after its fixed part);
