@@ -5,8 +5,9 @@ import Testing
 @testable import JournalVault
 
 /// The figures the session agent keeps for `jv stats` (``SessionFigures``): brought up to date as
-/// its index is, they give the very figures of the decrypting walk, for every kind of period,
-/// through adds, edits, re-analyses, deletes and measures set and cleared.
+/// its index is, they give the very figures of the decrypting walk, and whether entries span UTC
+/// offsets as the file says, for every kind of period, through adds, edits, re-analyses, deletes
+/// and measures set and cleared.
 @Suite("session figures")
 struct SessionFiguresTests {
     private static func day(_ year: Int, _ month: Int, _ day: Int) -> CivilDay { CivilDay(year: year, month: month, day: day)! }
@@ -33,6 +34,7 @@ struct SessionFiguresTests {
         (.days(day(2026, 1, 1)...day(2026, 1, 31)), .days(day(2026, 1, 1)...day(2026, 1, 31))),
         (.instant(Instant(millis: 1_767_600_000_000, utcOffsetSeconds: 3600)), .instant(Instant(millis: 1_770_000_000_000, utcOffsetSeconds: -18_000))),
         (.day(day(2027, 1, 1)), nil),
+        (.day(day(2026, 2, 1)), nil),
     ]
 
     /// Every figure of `stats`, printed: equal texts are equal figures, to the last bit of each mean.
@@ -49,6 +51,8 @@ struct SessionFiguresTests {
             let kept = agent.figures.stats(SessionWire.StatsQuery(from: period.from, to: period.to, today: today))
             let walked = try vault.journal.stats(query, today: today)
             #expect(Self.text(kept) == Self.text(walked), "\(moment), \(period)", sourceLocation: sourceLocation)
+            #expect(agent.figures.spansZones(SessionWire.Period(from: period.from, to: period.to)) == (try vault.journal.entriesSpanZones(query)),
+                    "\(moment), \(period): whether the entries span UTC offsets", sourceLocation: sourceLocation)
         }
     }
 

@@ -32,10 +32,10 @@ struct SessionWireTests {
         for (index, text) in texts.enumerated() {
             let sent = try query(text, kinds: kindSets[index % kindSets.count], ranked: index % 2 == 0)
             let bytes = try #require(SessionWire.request(sent, session: session))
-            #expect(read(bytes) == SessionWire.ReadRequest(kind: .query, session: session, query: sent), "\(text)")
+            #expect(read(bytes) == SessionWire.ReadRequest(kind: .query, session: session, question: .search(sent)), "\(text)")
         }
         for kind in [SessionWire.Request.key, .status, .lock, .indexStatus, .nudge] {
-            #expect(read(SessionWire.request(kind, session: session)) == SessionWire.ReadRequest(kind: kind, session: session, query: nil))
+            #expect(read(SessionWire.request(kind, session: session)) == SessionWire.ReadRequest(kind: kind, session: session, question: nil))
         }
     }
 
@@ -65,7 +65,8 @@ struct SessionWireTests {
                                               UInt8(encoded.count & 0xFF)] + encoded
         }
         let oneWord: [UInt8] = [0, 1, 0, 1, 0, 0, 1, 0, 3] + Array("tea".utf8) + [0, 0]
-        #expect(read(withQuery(oneWord))?.query?.query == SearchQuery(required: [[SearchQuery.Phrase(tokens: ["tea"])]]))
+        #expect(read(withQuery(oneWord))?.question == .search(SessionWire.Query(query: SearchQuery(required: [[SearchQuery.Phrase(tokens: ["tea"])]]),
+                                                                                 kinds: [.entry, .chatMessage, .analysis], ranked: false)))
         #expect(read(withQuery([0, 0, 0, 0])) == nil, "nothing to search")
         #expect(read(withQuery([0, 1, 0, 0, 0, 0])) == nil, "an empty group")
         #expect(read(withQuery([0, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0])) == nil, "an empty token")
@@ -165,7 +166,10 @@ struct SessionWireTests {
     func statsRequests() throws {
         for period in Self.periods {
             let bytes = SessionWire.request(period, session: session)
-            #expect(read(bytes) == SessionWire.ReadRequest(kind: .stats, session: session, query: nil, stats: period), "\(period)")
+            #expect(read(bytes) == SessionWire.ReadRequest(kind: .stats, session: session, question: .stats(period)), "\(period)")
+            let zones = SessionWire.request(zonesOf: period.period, session: session)
+            #expect(read(zones) == SessionWire.ReadRequest(kind: .zones, session: session, question: .zones(period.period)), "\(period)")
+            for length in 0..<zones.count { #expect(read(Array(zones.prefix(length))) == nil, "cut at \(length)") }
         }
         let good = SessionWire.request(Self.periods[2], session: session)
         let header = SessionWire.requestLength
@@ -175,7 +179,8 @@ struct SessionWireTests {
             bytes[offset] = value
             return bytes
         }
-        #expect(read(changed(header, UInt8(SessionWire.longestStatsQuery + 1))) == nil, "longer than any period")
+        #expect(read(changed(header, UInt8(SessionWire.longestPeriod + 1))) == nil, "longer than any period")
+        #expect(read(changed(4, SessionWire.Request.zones.rawValue)) == nil, "a stats period read as a zones one")
         #expect(read(changed(header + 5, 4)) == nil, "a bound of no known form")
         #expect(read(changed(header + 5 + 9, 0x7F)) == nil, "an offset over the widest")
         #expect(read(changed(header + 5 + 1, 0x7F)) == nil, "a moment after the year 9999")
@@ -192,6 +197,19 @@ struct SessionWireTests {
         var swapped = reversed
         swapped.replaceSubrange(header + 6..<header + 14, with: Array(reversed[header + 10..<header + 14] + reversed[header + 6..<header + 10]))
         #expect(read(swapped) == nil, "a run of days that ends before it starts")
+    }
+
+    @Test("zones answers round trip; a malformed one is refused")
+    func zonesAnswers() {
+        func readZones(_ bytes: [UInt8]) -> SessionWire.ZonesAnswer? {
+            var reader = ByteReader(bytes)
+            return SessionWire.ZonesAnswer.read { reader.raw($0) }
+        }
+        for answer in [SessionWire.ZonesAnswer.spans(true), .spans(false), .notReady, .refused] { #expect(readZones(answer.bytes) == answer) }
+        #expect(readZones([0, 0, 0, 0, 1, 2]) == nil, "a flag other than 0 or 1")
+        #expect(readZones([0, 0, 0, 0, 2, 1, 0]) == nil, "a payload of two bytes")
+        #expect(readZones([0, 0, 0, 0, 0]) == nil, "no payload")
+        #expect(readZones([0, 0, 0, 0, 1]) == nil, "cut short")
     }
 
     @Test("stats answers round trip, every figure and mean to the last bit; a malformed one is refused")

@@ -442,4 +442,25 @@ struct SessionSearchTests {
         #expect(index["documents"] as? Int == 300)
         try compare(sandbox, ["tea"])
     }
+
+    @Test("in a session, whether times show their UTC offset is the agent's answer for the dates searched, the same as the file's")
+    func offsetsShownAsWithoutTheSession() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initVault()
+        for (day, zone) in [("2026-01-10", "UTC"), ("2026-01-11", "Asia/Tokyo"), ("2026-02-10", "UTC"), ("2026-02-11", "UTC")] {
+            try Sandbox.requireSuccess(try sandbox.run(["add", "tea on \(day)", "--at", day + " 09:00"], env: ["TZ": zone]))
+        }
+        try Sandbox.requireSuccess(try sandbox.run(["unlock", "--passphrase-file", sandbox.passphraseFile]))
+        defer { _ = try? sandbox.run(["lock"]) }
+        try sandbox.waitUntilIndexReady()
+        for (range, spans) in [([String](), true), (["--from", "2026-01-01", "--to", "2026-01-31"], true), (["--from", "2026-02"], false)] {
+            let arguments = ["search", "tea", "--no-pager"] + range
+            let inSession = try sandbox.run(arguments, env: ["TZ": "UTC"])
+            let without = try sandbox.run(arguments + ["--no-agent", "--passphrase-file", sandbox.passphraseFile], env: ["TZ": "UTC"])
+            try Sandbox.requireSuccess(inSession)
+            #expect(inSession.out == without.out, "\(range): the session and the file differ")
+            #expect(inSession.out.contains("+09:00") == spans && inSession.out.contains("+00:00") == spans, "\(range): \(inSession.out)")
+        }
+    }
 }
+

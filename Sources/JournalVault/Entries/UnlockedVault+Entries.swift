@@ -261,8 +261,11 @@ extension UnlockedVault {
     /// `limit`) were written at more than one UTC offset, answered without decrypting: a
     /// listing then shows each time with its offset. `contains`, `withoutTags` and measure
     /// conditions need decrypted records, so with any of them the whole selection before them
-    /// (and before `limit`) is looked at.
+    /// (and before `limit`) is looked at. In a session, a query of dates only is answered by
+    /// the agent from its figures: without it, a period whose entries share one offset is read
+    /// whole, every entry's row and text.
     public func entriesSpanZones(_ query: EntryQuery) throws -> Bool {
+        if query.selectsByDatesOnly, let spans = session?.spansZones(SessionWire.Period(from: query.from, to: query.to)) { return spans }
         let condition = try condition(of: query)
         let decidedInSQL = query.contains == nil && query.withoutTags.isEmpty && query.measureConditions.isEmpty
         return try database.read { db in

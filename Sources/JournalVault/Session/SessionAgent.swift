@@ -116,7 +116,7 @@ private struct Agent {
     }
 
     /// Serves one request. The peer's uid comes from the kernel (SO_PEERCRED); a process of any
-    /// other user is disconnected before a byte is read. A search or stats request the index can
+    /// other user is disconnected before a byte is read. A question the index and figures can
     /// answer goes to the index thread with its connection, so this loop never waits for one.
     private mutating func answerOneConnection() {
         let connection = jv_unix_accept(listener, 1000)
@@ -144,9 +144,8 @@ private struct Agent {
         case .nudge:
             indexer.nudge()
             _ = SessionWire.writeFully(connection, answer.bytes)
-        case .query, .stats:
-            let question = request.query.map(SessionIndexer.Question.search) ?? request.stats.map(SessionIndexer.Question.stats)
-            handedOn = indexer.isReady && question.map { indexer.answer($0, on: connection, prefix: answer.bytes) } == true
+        case .query, .stats, .zones:
+            handedOn = indexer.isReady && request.question.map { indexer.answer($0, on: connection, prefix: answer.bytes) } == true
             if !handedOn { _ = SessionWire.writeFully(connection, answer.bytes + SessionWire.notReadyAnswer) }
         case .status, .lock:
             _ = SessionWire.writeFully(connection, answer.bytes)

@@ -57,6 +57,14 @@ enum SessionClient {
         }
     }
 
+    /// The agent's answer to whether a period's entries span UTC offsets; nil when none answers
+    /// for `session`.
+    static func zones(of period: SessionWire.Period, session: SessionID, socket: String) -> SessionWire.ZonesAnswer? {
+        exchange(SessionWire.request(zonesOf: period, session: session), socket: socket, timeout: queryTimeoutMilliseconds) { connection, _ in
+            SessionWire.ZonesAnswer.read { SessionWire.readBytes(connection, count: $0) }
+        }
+    }
+
     /// How long a write waits to tell the agent: a moment, since the next search looks anyway.
     static let nudgeTimeoutMilliseconds: Int32 = 250
 

@@ -33,4 +33,11 @@ struct SessionEndpoint: Sendable {
         guard case .stats(let stats)? = SessionClient.stats(query, session: session, socket: socket) else { return nil }
         return stats
     }
+
+    /// Whether the period's entries were written at more than one UTC offset, from the agent's
+    /// figures; nil when no agent answers or its index is not built: the caller reads the file.
+    func spansZones(_ period: SessionWire.Period) -> Bool? {
+        guard case .spans(let spans)? = SessionClient.zones(of: period, session: session, socket: socket) else { return nil }
+        return spans
+    }
 }

@@ -123,6 +123,21 @@ final class SessionFigures {
         return tally.stats(query: period, today: query.today)
     }
 
+    /// Whether the period's entries were written at more than one UTC offset, as
+    /// ``UnlockedVault/entriesSpanZones(_:)`` decides it from the file.
+    func spansZones(_ period: SessionWire.Period) -> Bool {
+        let bounds = TimeBounds(from: period.from, to: period.to)
+        var first: Int?
+        for entry in entries.values where bounds.includes(entry.created) {
+            guard let offset = first else {
+                first = entry.created.utcOffsetSeconds
+                continue
+            }
+            if offset != entry.created.utcOffsetSeconds { return true }
+        }
+        return false
+    }
+
     private static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }

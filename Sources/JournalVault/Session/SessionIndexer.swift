@@ -19,16 +19,8 @@ import VaultCrypto
 /// or changed records are decrypted, vanished ones removed. A key version other than the
 /// session's, or a key that no longer opens the vault, ends the session (``endDescriptor``).
 final class SessionIndexer: Sendable {
-    /// What a command asks of the index thread.
-    enum Question: Sendable {
-        /// `jv search`: the index's hits.
-        case search(SessionWire.Query)
-        /// `jv stats`: the figures of a period.
-        case stats(SessionWire.StatsQuery)
-    }
-
     private enum Job: Sendable {
-        case question(Question, connection: Int32, prefix: [UInt8])
+        case question(SessionWire.Question, connection: Int32, prefix: [UInt8])
         case refresh
     }
 
@@ -94,7 +86,7 @@ final class SessionIndexer: Sendable {
     /// Answers `question` on `connection` (closing it) after bringing the index and figures up
     /// to date, the answer's fixed part `prefix` first. False when the thread is ending (the
     /// caller answers).
-    func answer(_ question: Question, on connection: Int32, prefix: [UInt8]) -> Bool {
+    func answer(_ question: SessionWire.Question, on connection: Int32, prefix: [UInt8]) -> Bool {
         enqueue(.question(question, connection: connection, prefix: prefix))
     }
 
@@ -186,7 +178,7 @@ final class SessionIndexer: Sendable {
 
     /// The answer's bytes, from an index and figures that are current; each answer with hits or
     /// figures is counted.
-    private func answer(_ question: Question, _ index: SearchIndex, _ figures: SessionFigures) -> [UInt8] {
+    private func answer(_ question: SessionWire.Question, _ index: SearchIndex, _ figures: SessionFigures) -> [UInt8] {
         switch question {
         case .search(let query):
             let answer = Self.answer(query, index)
@@ -195,6 +187,8 @@ final class SessionIndexer: Sendable {
         case .stats(let query):
             shared.withLock { $0.statsAnswered += 1 }
             return SessionWire.StatsAnswer.stats(figures.stats(query)).bytes
+        case .zones(let period):
+            return SessionWire.ZonesAnswer.spans(figures.spansZones(period)).bytes
         }
     }
 

@@ -5,13 +5,22 @@ import Foundation
 /// and the query answer. Every length is bounded and every field checked, so a request from any
 /// process of the user (which can send anything) is refused whole or read exactly.
 extension SessionWire {
-    /// A request as the agent reads it: its kind, the session it is for, for `Q` the query and
-    /// for `T` the period.
+    /// What a command asks of the agent's index and figures.
+    enum Question: Equatable, Sendable {
+        /// `Q`: the index's hits.
+        case search(Query)
+        /// `T`: `jv stats` of a period.
+        case stats(StatsQuery)
+        /// `Z`: whether a period's entries were written at more than one UTC offset.
+        case zones(Period)
+    }
+
+    /// A request as the agent reads it: its kind, the session it is for, and for `Q`, `T` and
+    /// `Z` what it asks.
     struct ReadRequest: Equatable {
         var kind: Request
         var session: SessionID
-        var query: Query?
-        var stats: StatsQuery? = nil
+        var question: Question?
     }
 
     /// What a `Q` request asks: the query as the command parsed it (the agent evaluates that
@@ -100,21 +109,21 @@ extension SessionWire {
     /// Reads one request, `read(n)` giving the next n bytes (nil at the end or on a timeout).
     /// Nil when it is malformed: an unknown tag or kind, a ranked flag other than 0 or 1, no
     /// kind or an unknown one, a query too long or not as ``parseQuery(_:)`` reads one, a period
-    /// not as ``parseStatsQuery(_:)`` reads one.
+    /// not as ``parsePeriod(_:withToday:)`` reads one.
     static func readRequest(_ read: (Int) -> [UInt8]?) -> ReadRequest? {
         guard let fixed = read(requestLength), let (kind, session) = parseRequest(fixed) else { return nil }
-        if kind == .stats {
-            guard let length = read(1)?.first, Int(length) <= longestStatsQuery,
-                  let stats = read(Int(length)).flatMap(parseStatsQuery) else { return nil }
-            return ReadRequest(kind: kind, session: session, query: nil, stats: stats)
+        if kind == .stats || kind == .zones {
+            guard let length = read(1)?.first, Int(length) <= longestPeriod,
+                  let question = read(Int(length)).flatMap({ parsePeriod($0, withToday: kind == .stats) }) else { return nil }
+            return ReadRequest(kind: kind, session: session, question: question)
         }
-        guard kind == .query else { return ReadRequest(kind: kind, session: session, query: nil) }
+        guard kind == .query else { return ReadRequest(kind: kind, session: session, question: nil) }
         guard let header = read(6) else { return nil }
         var reader = ByteReader(header)
         guard let ranked = reader.u8(), ranked <= 1, let bits = reader.u8(), let length = reader.u32(),
               (1...longestQuery).contains(Int(length)), let kinds = kinds(bits),
               let query = read(Int(length)).flatMap(parseQuery) else { return nil }
-        return ReadRequest(kind: kind, session: session, query: Query(query: query, kinds: kinds, ranked: ranked == 1))
+        return ReadRequest(kind: kind, session: session, question: .search(Query(query: query, kinds: kinds, ranked: ranked == 1)))
     }
 
     private static func kinds(_ bits: UInt8) -> Set<SearchKind>? {

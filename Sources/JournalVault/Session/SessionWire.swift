@@ -9,17 +9,17 @@ import VaultCrypto
 /// Hand-over, `jv unlock` → agent, through a socket pair (never a file): `JVH3`, session id (16,
 /// ``SessionID``), key version u32, idle timeout u32 s, lifetime u32 s, socket path and vault path
 /// (each u16 length, UTF-8), then the master key (32). Request, client → agent: `JVS2`, kind (1:
-/// `K`ey, `S`tatus, `L`ock, `I`ndex status, `N`udge, `Q`uery, s`T`ats), session id (16), then for a
-/// query its ranked flag u8, kinds u8 (a bit per ``SearchKind``), text length u32 and text, for
-/// stats its period (``StatsQuery``). Answer:
+/// `K`ey, `S`tatus, `L`ock, `I`ndex status, `N`udge, `Q`uery, s`T`ats, `Z`ones), session id (16),
+/// then for a query its ranked flag u8, kinds u8 (a bit per ``SearchKind``), text length u32 and
+/// text, for stats and zones a period (``Period``). Answer:
 /// `JVS2`, result (1: 0 served, 1 another session's agent), agent pid u32, expires-at and ends-at
 /// (u64 ms since 1970), idle timeout u32 s, key version u32, then for a served key request the
 /// master key (32), for an index status request ``IndexStatus``, for a query ``QueryAnswer``, for
-/// stats ``StatsAnswer``.
+/// stats ``StatsAnswer``, for zones ``ZonesAnswer``.
 /// Integers are big-endian.
 enum SessionWire {
     enum Request: UInt8 {
-        case key = 0x4B, status = 0x53, lock = 0x4C, indexStatus = 0x49, nudge = 0x4E, query = 0x51, stats = 0x54
+        case key = 0x4B, status = 0x53, lock = 0x4C, indexStatus = 0x49, nudge = 0x4E, query = 0x51, stats = 0x54, zones = 0x5A
     }
 
     static let requestLength = 4 + 1 + SessionID.length

@@ -9,8 +9,12 @@ public enum SessionWireFuzzing {
         var reader = ByteReader(bytes)
         guard let request = SessionWire.readRequest({ reader.raw($0) }) else { return nil }
         let consumed = Array(bytes.prefix(reader.offset))
-        let again = request.query.map { SessionWire.request($0, session: request.session) }
-            ?? request.stats.map { SessionWire.request($0, session: request.session) } ?? SessionWire.request(request.kind, session: request.session)
+        let again: [UInt8]? = switch request.question {
+        case .search(let query)?: SessionWire.request(query, session: request.session)
+        case .stats(let query)?: SessionWire.request(query, session: request.session)
+        case .zones(let period)?: SessionWire.request(zonesOf: period, session: request.session)
+        case nil: SessionWire.request(request.kind, session: request.session)
+        }
         return again == consumed ? nil : "a request was accepted that encodes otherwise: \(consumed) became \(again ?? [])"
     }
 

@@ -1,28 +1,58 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-/// The stats part of the session protocol (FORMAT.md §13): `jv stats` of a period asked of the
-/// agent, which answers from the figures it keeps beside its index (``SessionFigures``) instead
-/// of the command decrypting every entry. Bounded and checked as the search part is.
+/// The figures part of the session protocol (FORMAT.md §13): `jv stats` of a period, and whether
+/// a period's entries were written at more than one UTC offset, asked of the agent, which
+/// answers from the figures it keeps beside its index (``SessionFigures``) instead of the
+/// command decrypting or reading every entry. Bounded and checked as the search part is.
 extension SessionWire {
-    /// What a `T` request asks: the figures of the entries between `from` and `to` (as
-    /// ``EntryQuery`` bounds them), `today` deciding the current streak and the default weeks.
+    /// The entries between `from` and `to`, as ``EntryQuery`` bounds them.
+    struct Period: Equatable {
+        var from: DateExpression?
+        var to: DateExpression?
+    }
+
+    /// What a `T` request asks: the figures of the period's entries, `today` deciding the
+    /// current streak and the default weeks.
     struct StatsQuery: Equatable {
         var from: DateExpression?
         var to: DateExpression?
         var today: CivilDay
+
+        var period: Period { Period(from: from, to: to) }
     }
 
-    /// The longest encoded stats query: two bounds of the longest form.
-    static let longestStatsQuery = 4 + 2 * (1 + 8 + 4)
+    /// The longest encoded period of a `T` or `Z` request: today, and two bounds of the longest form.
+    static let longestPeriod = 4 + 2 * (1 + 8 + 4)
 
-    /// The `T` request: today i32 (days since 1970-01-01), then `from` and `to`, each a tag u8
-    /// (0 none; 1 a day: i32; 2 a moment: ms i64 and UTC offset i32; 3 a run of days: two i32),
-    /// after a length u8 of the whole.
+    /// The `T` request: after a length u8 of the rest, today i32 (days since 1970-01-01) and
+    /// the period (``encode(_:_:)``).
     static func request(_ query: StatsQuery, session: SessionID) -> [UInt8] {
-        var encoded = ByteWriter(capacity: longestStatsQuery)
+        var encoded = ByteWriter(capacity: longestPeriod)
         encoded.u32(UInt32(bitPattern: Int32(clamping: query.today.daysSinceEpoch)))
-        for bound in [query.from, query.to] {
+        encode(query.period, &encoded)
+        return request(.stats, session: session, carrying: encoded.bytes)
+    }
+
+    /// The `Z` request: after a length u8 of the rest, the period.
+    static func request(zonesOf period: Period, session: SessionID) -> [UInt8] {
+        var encoded = ByteWriter(capacity: longestPeriod)
+        encode(period, &encoded)
+        return request(.zones, session: session, carrying: encoded.bytes)
+    }
+
+    private static func request(_ kind: Request, session: SessionID, carrying period: [UInt8]) -> [UInt8] {
+        var writer = ByteWriter(capacity: requestLength + 1 + period.count)
+        writer.raw(request(kind, session: session))
+        writer.u8(UInt8(period.count))
+        writer.raw(period)
+        return writer.bytes
+    }
+
+    /// `from` and `to`, each a tag u8 (0 none; 1 a day: i32; 2 a moment: ms i64 and UTC offset
+    /// i32; 3 a run of days: two i32).
+    private static func encode(_ period: Period, _ encoded: inout ByteWriter) {
+        for bound in [period.from, period.to] {
             switch bound {
             case nil: encoded.u8(0)
             case .day(let day)?:
@@ -38,17 +68,12 @@ extension SessionWire {
                 encoded.u32(UInt32(bitPattern: Int32(clamping: days.upperBound.daysSinceEpoch)))
             }
         }
-        var writer = ByteWriter(capacity: requestLength + 1 + encoded.bytes.count)
-        writer.raw(request(.stats, session: session))
-        writer.u8(UInt8(encoded.bytes.count))
-        writer.raw(encoded.bytes)
-        return writer.bytes
     }
 
-    /// The query encoded by ``request(_:session:)-(StatsQuery,_)``; nil when a tag is unknown, a
-    /// day or moment is outside the years 1 to 9999, an offset is over 18 hours, a run of days
-    /// is reversed or a byte is left over.
-    static func parseStatsQuery(_ bytes: [UInt8]) -> StatsQuery? {
+    /// The question of a `T` (`withToday`) or `Z` request's period bytes; nil when a tag is
+    /// unknown, a day or moment is outside the years 1 to 9999, an offset is over 18 hours, a
+    /// run of days is reversed or a byte is left over.
+    static func parsePeriod(_ bytes: [UInt8], withToday: Bool) -> Question? {
         var reader = ByteReader(bytes)
         func day() -> CivilDay? {
             reader.u32().map { CivilDay(daysSinceEpoch: Int(Int32(bitPattern: $0))) }.flatMap { (1...9999).contains($0.year) ? $0 : nil }
@@ -67,8 +92,33 @@ extension SessionWire {
             default: return nil
             }
         }
-        guard let today = day(), let from = bound(), let to = bound(), reader.remaining == 0 else { return nil }
-        return StatsQuery(from: from, to: to, today: today)
+        let today = withToday ? day() : nil
+        guard !withToday || today != nil, let from = bound(), let to = bound(), reader.remaining == 0 else { return nil }
+        if let today { return .stats(StatsQuery(from: from, to: to, today: today)) }
+        return .zones(Period(from: from, to: to))
+    }
+
+    /// The rest of the answer to a served `Z` request: a result answer whose payload is one
+    /// byte, 1 when the period's entries were written at more than one UTC offset, else 0.
+    enum ZonesAnswer: Equatable {
+        case spans(Bool)
+        case notReady
+        case refused
+
+        var bytes: [UInt8] {
+            switch self {
+            case .spans(let spans): SessionWire.resultAnswer(0, payload: [spans ? 1 : 0])
+            case .notReady: SessionWire.notReadyAnswer
+            case .refused: SessionWire.resultAnswer(2)
+            }
+        }
+
+        /// Reads the answer; nil when malformed (a payload of another length or byte).
+        static func read(_ read: (Int) -> [UInt8]?) -> ZonesAnswer? {
+            guard let (result, payload) = SessionWire.readResultAnswer(read, shortest: 1, longest: 1) else { return nil }
+            guard result == 0 else { return result == 1 ? .notReady : .refused }
+            return payload[0] <= 1 ? .spans(payload[0] == 1) : nil
+        }
     }
 
     /// The rest of the answer to a served `T` request: result u8 (0: the figures follow; 1: the
