@@ -19,8 +19,10 @@ struct SessionFiguresTests {
         let figures = SessionFigures()
 
         init(_ vault: TemporaryVault) throws {
+            // At this process's priority: the agent's decrypting threads lower theirs for good,
+            // and the test runner's threads would carry that into the processes they start.
             source = try #require(try SessionIndexSource.open(vault.path, key: vault.journal.keys.masterKey,
-                                                              keyVersion: vault.journal.keys.keyVersion))
+                                                              keyVersion: vault.journal.keys.keyVersion, yieldingTheCores: false))
         }
 
         func refresh() throws { _ = try source.update(index, figures) }

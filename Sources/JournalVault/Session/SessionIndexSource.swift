@@ -20,27 +20,34 @@ final class SessionIndexSource {
 
     private let journal: UnlockedVault
     private let path: String
+    /// Whether the threads that decrypt for the index lower themselves to the lowest priority,
+    /// for good: the agent's, whose pool does nothing else.
+    private let yieldsTheCores: Bool
     /// The file opened (device, inode): `jv restore` puts another file at the path.
     private let identity: (device: UInt64, inode: UInt64)?
     /// The data version the index was last brought up to; nil before the first build.
     private var indexedVersion: Int64?
 
-    private init(journal: UnlockedVault, path: String, identity: (device: UInt64, inode: UInt64)?) {
+    private init(journal: UnlockedVault, path: String, identity: (device: UInt64, inode: UInt64)?, yieldsTheCores: Bool) {
         self.journal = journal
         self.path = path
         self.identity = identity
+        self.yieldsTheCores = yieldsTheCores
     }
 
     /// The vault at `path` unlocked with `key`; nil when its key version is not `keyVersion` or
     /// the key does not open it (the row-set manifest does not authenticate under it).
-    static func open(_ path: String, key: SecureBytes, keyVersion: UInt32) throws -> SessionIndexSource? {
+    /// `yieldingTheCores` false keeps the decrypting threads at the process's priority (a
+    /// process whose other work shares that pool: a test's).
+    static func open(_ path: String, key: SecureBytes, keyVersion: UInt32, yieldingTheCores: Bool = true) throws -> SessionIndexSource? {
         let identity = Self.identity(of: path)
         let vault = try Vault.open(at: path, access: .readOnly)
         let header = try vault.header()
         guard header.keyVersion == keyVersion else { return nil }
         let keys = try VaultKeys(vaultID: header.vaultID, keyVersion: keyVersion, masterKey: key)
         guard vault.opens(with: keys) else { return nil }
-        return SessionIndexSource(journal: UnlockedVault(vault: vault, keys: keys, unlockedSlot: nil), path: path, identity: identity)
+        return SessionIndexSource(journal: UnlockedVault(vault: vault, keys: keys, unlockedSlot: nil), path: path, identity: identity,
+                                  yieldsTheCores: yieldingTheCores)
     }
 
     /// Whether the file at the path is not the one opened (replaced, moved away, removed).
@@ -81,7 +88,7 @@ final class SessionIndexSource {
             let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
             guard !changed.isEmpty else { continue }
             // The whole kind at its first build, read in the file's order; afterwards by id.
-            try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, inBackground: true,
+            try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, inBackground: yieldsTheCores,
                                              transform: { (SearchIndex.prepare($0), SessionFigures.EntryFigures($0)) }) { prepared in
                 try index.upsert(prepared.map(\.0))
                 figures.set(prepared.compactMap(\.1))
