@@ -232,4 +232,28 @@ import VaultCrypto
             #expect(throws: VaultError.self, "\(year)-\(month)") { try vault.vault.calendar(year: year, month: month) }
         }
     }
+
+    @Test("only from and to leave a query selecting by dates alone (what the session agent answers); each other condition does not")
+    func selectsByDatesOnly() throws {
+        var dates = EntryQuery()
+        (dates.from, dates.to) = (.day(CivilDay(year: 2026, month: 1, day: 1)!), .days(CivilDay(year: 2026, month: 2, day: 1)!...CivilDay(year: 2026, month: 2, day: 28)!))
+        #expect(EntryQuery().selectsByDatesOnly && dates.selectsByDatesOnly)
+        let conditions: [(String, (inout EntryQuery) throws -> Void)] = [
+            ("on", { $0.on = CivilDay(year: 2026, month: 1, day: 5)!...CivilDay(year: 2026, month: 1, day: 5)! }),
+            ("limit", { $0.limit = 10 }), ("starredOnly", { $0.starredOnly = true }), ("tags", { $0.tags = ["work"] }),
+            ("anyTags", { $0.anyTags = ["work"] }), ("withoutTags", { $0.withoutTags = ["work"] }), ("contains", { $0.contains = "tea" }),
+            ("onThisDay", { $0.onThisDay = CivilDay(year: 2026, month: 1, day: 5)! }),
+            ("measureConditions", { $0.measureConditions = [try MeasureCondition.parse("mood>=7")] }),
+        ]
+        for (name, set) in conditions {
+            var query = dates
+            try set(&query)
+            #expect(!query.selectsByDatesOnly, "\(name) is a condition besides the dates")
+        }
+        // A condition added to EntryQuery must be added above and to selectsByDatesOnly, or the
+        // agent would answer for entries the condition leaves out.
+        let properties = Set(Mirror(reflecting: EntryQuery()).children.compactMap(\.label))
+        #expect(properties == Set(conditions.map(\.0) + ["from", "to"]), "EntryQuery's conditions changed: \(properties.sorted())")
+    }
 }
+
