@@ -290,11 +290,7 @@ enum StoredSearchRow: Sendable {
             }
         }
         if let ids {
-            for start in stride(from: 0, to: ids.count, by: 500) {
-                let chunk = Array(ids[start..<min(start + 500, ids.count)])
-                try walk(try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name) WHERE id IN (\(placeholders(chunk.count)))",
-                                             arguments: StatementArguments(chunk)))
-            }
+            try RowsByID.forEachCursor(table: table.name, selection: table.selection, ids: ids, db, walk)
         } else {
             try walk(try Row.fetchCursor(db, sql: "SELECT \(table.selection) FROM \(table.name)"))
         }
@@ -312,10 +308,6 @@ enum StoredSearchRow: Sendable {
     static func fingerprints(of kind: SearchKind, _ db: Database) throws -> [String: [UInt8]] {
         let table = table(kind)
         return try SearchDocument.fingerprints(table: table.name, field: table.field, db)
-    }
-
-    private static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
 

@@ -17,7 +17,7 @@ import GRDB
 /// ```swift
 /// let figures = SessionFigures()
 /// try journal.forEachSearchDocument(of: .entry, transform: SessionFigures.EntryFigures.init) { figures.set($0) }
-/// try figures.update(journal)
+/// try figures.update(journal, analysisFingerprints: try journal.storedSearchFingerprints(of: .analysis))
 /// let stats = figures.stats(SessionWire.StatsQuery(from: nil, to: nil, today: today))
 /// ```
 final class SessionFigures {
@@ -65,37 +65,34 @@ final class SessionFigures {
     }
 
     /// Brings the measures and analyses up to what the vault holds: the stored fingerprints
-    /// against the kept ones, in one read, the changed records decrypted and the vanished ones
-    /// forgotten. A record that fails verification throws, and the figures are not current.
-    func update(_ journal: UnlockedVault) throws {
+    /// against the kept ones, the changed records decrypted and the vanished ones forgotten.
+    /// `analysisFingerprints` are the analyses' as the index's refresh just read them (the
+    /// index is fed by the same sealed field). A record that fails verification throws, and the
+    /// figures are not current.
+    func update(_ journal: UnlockedVault, analysisFingerprints: [String: [UInt8]]) throws {
         try journal.database.read { db in
-            try update(&measures, table: MeasureRow.table, field: "fields", db) { ids, stored in
-                try MeasureRow.fetchAll(db, where: "id IN (\(Self.placeholders(ids.count)))", arguments: StatementArguments(ids)).map { row in
-                    let key = row.id.storageText
-                    return (key, MeasureFigures(fingerprint: stored[key] ?? [], entryID: try row.entryID(),
-                                                numbers: try row.decrypt(keys: journal.keys).numbers))
-                }
+            let measureFingerprints = try SearchDocument.fingerprints(table: MeasureRow.table, field: "fields", db)
+            try Self.update(&measures, stored: measureFingerprints, db) { (row: MeasureRow, fingerprint) in
+                MeasureFigures(fingerprint: fingerprint, entryID: try row.entryID(), numbers: try row.decrypt(keys: journal.keys).numbers)
             }
-            try update(&analyses, table: AnalysisRow.table, field: "payload", db) { ids, stored in
-                try AnalysisRow.fetchAll(db, where: "id IN (\(Self.placeholders(ids.count)))", arguments: StatementArguments(ids)).map { row in
-                    let key = row.id.storageText
-                    let analysis = try row.decrypt(keys: journal.keys)
-                    return (key, AnalysisFigures(fingerprint: stored[key] ?? [], entryID: analysis.entryID, order: (analysis.processedAt.millis, key),
-                                                 score: analysis.sentiment.flatMap(SentimentScore.score)))
-                }
+            try Self.update(&analyses, stored: analysisFingerprints, db) { (row: AnalysisRow, fingerprint) in
+                let analysis = try row.decrypt(keys: journal.keys)
+                return AnalysisFigures(fingerprint: fingerprint, entryID: analysis.entryID, order: (analysis.processedAt.millis, row.id.storageText),
+                                       score: analysis.sentiment.flatMap(SentimentScore.score))
             }
         }
     }
 
-    /// One table's figures brought up to date: `decrypt` reads the records of some stored ids
-    /// (500 at most) and makes their figures, given the stored fingerprints.
-    private func update<Figures: FingerprintedFigures>(_ kept: inout [String: Figures], table: String, field: String, _ db: Database,
-                                                       decrypt: ([String], [String: [UInt8]]) throws -> [(String, Figures)]) throws {
-        let stored = try SearchDocument.fingerprints(table: table, field: field, db)
+    /// One table's figures brought up to `stored`: those of vanished records dropped, those of
+    /// new and changed records made by `make` from the row and its fingerprint.
+    private static func update<Row: SealedRecordRow, Figures: FingerprintedFigures>(
+        _ kept: inout [String: Figures], stored: [String: [UInt8]], _ db: Database, make: (Row, [UInt8]) throws -> Figures
+    ) throws {
         kept = kept.filter { stored[$0.key] != nil }
         let changed = stored.compactMap { key, fingerprint in kept[key]?.fingerprint == fingerprint ? nil : key }
-        for start in stride(from: 0, to: changed.count, by: 500) {
-            for (key, figures) in try decrypt(Array(changed[start..<min(start + 500, changed.count)]), stored) { kept[key] = figures }
+        try Row.forEach(ids: changed, db) { row in
+            let key = row.id.storageText
+            kept[key] = try make(row, stored[key] ?? [])
         }
     }
 
@@ -136,10 +133,6 @@ final class SessionFigures {
             if offset != entry.created.utcOffsetSeconds { return true }
         }
         return false
-    }
-
-    private static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 }
 

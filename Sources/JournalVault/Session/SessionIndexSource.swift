@@ -77,13 +77,15 @@ final class SessionIndexSource {
         }
         guard version != indexedVersion else { return .unchanged }
         guard keyVersion == Int64(journal.keys.keyVersion), journal.vault.opens(with: journal.keys) else { return .keyDoesNotOpen }
+        var analysisFingerprints: [String: [UInt8]] = [:]
         for kind in SearchKind.allCases {
             let stored = try journal.storedSearchFingerprints(of: kind)
+            if kind == .analysis { analysisFingerprints = stored }
             let indexed = try index.fingerprints(kind: kind)
             let vanished = indexed.keys.filter { stored[$0] == nil }
             if !vanished.isEmpty {
                 try index.remove(kind: kind, keys: vanished)
-                figures.removeEntries(vanished)
+                if kind == .entry { figures.removeEntries(vanished) }
             }
             let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
             guard !changed.isEmpty else { continue }
@@ -94,7 +96,7 @@ final class SessionIndexSource {
                 figures.set(prepared.compactMap(\.1))
             }
         }
-        try figures.update(journal)
+        try figures.update(journal, analysisFingerprints: analysisFingerprints)
         indexedVersion = version
         return .updated
     }

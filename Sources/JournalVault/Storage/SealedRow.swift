@@ -191,6 +191,13 @@ extension SealedRecordRow {
         return result
     }
 
+    /// Calls `body` with each row of these stored ids (``RowsByID``), in no particular order.
+    static func forEach(ids: [String], _ db: Database, _ body: (Self) throws -> Void) throws {
+        try RowsByID.forEachCursor(table: table, selection: selection, ids: ids, db) { rows in
+            while let row = try rows.next() { try body(try Self(row: row)) }
+        }
+    }
+
     static func fetchOne(id: UUID, _ db: Database) throws -> Self? {
         try Row.fetchOne(db, sql: "SELECT \(selection) FROM \(table) WHERE id = ?", arguments: [id.storageText]).map(Self.init(row:))
     }
