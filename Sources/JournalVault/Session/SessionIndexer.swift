@@ -9,8 +9,8 @@ import VaultCrypto
 /// The session agent's search index (SECURITY.md "Sessions"): a ``SearchIndex`` in the agent's
 /// memory, and the figures `jv stats` reads (``SessionFigures``), built on a thread of its own
 /// from the vault opened read-only with the session's key, and brought up to date before every
-/// answer. The serving loop hands it queries with their
-/// connections and nudges, and keeps answering key, status and lock requests meanwhile.
+/// answer. The serving loop hands it questions with their connections and nudges, and keeps
+/// answering key, status and lock requests meanwhile.
 ///
 /// Current at every answer: the vault's `PRAGMA data_version` on the index's own connection
 /// (and the file at the path, which `jv restore` replaces) tells whether anything changed since

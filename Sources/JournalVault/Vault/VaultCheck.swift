@@ -71,15 +71,10 @@ extension UnlockedVault {
     public func verifyRowCounts() throws {
         try database.read { db in
             guard let manifest = try Manifest.load(db, keys: keys) else { return }
-            // Counting reads each page of a table's smallest index once (some 2,000 pages at
-            // 100,000 entries): through a small cache they reuse a few buffers, instead of each
-            // taking a fresh page of the connection's own cache (a page fault apiece).
-            let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-            try db.execute(sql: "PRAGMA cache_size = -256")
-            defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
+            let counts = try RowCounts.of(ManifestedTable.countedAtOpen.map(\.name), db)
             for table in ManifestedTable.countedAtOpen {
                 let listed = manifest.tables[table.name]?.count ?? 0
-                let found = try Int64.fetchOne(db, sql: "SELECT count(*) FROM \(table.name)") ?? 0
+                let found = counts[table.name] ?? 0
                 guard UInt64(found) != listed else { continue }
                 let what = SealedTable.rowsLabel(of: table.name)
                 throw VaultError.manifestDamaged("it lists \(listed) \(what), the file holds \(found)")

@@ -31,12 +31,11 @@ extension Vault {
             guard let passphraseSlot = slots.first(where: { $0.kind == .passphrase }) else {
                 throw VaultError.notAVault(path: path, reason: "it has no passphrase keyslot")
             }
+            let rows = try RowCounts.of(SealedTable.all.map(\.name) + ["legacy_relation"], db)
             var counts: [String: Int] = [:]
-            for table in SealedTable.all {
-                counts[table.label] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.name)") ?? 0
-            }
+            for table in SealedTable.all { counts[table.label] = rows[table.name] ?? 0 }
             // Relations of a vault not yet upgraded to sealed relations (FORMAT.md §11.4).
-            counts["relations", default: 0] += try Int.fetchOne(db, sql: "SELECT count(*) FROM legacy_relation") ?? 0
+            counts["relations", default: 0] += rows["legacy_relation"] ?? 0
             return VaultInfo(path: path, vaultID: header.vaultID, formatVersion: header.formatVersion,
                              schemaVersion: migrations.count, supportedSchemaVersion: VaultDatabase.supportedSchemaVersion,
                              keyVersion: header.keyVersion, createdAt: Instant(millis: header.createdAt, utcOffsetSeconds: 0),
