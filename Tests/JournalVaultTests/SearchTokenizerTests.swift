@@ -54,6 +54,8 @@ struct SearchTokenizerTests {
         let wide = String(repeating: "ж", count: 1000)   // 2 bytes each: cut at a scalar boundary
         #expect(tokens(wide).first?.utf8.count == SearchTokenizer.maximumTokenBytes)
         #expect(tokens(String(repeating: "ж", count: 1000) + "x").first == String(repeating: "ж", count: 512))
+        #expect(SearchTokenizer.joinedTokens("") == "" && SearchTokenizer.joinedTokens(" ,; ") == "")
+        #expect(SearchTokenizer.joinedTokens("Ünïcode, 東京!") == "unicode 東 京")
     }
 
     @Test("a token holds no ASCII space or punctuation, so FTS5's ascii tokenizer splits tokens joined by spaces back the same")
@@ -61,6 +63,7 @@ struct SearchTokenizerTests {
         var generator = SeededGenerator(seed: 24)
         for _ in 0..<200 {
             let text = String(String.UnicodeScalarView((0..<40).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0..<0x3000, using: &generator)) }))
+            #expect(SearchTokenizer.joinedTokens(text) == tokens(text).joined(separator: " "), "what the index stores")
             for token in tokens(text) {
                 #expect(!token.isEmpty)
                 #expect(token.utf8.allSatisfy { $0 >= 0x80 || ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }, "\(token.unicodeScalars.map(\.value))")

@@ -37,4 +37,17 @@ struct WordCountTests {
             #expect(JournalStats.words(in: text) == Self.byCharacters(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
+
+    @Test("the table of the plane's scalars says what their properties say; the ranges it skips hold letters only")
+    func table() {
+        for value in UInt32(0x80)..<0x10000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let computed = JournalStats.WordBreaks(of: scalar)
+            if JournalStats.WordBreaks.lettersOnly.contains(where: { $0.contains(value) }) {
+                #expect(computed.isEmpty, "U+\(String(value, radix: 16))")
+            } else if JournalStats.WordBreaks.table[Int(value)] != computed {
+                Issue.record("U+\(String(value, radix: 16)): the table says \(JournalStats.WordBreaks.table[Int(value)].rawValue)")
+            }
+        }
+    }
 }

@@ -17,10 +17,23 @@ struct SessionCheckCommand: VaultCommand {
     func execute() throws {
         // Through the session only: a background process never asks for a passphrase.
         guard let journal = try Vault.open(at: options.vaultPath, access: .readOnly).unlockThroughSession() else { return }
+        try Self.waitForTheIndex(of: journal.vault)
         let problems = try journal.check().problems.count
         guard let path = try journal.vault.sessionCheckFile() else { return }
         try Data("\(problems)\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
+
+    /// Waits while the session's agent makes its first index, which decrypts every record as
+    /// the check does: on two cores the two halved each other's speed, and people wait for the
+    /// index (the check only reports later). Not for longer than ``longestWait``.
+    private static func waitForTheIndex(of vault: Vault) throws {
+        let deadline = ContinuousClock.now + longestWait
+        while try vault.session()?.index?.state == .building, ContinuousClock.now < deadline {
+            usleep(100_000)
+        }
+    }
+
+    static let longestWait = Duration.seconds(600)
 
     /// Starts the check of `vault` in the background, detached, its outcome of an earlier session gone.
     /// Not waited for: it outlives this jv, in a process group of its own, which a Ctrl-C at the

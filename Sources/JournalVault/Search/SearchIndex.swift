@@ -36,12 +36,19 @@ public final class SearchIndex {
                     UNIQUE (kind, key))
                 """)
             for kind in SearchKind.allCases {
-                try db.execute(sql: "CREATE VIRTUAL TABLE \(Self.table(kind)) USING fts5(tokens, tokenize = 'ascii', detail = full)")
+                let table = Self.table(kind)
+                try db.execute(sql: "CREATE VIRTUAL TABLE \(table) USING fts5(tokens, tokenize = 'ascii', detail = full)")
+                try db.execute(sql: "INSERT INTO \(table) (\(table), rank) VALUES ('hashsize', ?)", arguments: [Self.pendingTermBytes])
             }
         }
     }
 
     private static func table(_ kind: SearchKind) -> String { "fts_\(kind.rawValue)" }
+
+    /// How many bytes of a transaction's terms FTS5 holds before writing them out as a segment
+    /// (its `hashsize`; 1 MiB by default): fewer segments to merge, for at most this much more
+    /// memory per table while a build's transaction is open.
+    static let pendingTermBytes = 16 << 20
 
     /// A document with its tokens: what the index stores of it. Made by ``prepare(_:)`` where
     /// the documents are decrypted, on every core, so that the one thread that owns the index
@@ -58,7 +65,7 @@ public final class SearchIndex {
     /// try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { try index.upsert($0) }
     /// ```
     @Sendable public static func prepare(_ document: SearchDocument) -> Prepared {
-        Prepared(document: document, tokens: SearchTokenizer.tokens(document.text).joined(separator: " "))
+        Prepared(document: document, tokens: SearchTokenizer.joinedTokens(document.text))
     }
 
     /// Adds documents, replacing any of the same kind and key; tokenized here, on the caller's thread.
@@ -68,40 +75,70 @@ public final class SearchIndex {
 
     /// Adds documents tokenized beforehand, replacing any of the same kind and key.
     public func upsert(_ prepared: [Prepared]) throws {
-        try database.write { db in
-            for (document, text) in prepared.lazy.map({ ($0.document, $0.tokens) }) {
-                let table = Self.table(document.kind)
-                if let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?"),
-                                                  arguments: [document.kind.rawValue, document.key]) {
-                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [rowid])
-                    try db.cachedStatement(sql: "UPDATE document SET millis = ?, utc_offset = ?, fingerprint = ? WHERE rowid = ?")
-                        .execute(arguments: [document.time.millis, document.time.utcOffsetSeconds, Data(document.fingerprint), rowid])
-                    try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)").execute(arguments: [rowid, text])
-                } else {
-                    try db.cachedStatement(sql: "INSERT INTO document (kind, key, millis, utc_offset, fingerprint) VALUES (?, ?, ?, ?, ?)")
-                        .execute(arguments: [document.kind.rawValue, document.key, document.time.millis,
-                                               document.time.utcOffsetSeconds, Data(document.fingerprint)])
-                    try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)").execute(arguments: [db.lastInsertedRowID, text])
-                }
-            }
-        }
+        try change { try $0.upsert(prepared) }
     }
 
     /// Removes the documents of `kind` with these keys (keys not in the index are ignored).
     public func remove(kind: SearchKind, keys: [String]) throws {
-        try database.write { db in
-            for key in keys {
-                guard let rowid = try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?"),
-                                                     arguments: [kind.rawValue, key]) else { continue }
-                try db.execute(sql: "DELETE FROM \(Self.table(kind)) WHERE rowid = ?", arguments: [rowid])
-                try db.execute(sql: "DELETE FROM document WHERE rowid = ?", arguments: [rowid])
-            }
-        }
+        try change { try $0.remove(kind: kind, keys: keys) }
     }
 
     /// Each indexed key of `kind` with its fingerprint, for a refresh to compare with the vault's.
     public func fingerprints(kind: SearchKind) throws -> [String: [UInt8]] {
-        try database.read { db in
+        try database.read { db in try Changes(db: db).fingerprints(kind: kind) }
+    }
+
+    /// Makes `changes` in one transaction: all of them or, when one throws, none.
+    ///
+    /// A build or refresh goes through here as a whole: FTS5 writes a transaction's terms out as
+    /// few large segments (up to ``pendingTermBytes`` each), where a transaction per batch wrote
+    /// a small segment per batch and spent most of a build merging them; and a refresh that
+    /// fails part-way leaves the index as it was.
+    ///
+    /// ```swift
+    /// try index.change { changes in
+    ///     try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { try changes.upsert($0) }
+    /// }
+    /// ```
+    public func change<T>(_ changes: (Changes) throws -> T) throws -> T {
+        try database.write { db in try changes(Changes(db: db)) }
+    }
+
+    /// The index's tables as one transaction (``SearchIndex/change(_:)``) changes them.
+    public struct Changes {
+        fileprivate let db: Database
+
+        /// Adds documents tokenized beforehand, replacing any of the same kind and key.
+        public func upsert(_ prepared: [Prepared]) throws {
+            let find = try db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?")
+            let update = try db.cachedStatement(sql: "UPDATE document SET millis = ?, utc_offset = ?, fingerprint = ? WHERE rowid = ?")
+            let add = try db.cachedStatement(sql: "INSERT INTO document (kind, key, millis, utc_offset, fingerprint) VALUES (?, ?, ?, ?, ?)")
+            for (document, text) in prepared.lazy.map({ ($0.document, $0.tokens) }) {
+                let table = SearchIndex.table(document.kind)
+                if let rowid = try Int64.fetchOne(find, arguments: [document.kind.rawValue, document.key]) {
+                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [rowid])
+                    try update.execute(arguments: [document.time.millis, document.time.utcOffsetSeconds, Data(document.fingerprint), rowid])
+                    try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)").execute(arguments: [rowid, text])
+                } else {
+                    try add.execute(arguments: [document.kind.rawValue, document.key, document.time.millis,
+                                                document.time.utcOffsetSeconds, Data(document.fingerprint)])
+                    try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)").execute(arguments: [db.lastInsertedRowID, text])
+                }
+            }
+        }
+
+        /// Removes the documents of `kind` with these keys (keys not in the index are ignored).
+        public func remove(kind: SearchKind, keys: [String]) throws {
+            let find = try db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?")
+            for key in keys {
+                guard let rowid = try Int64.fetchOne(find, arguments: [kind.rawValue, key]) else { continue }
+                try db.cachedStatement(sql: "DELETE FROM \(SearchIndex.table(kind)) WHERE rowid = ?").execute(arguments: [rowid])
+                try db.cachedStatement(sql: "DELETE FROM document WHERE rowid = ?").execute(arguments: [rowid])
+            }
+        }
+
+        /// Each indexed key of `kind` with its fingerprint.
+        public func fingerprints(kind: SearchKind) throws -> [String: [UInt8]] {
             var result: [String: [UInt8]] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT key, fingerprint FROM document WHERE kind = ?", arguments: [kind.rawValue])
             while let row = try rows.next() { result[row[0]] = [UInt8](row[1] as Data) }

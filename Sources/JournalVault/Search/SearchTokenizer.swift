@@ -26,6 +26,28 @@ public enum SearchTokenizer {
         withTokens(of: text) { list in (0..<list.count).map { String(decoding: list[$0], as: UTF8.self) } }
     }
 
+    /// The folded tokens of `text` joined by single spaces, as the index stores a document:
+    /// written into one string, without a string per token.
+    public static func joinedTokens(_ text: String) -> String {
+        withTokens(of: text) { list in
+            guard list.count > 0 else { return "" }
+            let length = list.tokens.reduce(list.count - 1) { $0 + $1.count }
+            return String(unsafeUninitializedCapacity: length) { out in
+                var written = 0
+                for index in 0..<list.count {
+                    if index > 0 {
+                        out[written] = 0x20
+                        written += 1
+                    }
+                    let token = list[index]
+                    _ = UnsafeMutableBufferPointer(rebasing: out[written..<written + token.count]).initialize(from: token)
+                    written += token.count
+                }
+                return written
+            }
+        }
+    }
+
     /// The tokens of `text`, each with the range of `text`'s UTF-8 bytes it was folded from
     /// (for highlighting).
     public static func tokensWithSourceRanges(_ text: String) -> [(token: String, utf8Range: Range<Int>)] {

@@ -79,7 +79,9 @@ extension UnlockedVault {
     ///
     /// ```swift
     /// let index = try SearchIndex()
-    /// try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { try index.upsert($0) }
+    /// try index.change { changes in
+    ///     try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { try changes.upsert($0) }
+    /// }
     /// ```
     public func forEachSearchDocument<Item: Sendable>(of kind: SearchKind, ids: [String]? = nil, inBackground: Bool = false,
                                                transform: @escaping @Sendable (SearchDocument) throws -> Item,

@@ -78,22 +78,25 @@ final class SessionIndexSource {
         guard version != indexedVersion else { return .unchanged }
         guard keyVersion == Int64(journal.keys.keyVersion), journal.vault.opens(with: journal.keys) else { return .keyDoesNotOpen }
         var analysisFingerprints: [String: [UInt8]] = [:]
-        for kind in SearchKind.allCases {
-            let stored = try journal.storedSearchFingerprints(of: kind)
-            if kind == .analysis { analysisFingerprints = stored }
-            let indexed = try index.fingerprints(kind: kind)
-            let vanished = indexed.keys.filter { stored[$0] == nil }
-            if !vanished.isEmpty {
-                try index.remove(kind: kind, keys: vanished)
-                if kind == .entry { figures.removeEntries(vanished) }
-            }
-            let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
-            guard !changed.isEmpty else { continue }
-            // The whole kind at its first build, read in the file's order; afterwards by id.
-            try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, inBackground: yieldsTheCores,
-                                             transform: { (SearchIndex.prepare($0), SessionFigures.EntryFigures($0)) }) { prepared in
-                try index.upsert(prepared.map(\.0))
-                figures.set(prepared.compactMap(\.1))
+        // One transaction for the whole look: see SearchIndex.change.
+        try index.change { changes in
+            for kind in SearchKind.allCases {
+                let stored = try journal.storedSearchFingerprints(of: kind)
+                if kind == .analysis { analysisFingerprints = stored }
+                let indexed = try changes.fingerprints(kind: kind)
+                let vanished = indexed.keys.filter { stored[$0] == nil }
+                if !vanished.isEmpty {
+                    try changes.remove(kind: kind, keys: vanished)
+                    if kind == .entry { figures.removeEntries(vanished) }
+                }
+                let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
+                guard !changed.isEmpty else { continue }
+                // The whole kind at its first build, read in the file's order; afterwards by id.
+                try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, inBackground: yieldsTheCores,
+                                                 transform: { (SearchIndex.prepare($0), SessionFigures.EntryFigures($0)) }) { prepared in
+                    try changes.upsert(prepared.map(\.0))
+                    figures.set(prepared.compactMap(\.1))
+                }
             }
         }
         try figures.update(journal, analysisFingerprints: analysisFingerprints)

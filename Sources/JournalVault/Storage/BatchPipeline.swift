@@ -7,12 +7,13 @@ import Synchronization
 /// Reading rows from SQLite is serial; decrypting them is not. A listing, search or check
 /// over the whole vault hands each batch of rows to the pipeline and goes on reading while
 /// the batch before is decrypted, so the reader never waits for the cipher or the cipher for
-/// the reader. While the caller reads, the batch has every core but the caller's; when the
-/// caller comes back for it, the caller takes items from the same batch until none are left,
-/// so no core sits idle at either end and no more threads run than there are cores. At most
-/// two batches are in memory at once, and outputs are delivered in submission order on the
-/// caller's thread. A caller ends a batch at ``batchBytes`` of record text as well as at its
-/// count, so two batches of the longest entries take no more memory than of short ones.
+/// the reader. While the caller reads, or delivers the outputs of the batch before, the batch
+/// has every core but the caller's; when the caller comes back for it, the caller takes items
+/// from the same batch until none are left, so no core sits idle at either end and no more
+/// threads run than there are cores. At most two batches are in memory at once, and outputs
+/// are delivered in submission order on the caller's thread. A caller ends a batch at
+/// ``batchBytes`` of record text as well as at its count, so two batches of the longest
+/// entries take no more memory than of short ones.
 /// Work nobody waits for (the session agent's index) takes ``Urgency/background``: its helpers
 /// take only the cores no command wants.
 ///
@@ -55,10 +56,22 @@ final class BatchPipeline<Item: Sendable, Output: Sendable> {
         self.deliver = deliver
     }
 
-    /// Delivers the batch submitted before (finishing it on this thread too), then starts `batch`.
+    /// Finishes the batch submitted before (on this thread too), starts `batch`, then delivers
+    /// the one before while `batch` is transformed: a `deliver` that takes time (the session
+    /// agent's index inserting documents) no longer leaves the helpers idle.
     func submit(_ batch: [Item]) throws {
-        try finish()
-        guard !batch.isEmpty else { return }
+        let done = try takeRunning()
+        if !batch.isEmpty { start(batch) }
+        if let done { try deliver(done) }
+    }
+
+    /// Takes part in the last batch until it is done, then delivers it; the first error of a
+    /// transform (in item order) or of `deliver` is thrown.
+    func finish() throws {
+        if let done = try takeRunning() { try deliver(done) }
+    }
+
+    private func start(_ batch: [Item]) {
         let job = Job(items: batch, transform: transform)
         let background = urgency == .background
         for _ in 0..<Self.helpers {
@@ -70,14 +83,13 @@ final class BatchPipeline<Item: Sendable, Output: Sendable> {
         running = job
     }
 
-    /// Takes part in the last batch until it is done, then delivers it; the first error of a
-    /// transform (in item order) or of `deliver` is thrown.
-    func finish() throws {
-        guard let job = running else { return }
+    /// The outputs of the running batch, once this thread has helped transform it to the end.
+    private func takeRunning() throws -> [Output]? {
+        guard let job = running else { return nil }
         running = nil
         job.work()
         job.group.wait()
-        try deliver(try job.outputs())
+        return try job.outputs()
     }
 
     /// A caller that stops early (an error while reading) still never leaves a job running
