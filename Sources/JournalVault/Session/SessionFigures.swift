@@ -67,14 +67,18 @@ final class SessionFigures {
     /// Brings the measures and analyses up to what the vault holds: the stored fingerprints
     /// against the kept ones, the changed records decrypted and the vanished ones forgotten.
     /// `analysisFingerprints` are the analyses' as the index's refresh just read them (the
-    /// index is fed by the same sealed field). A record that fails verification throws, and the
-    /// figures are not current.
-    func update(_ journal: UnlockedVault, analysisFingerprints: [String: [UInt8]]) throws {
+    /// index is fed by the same sealed field), nil when the analyses did not change, as
+    /// `measuresChanged` says of the measures (``SessionTableLooks``). A record that fails
+    /// verification throws, and the figures are not current.
+    func update(_ journal: UnlockedVault, measuresChanged: Bool, analysisFingerprints: [String: [UInt8]]?) throws {
         try journal.database.read { db in
-            let measureFingerprints = try SearchDocument.fingerprints(table: MeasureRow.table, field: "fields", db)
-            try Self.update(&measures, stored: measureFingerprints, db) { (row: MeasureRow, fingerprint) in
-                MeasureFigures(fingerprint: fingerprint, entryID: try row.entryID(), numbers: try row.decrypt(keys: journal.keys).numbers)
+            if measuresChanged {
+                let measureFingerprints = try SearchDocument.fingerprints(table: MeasureRow.table, field: "fields", db)
+                try Self.update(&measures, stored: measureFingerprints, db) { (row: MeasureRow, fingerprint) in
+                    MeasureFigures(fingerprint: fingerprint, entryID: try row.entryID(), numbers: try row.decrypt(keys: journal.keys).numbers)
+                }
             }
+            guard let analysisFingerprints else { return }
             try Self.update(&analyses, stored: analysisFingerprints, db) { (row: AnalysisRow, fingerprint) in
                 let analysis = try row.decrypt(keys: journal.keys)
                 return AnalysisFigures(fingerprint: fingerprint, entryID: analysis.entryID, order: (analysis.processedAt.millis, row.id.storageText),

@@ -27,6 +27,8 @@ final class SessionIndexSource {
     private let identity: (device: UInt64, inode: UInt64)?
     /// The data version the index was last brought up to; nil before the first build.
     private var indexedVersion: Int64?
+    /// What the last look saw of each table it reads.
+    private var looks = SessionTableLooks()
 
     private init(journal: UnlockedVault, path: String, identity: (device: UInt64, inode: UInt64)?, yieldsTheCores: Bool) {
         self.journal = journal
@@ -66,10 +68,12 @@ final class SessionIndexSource {
     }
 
     /// Brings `index` and `figures` up to what the vault holds, if anything was committed since
-    /// the last look: the stored fingerprints of each kind against the index's, the new and
-    /// changed records decrypted (on every core, the helpers at the lowest priority: the first
-    /// build runs while the person who unlocked goes on with jv), the vanished ones removed; an
-    /// entry's figures are made from its document as it is decrypted for the index.
+    /// the last look. A table the manifest shows unchanged is left alone, and one that only
+    /// gained rows has just those decrypted (``SessionTableLooks``); for any other change the
+    /// stored fingerprints of the kind are compared with the index's, the new and changed records
+    /// decrypted (on every core, the helpers at the lowest priority: the first build runs while
+    /// the person who unlocked goes on with jv), the vanished ones removed. An entry's figures
+    /// are made from its document as it is decrypted for the index.
     func update(_ index: SearchIndex, _ figures: SessionFigures) throws -> Update {
         // Read before the rows: a commit after it changes it again, and the next look sees that.
         let (version, keyVersion) = try journal.vault.database.read { db in
@@ -77,31 +81,64 @@ final class SessionIndexSource {
         }
         guard version != indexedVersion else { return .unchanged }
         guard keyVersion == Int64(journal.keys.keyVersion), journal.vault.opens(with: journal.keys) else { return .keyDoesNotOpen }
-        var analysisFingerprints: [String: [UInt8]] = [:]
+        let changes = try journal.vault.database.read { db in
+            try looks.changes(of: SearchKind.allCases.map(Self.table) + [.measure], db, keys: journal.keys)
+        }
+        var analysisFingerprints: [String: [UInt8]]?
         // One transaction for the whole look: see SearchIndex.change.
-        try index.change { changes in
+        try index.change { index in
             for kind in SearchKind.allCases {
-                let stored = try journal.storedSearchFingerprints(of: kind)
-                if kind == .analysis { analysisFingerprints = stored }
-                let indexed = try changes.fingerprints(kind: kind)
-                let vanished = indexed.keys.filter { stored[$0] == nil }
-                if !vanished.isEmpty {
-                    try changes.remove(kind: kind, keys: vanished)
-                    if kind == .entry { figures.removeEntries(vanished) }
-                }
-                let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
-                guard !changed.isEmpty else { continue }
-                // The whole kind at its first build, read in the file's order; afterwards by id.
-                try journal.forEachSearchDocument(of: kind, ids: indexed.isEmpty ? nil : changed, inBackground: yieldsTheCores,
-                                                 transform: { (SearchIndex.prepare($0), SessionFigures.EntryFigures($0)) }) { prepared in
-                    try changes.upsert(prepared.map(\.0))
-                    figures.set(prepared.compactMap(\.1))
+                switch changes[Self.table(of: kind).name] ?? .unknown {
+                case .unchanged:
+                    continue
+                // The figures of analyses are refreshed by their fingerprints (SessionFigures.update).
+                case .added(let ids) where kind != .analysis:
+                    try add(kind, ids: ids, to: index, figures)
+                default:
+                    let stored = try journal.storedSearchFingerprints(of: kind)
+                    if kind == .analysis { analysisFingerprints = stored }
+                    try bringUp(kind, to: stored, index, figures)
                 }
             }
         }
-        try figures.update(journal, analysisFingerprints: analysisFingerprints)
+        try figures.update(journal, measuresChanged: changes[SealedTable.measure.name] != SessionTableLooks.Change.unchanged,
+                           analysisFingerprints: analysisFingerprints)
+        looks.commit()
         indexedVersion = version
         return .updated
+    }
+
+    /// The records of `kind` the index is to hold, by their stored fingerprints: the vanished
+    /// removed, the new and changed added.
+    private func bringUp(_ kind: SearchKind, to stored: [String: [UInt8]], _ index: SearchIndex.Changes, _ figures: SessionFigures) throws {
+        let indexed = try index.fingerprints(kind: kind)
+        let vanished = indexed.keys.filter { stored[$0] == nil }
+        if !vanished.isEmpty {
+            try index.remove(kind: kind, keys: vanished)
+            if kind == .entry { figures.removeEntries(vanished) }
+        }
+        let changed = stored.compactMap { key, fingerprint in indexed[key] == fingerprint ? nil : key }
+        guard !changed.isEmpty else { return }
+        // The whole kind at its first build, read in the file's order; afterwards by id.
+        try add(kind, ids: indexed.isEmpty ? nil : changed, to: index, figures)
+    }
+
+    /// Decrypts the records of `kind` with these ids (all of them: nil) into the index and figures.
+    private func add(_ kind: SearchKind, ids: [String]?, to index: SearchIndex.Changes, _ figures: SessionFigures) throws {
+        try journal.forEachSearchDocument(of: kind, ids: ids, inBackground: yieldsTheCores,
+                                         transform: { (SearchIndex.prepare($0), SessionFigures.EntryFigures($0)) }) { prepared in
+            try index.upsert(prepared.map(\.0))
+            figures.set(prepared.compactMap(\.1))
+        }
+    }
+
+    /// The table a kind's documents are read from.
+    private static func table(of kind: SearchKind) -> SealedTable {
+        switch kind {
+        case .entry: .entry
+        case .chatMessage: .chatMessage
+        case .analysis: .analysis
+        }
     }
 
     private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
