@@ -20,7 +20,7 @@ struct SessionSearchBenchRows {
         ("OR", ["quokka OR Zürich"]),
         ("a prefix", ["brû*"]),
         ("WORD --rank", ["--rank", "rain"]),
-        ("WORD --count", ["--count", "café"]),
+        ("broad WORD --count", ["--count", "café"]),
     ]
 
     func rows() throws -> [ReportRow] {
