@@ -152,7 +152,7 @@ public final class SearchIndex {
     public func hits(_ query: SearchQuery, kinds: Set<SearchKind>, ranked: Bool) throws -> [SearchHit] {
         try database.read { db in
             try SearchKind.allCases.filter(kinds.contains).flatMap { kind in
-                try hits(query, kind: kind, ranked: ranked, db).sorted(by: SearchHit.precedes)
+                SearchHit.sorted(try hits(query, kind: kind, ranked: ranked, db))
             }
         }
     }
@@ -177,9 +177,13 @@ public final class SearchIndex {
                 """
             arguments = [Self.expression(query)]
         }
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-            SearchHit(kind: kind, key: row[0], time: Instant(millis: row[1], utcOffsetSeconds: row[2]), rank: row[3])
+        // Through a cursor, which reads each row in place: a query may have most of the index's documents as hits.
+        var hits: [SearchHit] = []
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        while let row = try rows.next() {
+            hits.append(SearchHit(kind: kind, key: row[0], time: Instant(millis: row[1], utcOffsetSeconds: row[2]), rank: row[3]))
         }
+        return hits
     }
 
     /// The FTS5 expression of `query`: its groups ANDed (each an OR of phrases), then NOT any

@@ -83,6 +83,12 @@ struct SearchScan: Sendable {
         }
     }
 
+    /// What an unranked scan needs of `document`, whose text is `text`: whether it matches
+    /// (``matches(utf8:)``), without the counts only bm25 reads.
+    func evaluateUnranked(_ document: SearchDocument, utf8 text: UnsafeBufferPointer<UInt8>) -> Evaluated {
+        Evaluated(kind: document.kind, key: document.key, time: document.time, tokenCount: 0, matches: matches(utf8: text), counts: [])
+    }
+
     /// Whether `text`, valid UTF-8, matches: what an unranked scan asks of each record. No
     /// statistics are needed, so the token list is not built: the phrases are looked for in
     /// the folded text, each only until its first occurrence.
@@ -137,10 +143,10 @@ struct SearchScan: Sendable {
             guard let statistics = statistics[kind] else { return [] }
             let ranking = rankedSearch ? BM25(documents: statistics.documents, tokens: statistics.tokens,
                                               documentsWith: statistics.documentsWith) : nil
-            return statistics.matched.map { evaluated in
+            return SearchHit.sorted(statistics.matched.map { evaluated in
                 SearchHit(kind: kind, key: evaluated.key, time: evaluated.time,
                           rank: ranking.map { $0.score(counts: evaluated.counts, tokenCount: evaluated.tokenCount) })
-            }.sorted(by: SearchHit.precedes)
+            })
         }
     }
 

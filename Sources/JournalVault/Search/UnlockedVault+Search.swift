@@ -52,13 +52,16 @@ extension UnlockedVault {
     }
 
     /// The scan: every document of `kinds` evaluated, whatever the dates (the statistics bm25
-    /// ranks by are those of all documents of a kind, as in the index).
+    /// ranks by are those of all documents of a kind, as in the index); unranked, each is only
+    /// matched, its token list never built.
     func scanSearch(_ query: SearchQuery, kinds: Set<SearchKind>, ranked: Bool) throws -> [SearchHit] {
         var scan = SearchScan(query)
         let evaluator = scan
         for kind in SearchKind.allCases where kinds.contains(kind) {
             let pipeline = BatchPipeline(transform: { (stored: Result<StoredSearchRow, any Error>) -> SearchScan.Evaluated in
-                try stored.get().withDocument(keys: self.keys) { document, text in evaluator.evaluate(document, utf8: text) }
+                try stored.get().withDocument(keys: self.keys) { document, text in
+                    ranked ? evaluator.evaluate(document, utf8: text) : evaluator.evaluateUnranked(document, utf8: text)
+                }
             }, deliver: { batch in
                 for evaluated in batch { scan.add(evaluated) }
             })
