@@ -181,30 +181,35 @@ extension UnlockedVault {
     /// caller that must not keep part of a damaged file writes to a temporary one and keeps it
     /// only when this returns.
     ///
-    /// The chunks are read and opened on a thread of their own while the caller's digests the
-    /// chunk before and runs `emit` with it (``SealingPipe/handOver(buffers:length:produce:consume:)``):
-    /// on two cores, decrypting, digesting and writing out no longer take turns, and each thread
-    /// has about half the work.
+    /// Three threads take the chunks in turn, each handing on through a
+    /// ``SealingPipe/handOver(buffers:length:produce:consume:)``: one reads and opens them, the
+    /// next digests each, and the caller's runs `emit` with it, so that opening, digesting and
+    /// writing out overlap (with the digest on the caller's thread as well, that thread had half
+    /// again the other's work and held `jv attachment get` back).
     ///
     /// ```swift
     /// try journal.readAttachment(id: id) { bytes in try output.write(contentsOf: bytes) }
     /// ```
     public func readAttachment(id: UUID, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         try fetchAttachmentContent(id: id)
-        var digest = try Blake2bStream()
-        let expected = try SealingPipe.handOver(buffers: AttachmentStream.sealedAhead, length: AttachmentStream.chunkLength, produce: { put in
-            try self.database.read { db in
-                guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
-                _ = try row.decryptName(keys: self.keys)
-                let blob = try self.blob(of: row, db)
-                let stream = try self.openContent(of: blob, opened: try blob.decrypt(keys: self.keys), db, put)
-                return (digest: stream.digest, mismatch: blob.row.tampered(AttachmentStream.contentMismatch))
-            }
-        }, consume: { part in
-            digest.update(part)
-            try emit(part)
-        })
-        guard try digest.finalize() == expected.digest else { throw expected.mismatch }
+        let length = AttachmentStream.chunkLength, buffers = AttachmentStream.sealedAhead
+        let checked = try SealingPipe.handOver(buffers: buffers, length: length, produce: { put in
+            var digest = try Blake2bStream()
+            let expected = try SealingPipe.handOver(buffers: buffers, length: length, produce: { open in
+                try self.database.read { db in
+                    guard let row = try AttachmentRow.fetchOne(id: id, db) else { throw VaultError.notFound(kind: "attachment", id: id.storageText) }
+                    _ = try row.decryptName(keys: self.keys)
+                    let blob = try self.blob(of: row, db)
+                    let stream = try self.openContent(of: blob, opened: try blob.decrypt(keys: self.keys), db, open)
+                    return (digest: stream.digest, mismatch: blob.row.tampered(AttachmentStream.contentMismatch))
+                }
+            }, consume: { part in
+                digest.update(part)
+                try put(part)
+            })
+            return (matches: try digest.finalize() == expected.digest, mismatch: expected.mismatch)
+        }, consume: emit)
+        guard checked.matches else { throw checked.mismatch }
     }
 
     /// ``readAttachment(id:_:)`` into `handle`.

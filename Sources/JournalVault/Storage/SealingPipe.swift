@@ -131,8 +131,11 @@ extension SealingPipe where Prepared == Void {
     static func handOver(buffers: Int, length: Int, produce: @escaping @Sendable (_ put: (UnsafeRawBufferPointer) throws -> Void) throws -> Outcome,
                          consume: (UnsafeRawBufferPointer) throws -> Void) throws -> Outcome {
         let pipe = SealingPipe<Void, Outcome>(buffers: buffers, length: length)
-        let producer = DispatchGroup()
-        DispatchQueue.global(qos: .userInitiated).async(group: producer) {
+        // A thread of its own rather than a job of Dispatch's pool: a producer may itself hand
+        // over to another (``UnlockedVault/readAttachment(id:_:)``), and the pool, which does not
+        // see a thread waiting on the pipe, would not start the second on a machine of one core.
+        let producerEnded = DispatchSemaphore(value: 0)
+        let producer = Thread {
             var index: Int64 = 0
             pipe.end(Result {
                 try produce { part in
@@ -143,10 +146,12 @@ extension SealingPipe where Prepared == Void {
                     index += 1
                 }
             })
+            producerEnded.signal()
         }
+        producer.start()
         defer {
             pipe.stop()
-            producer.wait()
+            producerEnded.wait()
             pipe.release()
         }
         while let part = pipe.next() {
