@@ -42,7 +42,7 @@ struct WordCountTests {
     func table() {
         for value in UInt32(0x80)..<0x10000 {
             guard let scalar = Unicode.Scalar(value) else { continue }
-            let computed = JournalStats.WordBreaks(of: scalar)
+            let computed = JournalStats.WordBreaks.of(scalar)
             if JournalStats.WordBreaks.lettersOnly.contains(where: { $0.contains(value) }) {
                 #expect(computed.isEmpty, "U+\(String(value, radix: 16))")
             } else if JournalStats.WordBreaks.table[Int(value)] != computed {

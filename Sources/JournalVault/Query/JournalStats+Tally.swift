@@ -24,7 +24,7 @@ extension JournalStats {
                 (control, space) = (value < 0x20 || value == 0x7F, value == 0x20 || (0x09...0x0D).contains(value))
                 (extends, prepend) = (false, false)
             } else {
-                let breaks = value < 0x10000 ? WordBreaks.table[Int(value)] : WordBreaks(of: scalar)
+                let breaks = value < 0x10000 ? WordBreaks.table[Int(value)] : WordBreaks.of(scalar)
                 (control, space) = (breaks.contains(.control), breaks.contains(.space))
                 (extends, prepend) = (breaks.contains(.extends), breaks.contains(.prepend))
             }
@@ -48,20 +48,6 @@ extension JournalStats {
         static let extends = WordBreaks(rawValue: 4)
         static let prepend = WordBreaks(rawValue: 8)
 
-        init(rawValue: UInt8) {
-            self.rawValue = rawValue
-        }
-
-        init(of scalar: Unicode.Scalar) {
-            let properties = scalar.properties
-            var breaks: WordBreaks = []
-            if JournalStats.isControl(properties) { breaks.insert(.control) }
-            if properties.isWhitespace { breaks.insert(.space) }
-            if JournalStats.extendsCharacter(scalar, properties) { breaks.insert(.extends) }
-            if JournalStats.isPrepend(scalar.value) { breaks.insert(.prepend) }
-            self = breaks
-        }
-
         /// Every scalar of the plane (surrogates, which are none, as nothing), made the first
         /// time a text that is not ASCII is counted; CJK ideographs and Hangul syllables, most of
         /// the plane, are letters, none of the four (a test checks them against the Unicode data in use).
@@ -73,13 +59,24 @@ extension JournalStats {
                     value = letters.upperBound
                     continue
                 }
-                if let scalar = Unicode.Scalar(value) { table[Int(value)] = WordBreaks(of: scalar) }
+                if let scalar = Unicode.Scalar(value) { table[Int(value)] = WordBreaks.of(scalar) }
                 value += 1
             }
             return table
         }()
 
         static let lettersOnly: [Range<UInt32>] = [0x3400..<0x4DC0, 0x4E00..<0xA000, 0xAC00..<0xD7A4]
+
+        /// What `scalar`'s properties say it is.
+        static func of(_ scalar: Unicode.Scalar) -> WordBreaks {
+            let properties = scalar.properties
+            var breaks: WordBreaks = []
+            if JournalStats.isControl(properties) { breaks.insert(.control) }
+            if properties.isWhitespace { breaks.insert(.space) }
+            if JournalStats.extendsCharacter(scalar, properties) { breaks.insert(.extends) }
+            if JournalStats.isPrepend(scalar.value) { breaks.insert(.prepend) }
+            return breaks
+        }
     }
 
     /// Whether `scalar` never starts a character: a mark, a zero-width joiner or non-joiner, an

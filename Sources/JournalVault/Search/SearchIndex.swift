@@ -62,7 +62,9 @@ public final class SearchIndex {
     /// Tokenizes a document for ``upsert(_:)-(Prepared)``.
     ///
     /// ```swift
-    /// try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { try index.upsert($0) }
+    /// try index.change { changes in
+    ///     try journal.forEachSearchDocument(of: .entry, transform: SearchIndex.prepare) { try changes.upsert($0) }
+    /// }
     /// ```
     @Sendable public static func prepare(_ document: SearchDocument) -> Prepared {
         Prepared(document: document, tokens: SearchTokenizer.joinedTokens(document.text))
@@ -110,12 +112,11 @@ public final class SearchIndex {
 
         /// Adds documents tokenized beforehand, replacing any of the same kind and key.
         public func upsert(_ prepared: [Prepared]) throws {
-            let find = try db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?")
             let update = try db.cachedStatement(sql: "UPDATE document SET millis = ?, utc_offset = ?, fingerprint = ? WHERE rowid = ?")
             let add = try db.cachedStatement(sql: "INSERT INTO document (kind, key, millis, utc_offset, fingerprint) VALUES (?, ?, ?, ?, ?)")
             for (document, text) in prepared.lazy.map({ ($0.document, $0.tokens) }) {
                 let table = SearchIndex.table(document.kind)
-                if let rowid = try Int64.fetchOne(find, arguments: [document.kind.rawValue, document.key]) {
+                if let rowid = try rowid(document.kind, document.key) {
                     try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [rowid])
                     try update.execute(arguments: [document.time.millis, document.time.utcOffsetSeconds, Data(document.fingerprint), rowid])
                     try db.cachedStatement(sql: "INSERT INTO \(table) (rowid, tokens) VALUES (?, ?)").execute(arguments: [rowid, text])
@@ -129,12 +130,16 @@ public final class SearchIndex {
 
         /// Removes the documents of `kind` with these keys (keys not in the index are ignored).
         public func remove(kind: SearchKind, keys: [String]) throws {
-            let find = try db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?")
             for key in keys {
-                guard let rowid = try Int64.fetchOne(find, arguments: [kind.rawValue, key]) else { continue }
+                guard let rowid = try rowid(kind, key) else { continue }
                 try db.cachedStatement(sql: "DELETE FROM \(SearchIndex.table(kind)) WHERE rowid = ?").execute(arguments: [rowid])
                 try db.cachedStatement(sql: "DELETE FROM document WHERE rowid = ?").execute(arguments: [rowid])
             }
+        }
+
+        /// The row of the document of `kind` and `key`, if the index holds it.
+        private func rowid(_ kind: SearchKind, _ key: String) throws -> Int64? {
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT rowid FROM document WHERE kind = ? AND key = ?"), arguments: [kind.rawValue, key])
         }
 
         /// Each indexed key of `kind` with its fingerprint.

@@ -259,12 +259,17 @@ enum StoredSearchRow: Sendable {
         }
     }
 
-    private static func table(_ kind: SearchKind) -> (name: String, selection: String, field: String) {
+    private static func table(_ kind: SearchKind) -> (name: String, sealed: SealedTable, selection: String, field: String) {
         switch kind {
-        case .entry: (EncryptedEntryRow.table, EncryptedEntryRow.selection, "content")
-        case .chatMessage: (MessageRow.table, MessageRow.selection, "content")
-        case .analysis: (AnalysisRow.table, AnalysisRow.selection, "payload")
+        case .entry: (EncryptedEntryRow.table, EncryptedEntryRow.sealed, EncryptedEntryRow.selection, "content")
+        case .chatMessage: (MessageRow.table, MessageRow.sealed, MessageRow.selection, "content")
+        case .analysis: (AnalysisRow.table, AnalysisRow.sealed, AnalysisRow.selection, "payload")
         }
+    }
+
+    /// The sealed table the documents of `kind` are read from.
+    static func sealedTable(of kind: SearchKind) -> SealedTable {
+        table(kind).sealed
     }
 
     private static func read(_ kind: SearchKind, _ row: Row) -> Result<StoredSearchRow, any Error> {

@@ -82,13 +82,13 @@ final class SessionIndexSource {
         guard version != indexedVersion else { return .unchanged }
         guard keyVersion == Int64(journal.keys.keyVersion), journal.vault.opens(with: journal.keys) else { return .keyDoesNotOpen }
         let changes = try journal.vault.database.read { db in
-            try looks.changes(of: SearchKind.allCases.map(Self.table) + [.measure], db, keys: journal.keys)
+            try looks.changes(of: SearchKind.allCases.map(StoredSearchRow.sealedTable) + [.measure], db, keys: journal.keys)
         }
         var analysisFingerprints: [String: [UInt8]]?
         // One transaction for the whole look: see SearchIndex.change.
         try index.change { index in
             for kind in SearchKind.allCases {
-                switch changes[Self.table(of: kind).name] ?? .unknown {
+                switch changes[StoredSearchRow.sealedTable(of: kind).name] ?? .unknown {
                 case .unchanged:
                     continue
                 // The figures of analyses are refreshed by their fingerprints (SessionFigures.update).
@@ -129,15 +129,6 @@ final class SessionIndexSource {
                                          transform: { (SearchIndex.prepare($0), SessionFigures.EntryFigures($0)) }) { prepared in
             try index.upsert(prepared.map(\.0))
             figures.set(prepared.compactMap(\.1))
-        }
-    }
-
-    /// The table a kind's documents are read from.
-    private static func table(of kind: SearchKind) -> SealedTable {
-        switch kind {
-        case .entry: .entry
-        case .chatMessage: .chatMessage
-        case .analysis: .analysis
         }
     }
 
